@@ -1,0 +1,37 @@
+'use strict'
+
+// Bytes the event-stream grammar cares about (HTML 9.2.5).
+const LF = 0x0a
+const CR = 0x0d
+const SPACE = 0x20
+const COLON = 0x3a
+const NUL = 0x00
+const DIGIT_0 = 0x30
+const DIGIT_9 = 0x39
+
+// The UTF-8 byte order mark: one leading occurrence is dropped from a stream.
+const BOM = Object.freeze([0xef, 0xbb, 0xbf])
+
+// EventSource readyState values (HTML 9.2.2).
+const CONNECTING = 0
+const OPEN = 1
+const CLOSED = 2
+
+// The default cap on the bytes buffered for one event: generous enough for any real event,
+// small enough that a hostile server cannot take the process down.
+const DEFAULT_MAX_EVENT_SIZE = 64 * 1024 * 1024
+
+module.exports = {
+  LF,
+  CR,
+  SPACE,
+  COLON,
+  NUL,
+  DIGIT_0,
+  DIGIT_9,
+  BOM,
+  CONNECTING,
+  OPEN,
+  CLOSED,
+  DEFAULT_MAX_EVENT_SIZE
+}

@@ -1,0 +1,65 @@
+'use strict'
+
+// EventSourceStream: the parser as a node:stream Transform. Bytes in; `{ type, data, lastEventId }`
+// objects out, in object mode, with the usual backpressure (push() returning false holds the writable
+// side until the reader catches up) and errors through stream.pipeline.
+
+const { Transform } = require('node:stream')
+const { EventSourceParser } = require('./parser')
+const { validateObject } = require('./validators')
+
+class EventSourceStream extends Transform {
+  #parser
+
+  /**
+   * The reconnection time the stream asked for with its latest valid `retry:` line, or null.
+   * Each change is also emitted as a `'retry'` event with the number of milliseconds.
+   * @type {number | null}
+   */
+  reconnectionTime = null
+
+  /**
+   * @param {object} [options]
+   * @param {number} [options.maxEventSize] see EventSourceParser
+   * @param {string} [options.lastEventId] see EventSourceParser
+   * @param {number} [options.highWaterMark] events buffered on the readable side
+   */
+  constructor (options = {}) {
+    validateObject(options, 'options')
+    const { maxEventSize, lastEventId, highWaterMark } = options
+    super({ readableObjectMode: true, readableHighWaterMark: highWaterMark })
+    this.#parser = new EventSourceParser({
+      onEvent: (type, data, lastEventId) => {
+        this.push({ type, data, lastEventId })
+      },
+      onRetry: (ms) => {
+        this.reconnectionTime = ms
+        this.emit('retry', ms)
+      },
+      maxEventSize,
+      lastEventId
+    })
+  }
+
+  /** The last event ID string, as EventSourceParser#lastEventId. */
+  get lastEventId () {
+    return this.#parser.lastEventId
+  }
+
+  _transform (chunk, encoding, callback) {
+    try {
+      this.#parser.write(chunk)
+    } catch (err) {
+      callback(err)
+      return
+    }
+    callback()
+  }
+
+  _flush (callback) {
+    this.#parser.end()
+    callback()
+  }
+}
+
+module.exports = { EventSourceStream }

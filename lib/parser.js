@@ -1,0 +1,363 @@
+'use strict'
+
+// EventSourceParser: bytes of a text/event-stream in, events out.
+// https://html.spec.whatwg.org/multipage/server-sent-events.html#parsing-an-event-stream
+// https://html.spec.whatwg.org/multipage/server-sent-events.html#event-stream-interpretation
+//
+// This is the hot path. It knows nothing of HTTP, timers or EventTarget: the consumer gets primitives
+// through callbacks. What keeps it fast and linear in the bytes, whatever the chunking:
+// - one byte loop per write() finds line ends; a line inside one chunk is never copied, only decoded;
+// - a line that spans chunks is kept as a list of pieces and joined once, when its end arrives
+//   (appending each chunk to a pending buffer would copy the line once per write: O(N^2) for a
+//   long line dripped in small chunks);
+// - field names, `retry` digits and the NUL check of `id` are read from the bytes; only values the
+//   consumer can see are decoded;
+// - event state is a few primitive fields reset in place after each dispatch.
+
+const { Buffer } = require('node:buffer')
+const { isUint8Array } = require('node:util/types')
+const {
+  LF, CR, SPACE, COLON, NUL, DIGIT_0, DIGIT_9, BOM, DEFAULT_MAX_EVENT_SIZE
+} = require('./constants')
+const { invalidArgType, eventTooLarge, writeAfterEnd } = require('./errors')
+const {
+  validateObject, validateFunction, validateOptionalFunction, validateString, validateLimit
+} = require('./validators')
+
+// Decodes bytes [start, end) as UTF-8, invalid sequences becoming U+FFFD. Buffer's own slice decoder
+// works on any Uint8Array, so a plain Uint8Array chunk needs no Buffer view allocated per write.
+const { utf8Slice } = Buffer.prototype
+function decode (bytes, start, end) {
+  return utf8Slice.call(bytes, start, end)
+}
+
+// Pieces of a pending line shorter than this are copied into a shared scratch buffer rather than
+// kept by reference: a line dripped one byte per chunk then costs its bytes in memory, not one
+// object per byte. Longer pieces are kept as views of the caller's chunk.
+const SMALL_PIECE = 128
+const SCRATCH_SIZE = 4096
+
+// Known field names are at most 5 bytes long ("event", "retry"), so the colon that ends one is
+// within the first 6 bytes of its line.
+const MAX_FIELD_NAME = 5
+
+class EventSourceParser {
+  // Consumer callbacks.
+  #onEvent
+  #onRetry
+  #onComment
+  #maxEventSize
+
+  // Stream state. #bomPending: the first bytes may still be a BOM; #bomMatched: how many of its
+  // bytes have been seen. #crPending: the previous chunk ended with CR, so a leading LF belongs to it.
+  #bomPending = true
+  #bomMatched = 0
+  #crPending = false
+  #ended = false
+  #error = null
+  #generation = 0
+
+  // The pending line: pieces (views or scratch copies) in order, and their total length.
+  #pieces = []
+  #pendingLength = 0
+  #scratch = null
+  #scratchUsed = 0
+  #scratchStart = 0
+
+  // Event state (HTML 9.2.6): data buffer, event type buffer, last event ID buffer.
+  // The data buffer is kept without its trailing LF; #dataLines tells "no data" from "empty data".
+  #data = ''
+  #dataLines = 0
+  #eventType = ''
+  #idBuffer = ''
+  #lastEventId = ''
+  // Bytes buffered for the current event: data values plus their LFs.
+  #eventSize = 0
+
+  /**
+   * @param {object} options
+   * @param {(type: string, data: string, lastEventId: string) => void} options.onEvent
+   * @param {(ms: number) => void} [options.onRetry] called as soon as a valid `retry` line is parsed
+   * @param {(text: string) => void} [options.onComment] called with the text after `:` (one leading space removed)
+   * @param {number} [options.maxEventSize] bytes buffered for one event, pending line included; Infinity disables
+   * @param {string} [options.lastEventId] the last event ID string to start from
+   */
+  constructor (options) {
+    validateObject(options, 'options')
+    const { onEvent, onRetry, onComment, maxEventSize = DEFAULT_MAX_EVENT_SIZE, lastEventId = '' } = options
+    validateFunction(onEvent, 'options.onEvent')
+    validateOptionalFunction(onRetry, 'options.onRetry')
+    validateOptionalFunction(onComment, 'options.onComment')
+    validateLimit(maxEventSize, 'options.maxEventSize', { min: 1, allowInfinity: true })
+    validateString(lastEventId, 'options.lastEventId')
+    this.#onEvent = onEvent
+    this.#onRetry = onRetry ?? null
+    this.#onComment = onComment ?? null
+    this.#maxEventSize = maxEventSize
+    this.#idBuffer = this.#lastEventId = lastEventId
+  }
+
+  /** The last event ID string: the id buffer as of the last dispatch. Survives reset(). */
+  get lastEventId () {
+    return this.#lastEventId
+  }
+
+  /**
+   * Parses the next bytes of the stream. Callbacks run synchronously, in stream order.
+   * Pieces of an unfinished line may be kept by reference until the line ends: do not modify a
+   * chunk after writing it.
+   * @param {Uint8Array} chunk
+   */
+  write (chunk) {
+    if (!isUint8Array(chunk)) throw invalidArgType('chunk', 'an instance of Buffer or Uint8Array', chunk)
+    if (this.#ended) throw writeAfterEnd()
+    if (this.#error !== null) throw this.#error
+    const length = chunk.length
+    if (length === 0) return
+    // end() or reset() called from a callback abandons the rest of this chunk.
+    const generation = this.#generation
+    let pos = 0
+    if (this.#bomPending || this.#crPending) {
+      pos = this.#resume(chunk)
+    }
+    let lineStart = pos
+    for (; pos < length; pos++) {
+      const byte = chunk[pos]
+      // Most bytes are above CR; one comparison lets them through.
+      if (byte > CR || (byte !== LF && byte !== CR)) continue
+      if (this.#pendingLength === 0) {
+        this.#line(chunk, lineStart, pos)
+      } else {
+        this.#joinedLine(chunk, lineStart, pos)
+      }
+      if (this.#generation !== generation) return
+      if (byte === CR) {
+        // CRLF is one line end, even when the LF is in the next chunk.
+        if (pos + 1 === length) this.#crPending = true
+        else if (chunk[pos + 1] === LF) pos++
+      }
+      lineStart = pos + 1
+    }
+    if (lineStart < length) this.#stash(chunk, lineStart, length)
+  }
+
+  /**
+   * Ends the stream. An event without its closing blank line is discarded, and so is an unterminated
+   * last line (HTML 9.2.6: "any pending data must be discarded"). A CR at the very end was already
+   * taken as a line end. Calling end() again does nothing.
+   */
+  end () {
+    this.#clearStream()
+    this.#ended = true
+  }
+
+  /**
+   * Starts a new stream, as on reconnection: the BOM may appear again, all buffers are cleared, and
+   * the last event ID string is kept. Browsers (Chromium's EventSourceParser, Firefox) seed the new
+   * stream's last event ID buffer with it, so an event without an `id` field keeps the previous ID.
+   */
+  reset () {
+    this.#clearStream()
+    this.#ended = false
+    this.#error = null
+  }
+
+  #clearStream () {
+    this.#generation++
+    this.#bomPending = true
+    this.#bomMatched = 0
+    this.#crPending = false
+    this.#pieces = []
+    this.#pendingLength = 0
+    this.#scratch = null
+    this.#scratchUsed = 0
+    this.#scratchStart = 0
+    this.#clearEvent()
+    this.#idBuffer = this.#lastEventId
+  }
+
+  #clearEvent () {
+    this.#data = ''
+    this.#dataLines = 0
+    this.#eventType = ''
+    this.#eventSize = 0
+  }
+
+  // Out of line: the leading BOM check and a CR left pending by the previous chunk. Returns where
+  // the stream content of `chunk` starts.
+  #resume (chunk) {
+    let pos = 0
+    if (this.#bomPending) {
+      // Decide byte by byte: a BOM may arrive one byte per chunk.
+      while (pos < chunk.length && this.#bomMatched < BOM.length) {
+        if (chunk[pos] !== BOM[this.#bomMatched]) break
+        this.#bomMatched++
+        pos++
+      }
+      if (this.#bomMatched === BOM.length) {
+        this.#bomPending = false
+      } else if (pos < chunk.length) {
+        // Not a BOM after all: the bytes matched so far are the start of the first line.
+        this.#bomPending = false
+        if (this.#bomMatched > 0) this.#stash(Buffer.from(BOM), 0, this.#bomMatched)
+      }
+      return pos
+    }
+    this.#crPending = false
+    return chunk[0] === LF ? 1 : 0
+  }
+
+  // Keeps bytes [start, end) of `chunk` as the next piece of the pending line.
+  #stash (chunk, start, end) {
+    const length = end - start
+    this.#pendingLength += length
+    if (this.#pendingLength + this.#eventSize > this.#maxEventSize) this.#overflow()
+    if (length >= SMALL_PIECE) {
+      this.#sealScratch()
+      this.#pieces.push(start === 0 && end === chunk.length ? chunk : chunk.subarray(start, end))
+      return
+    }
+    if (this.#scratch === null || this.#scratchUsed + length > this.#scratch.length) {
+      this.#sealScratch()
+      this.#scratch = Buffer.allocUnsafe(SCRATCH_SIZE)
+      this.#scratchUsed = this.#scratchStart = 0
+    }
+    this.#scratch.set(start === 0 && end === chunk.length ? chunk : chunk.subarray(start, end), this.#scratchUsed)
+    this.#scratchUsed += length
+  }
+
+  // Turns the unsealed part of the scratch buffer into a piece, so later pieces follow it in order.
+  #sealScratch () {
+    if (this.#scratchUsed > this.#scratchStart) {
+      this.#pieces.push(this.#scratch.subarray(this.#scratchStart, this.#scratchUsed))
+      this.#scratchStart = this.#scratchUsed
+    }
+  }
+
+  // The pending pieces plus bytes [start, end) of `chunk` make one line: join them once.
+  #joinedLine (chunk, start, end) {
+    this.#sealScratch()
+    const pieces = this.#pieces
+    const total = this.#pendingLength + (end - start)
+    if (total + this.#eventSize > this.#maxEventSize) this.#overflow()
+    const line = Buffer.allocUnsafe(total)
+    let offset = 0
+    for (let i = 0; i < pieces.length; i++) {
+      line.set(pieces[i], offset)
+      offset += pieces[i].length
+    }
+    if (end > start) line.set(chunk.subarray(start, end), offset)
+    this.#pieces = []
+    this.#pendingLength = 0
+    // The scratch buffer's sealed bytes now live in `line`; start it over.
+    this.#scratchUsed = this.#scratchStart = 0
+    this.#line(line, 0, total)
+  }
+
+  // Interprets one line, bytes [start, end) of `bytes`, terminator excluded (HTML 9.2.6).
+  #line (bytes, start, end) {
+    if (start === end) {
+      this.#dispatch()
+      return
+    }
+    const first = bytes[start]
+    if (first === COLON) {
+      if (this.#onComment !== null) {
+        const textStart = start + 1 < end && bytes[start + 1] === SPACE ? start + 2 : start + 1
+        this.#onComment(decode(bytes, textStart, end))
+      }
+      return
+    }
+    // Split at the first colon; a line without one is all field name, with an empty value.
+    let nameEnd = end
+    let valueStart = end
+    const scanEnd = Math.min(end, start + MAX_FIELD_NAME + 1)
+    for (let i = start + 1; i < scanEnd; i++) {
+      if (bytes[i] === COLON) {
+        nameEnd = i
+        valueStart = i + 1 < end && bytes[i + 1] === SPACE ? i + 2 : i + 1
+        break
+      }
+    }
+    const nameLength = nameEnd - start
+    // Match the name on its bytes; anything else is an unknown field and is ignored.
+    switch (first) {
+      case 0x64: // d: data
+        if (nameLength === 4 && bytes[start + 1] === 0x61 && bytes[start + 2] === 0x74 && bytes[start + 3] === 0x61) {
+          this.#appendData(bytes, valueStart, end)
+        }
+        return
+      case 0x65: // e: event
+        if (nameLength === 5 && bytes[start + 1] === 0x76 && bytes[start + 2] === 0x65 &&
+            bytes[start + 3] === 0x6e && bytes[start + 4] === 0x74) {
+          this.#eventType = decode(bytes, valueStart, end)
+        }
+        return
+      case 0x69: // i: id
+        if (nameLength === 2 && bytes[start + 1] === 0x64) this.#setId(bytes, valueStart, end)
+        return
+      case 0x72: // r: retry
+        if (nameLength === 5 && bytes[start + 1] === 0x65 && bytes[start + 2] === 0x74 &&
+            bytes[start + 3] === 0x72 && bytes[start + 4] === 0x79) {
+          this.#setRetry(bytes, valueStart, end)
+        }
+    }
+  }
+
+  // "Append the field value to the data buffer, then append a single U+000A LINE FEED (LF)."
+  // The LF is counted here and added before the next value instead, so dispatch need not strip it.
+  #appendData (bytes, start, end) {
+    const size = this.#eventSize + (end - start) + 1
+    if (size > this.#maxEventSize) this.#overflow()
+    this.#eventSize = size
+    const value = decode(bytes, start, end)
+    this.#data = this.#dataLines++ === 0 ? value : this.#data + '\n' + value
+  }
+
+  // "If the field value does not contain U+0000 NULL, then set the last event ID buffer to the field
+  // value." A NUL byte in UTF-8 is exactly U+0000, so the check needs no decoding.
+  #setId (bytes, start, end) {
+    for (let i = start; i < end; i++) {
+      if (bytes[i] === NUL) return
+    }
+    this.#idBuffer = start === end ? '' : decode(bytes, start, end)
+  }
+
+  // "If the field value consists of only ASCII digits", the reconnection time. An empty value is not
+  // a number, as in Chromium and Firefox. Huge values are passed on as they are (possibly Infinity);
+  // clamping them to what a timer takes is the consumer's business.
+  #setRetry (bytes, start, end) {
+    if (start === end) return
+    let ms = 0
+    for (let i = start; i < end; i++) {
+      const byte = bytes[i]
+      if (byte < DIGIT_0 || byte > DIGIT_9) return
+      ms = ms * 10 + (byte - DIGIT_0)
+    }
+    if (this.#onRetry !== null) this.#onRetry(ms)
+  }
+
+  // HTML 9.2.6 "dispatch the event", steps 1-3 and the reset of the buffers. Building and firing a
+  // MessageEvent is the consumer's part.
+  #dispatch () {
+    this.#lastEventId = this.#idBuffer
+    if (this.#dataLines === 0) {
+      this.#eventType = ''
+      return
+    }
+    const type = this.#eventType === '' ? 'message' : this.#eventType
+    const data = this.#data
+    this.#clearEvent()
+    this.#onEvent(type, data, this.#lastEventId)
+  }
+
+  // The event (pending line included) grew past maxEventSize: drop what is buffered and fail until
+  // reset(), so a hostile stream cannot grow memory and a caller cannot silently lose part of it.
+  #overflow () {
+    this.#clearStream()
+    this.#error = eventTooLarge(this.#maxEventSize)
+    throw this.#error
+  }
+}
+
+module.exports = { EventSourceParser }
