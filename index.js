@@ -1,10 +1,12 @@
 'use strict'
 
+const { EventSource } = require('./lib/eventsource')
 const { EventSourceParser } = require('./lib/parser')
 const { EventSourceStream } = require('./lib/eventsource-stream')
 const { EventSourceParserStream } = require('./lib/eventsource-parser-stream')
 
 module.exports = {
+  EventSource,
   EventSourceParser,
   EventSourceStream,
   EventSourceParserStream

@@ -82,7 +82,16 @@ function writeAfterEnd () {
     'write() was called after end(); call reset() to parse a new stream'))
 }
 
+// Why a connection failed or was re-established. These are carried on error events (extensions);
+// `details` adds what is known about the response (status, statusText, headers, url).
+function connectionError (code, message, details, cause) {
+  const error = withToString(createError(Error, code, message, cause === undefined ? undefined : { cause }))
+  if (details !== undefined) Object.assign(error, details)
+  return error
+}
+
 module.exports = {
+  connectionError,
   describeReceived,
   invalidArgType,
   invalidArgValue,

@@ -1,0 +1,320 @@
+'use strict'
+
+// One connection attempt of an EventSource: the request, its redirects and the response checks, on
+// an undici Dispatcher. Response bytes (decoded if the body has a Content-Encoding) go straight to
+// the delegate; no fetch() and no web streams on this path. The connection knows nothing of event
+// fields or of the reconnection state machine; it tells its delegate what happened:
+//   onOpen(response)        status 200 with an event stream: "announce the connection"
+//   onData(chunk)           body bytes
+//   onEnd()                 the body ended: "reestablish the connection"
+//   onNetworkError(error)   a network error: "reestablish the connection"
+//   onFail(error)           anything else: "fail the connection" (no retry)
+// At most one of onEnd, onNetworkError and onFail is called, and nothing after abort().
+//
+// https://html.spec.whatwg.org/multipage/server-sent-events.html#sse-processing-model
+// https://fetch.spec.whatwg.org/#http-redirect-fetch
+
+const { connectionError } = require('./errors')
+const { fromRawHeaders, fromParsedHeaders, mimeEssence } = require('./response-headers')
+const { parseContentEncoding, ContentDecoder } = require('./content-decoding')
+
+// fetch's redirect limit.
+const MAX_REDIRECTS = 20
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308])
+// Sent by fetch on a cross-origin redirect only to the origin that was asked for. Fetch itself names
+// Authorization; like undici's redirect handling we also keep Cookie and Proxy-Authorization back.
+const CREDENTIAL_HEADERS = ['authorization', 'cookie', 'proxy-authorization']
+
+function isHttpScheme (url) {
+  return url.protocol === 'http:' || url.protocol === 'https:'
+}
+
+/**
+ * @typedef {object} ConnectionRequest
+ * @property {URL} url
+ * @property {string} method
+ * @property {string | Buffer | null} body
+ * @property {Record<string, string>} headers lower-case names; copied, not modified
+ * @property {import('undici').Dispatcher} dispatcher
+ * @property {string | null} documentOrigin the origin of globalThis.location, when there is one
+ */
+
+class Connection {
+  #delegate
+  #dispatcher
+  #url
+  #method
+  #body
+  #headers
+  #documentOrigin
+  // Fetch's "tainted origin flag": a redirect went from one foreign origin to another.
+  #taintedOrigin = false
+  #redirects = 0
+  #hop = null
+  #decoder = null
+  #done = false
+
+  /**
+   * @param {ConnectionRequest} request
+   * @param {object} delegate
+   */
+  constructor (request, delegate) {
+    this.#delegate = delegate
+    this.#dispatcher = request.dispatcher
+    this.#url = request.url
+    this.#method = request.method
+    this.#body = request.body
+    this.#headers = { ...request.headers }
+    this.#documentOrigin = request.documentOrigin
+  }
+
+  /** The URL of the current request: after redirects, the final URL. */
+  get url () {
+    return this.#url
+  }
+
+  start () {
+    if (!isHttpScheme(this.#url)) {
+      this.#finish('onFail', connectionError('ERR_EVENTSOURCE_UNSUPPORTED_SCHEME',
+        `The URL scheme "${this.#url.protocol}" is not supported: an event stream needs http: or https:`,
+        { url: this.#url.href }))
+      return
+    }
+    this.#dispatch()
+  }
+
+  /** Aborts the request at once, releasing its socket. Nothing is reported to the delegate after. */
+  abort () {
+    if (this.#done) return
+    this.#done = true
+    this.#hop?.abort()
+    this.#decoder?.destroy()
+  }
+
+  /** Stops reading the response body until resume(): TCP backpressure through the dispatcher. */
+  pause () {
+    this.#hop?.pause()
+  }
+
+  resume () {
+    this.#hop?.resume()
+  }
+
+  #dispatch () {
+    const url = this.#url
+    const headers = { ...this.#headers }
+    const origin = this.#originHeader()
+    if (origin !== null) headers.origin = origin
+    const hop = this.#hop = new Hop(this)
+    this.#dispatcher.dispatch({
+      origin: url.origin,
+      path: url.pathname + url.search,
+      method: this.#method,
+      headers,
+      body: this.#body,
+      // An event stream may be quiet for as long as it likes; browsers do not time out a body.
+      // (undici's default would cut it after 300 s of silence.)
+      bodyTimeout: 0
+    }, hop)
+  }
+
+  // Fetch's "append a request `Origin` header", for a CORS-mode request: only cross-origin requests
+  // carry it, and only when there is a document origin to send (browser code under the polyfill).
+  #originHeader () {
+    if (this.#documentOrigin === null) return null
+    if (this.#taintedOrigin) return 'null'
+    return this.#url.origin === this.#documentOrigin ? null : this.#documentOrigin
+  }
+
+  // Called by the current hop once its response head is known. Returns false when its body is not wanted.
+  hopResponse (hop, status, headers, statusText) {
+    if (hop !== this.#hop || this.#done) return false
+    if (REDIRECT_STATUSES.has(status) && headers.location !== undefined) {
+      hop.abort()
+      this.#redirect(status, headers.location)
+      return false
+    }
+    const details = { status, statusText, headers, url: this.#url.href }
+    if (status !== 200) {
+      hop.abort()
+      this.#finish('onFail', connectionError('ERR_EVENTSOURCE_BAD_STATUS',
+        `The server answered ${status}${statusText ? ` ${statusText}` : ''}: an event stream needs status 200`, details))
+      return false
+    }
+    const type = mimeEssence(headers['content-type'])
+    if (type !== 'text/event-stream') {
+      hop.abort()
+      this.#finish('onFail', connectionError('ERR_EVENTSOURCE_BAD_CONTENT_TYPE',
+        `The server answered with Content-Type "${headers['content-type'] ?? ''}": an event stream needs text/event-stream`,
+        details))
+      return false
+    }
+    const codings = parseContentEncoding(headers['content-encoding'])
+    if (codings !== null) {
+      this.#decoder = new ContentDecoder(codings, {
+        onData: (chunk) => this.#delegate.onData(chunk),
+        onEnd: () => this.#finish('onEnd'),
+        onError: (err) => this.#finish('onNetworkError', connectionError('ERR_EVENTSOURCE_DECODING',
+          `The response body could not be decoded (Content-Encoding: ${headers['content-encoding']})`, details, err))
+      })
+    }
+    this.#delegate.onOpen(details)
+    return !this.#done
+  }
+
+  hopData (hop, chunk) {
+    if (hop !== this.#hop || this.#done) return
+    if (this.#decoder === null) this.#delegate.onData(chunk)
+    else this.#decoder.write(chunk)
+  }
+
+  hopEnd (hop) {
+    if (hop !== this.#hop || this.#done) return
+    if (this.#decoder === null) this.#finish('onEnd')
+    else this.#decoder.end()
+  }
+
+  hopError (hop, err) {
+    if (hop !== this.#hop || this.#done) return
+    this.#finish('onNetworkError', connectionError('ERR_EVENTSOURCE_NETWORK',
+      `The connection to ${this.#url.origin} failed: ${err.message}`, { url: this.#url.href }, err))
+  }
+
+  // Fetch's "HTTP-redirect fetch", for an EventSource's GET (or the method a user chose).
+  #redirect (status, location) {
+    let next
+    try {
+      next = new URL(location, this.#url)
+    } catch (err) {
+      this.#finish('onFail', connectionError('ERR_EVENTSOURCE_INVALID_REDIRECT',
+        `The server redirected to an invalid URL: ${location}`, { status, url: this.#url.href }, err))
+      return
+    }
+    if (!isHttpScheme(next)) {
+      this.#finish('onFail', connectionError('ERR_EVENTSOURCE_INVALID_REDIRECT',
+        `The server redirected to an unsupported URL scheme: ${next.protocol}`, { status, url: this.#url.href }))
+      return
+    }
+    // A redirect loop is a network error in fetch; retrying it would loop forever, so the connection
+    // fails instead (the standard lets a user agent fail when reconnecting is known to be futile).
+    if (++this.#redirects > MAX_REDIRECTS) {
+      this.#finish('onFail', connectionError('ERR_EVENTSOURCE_TOO_MANY_REDIRECTS',
+        `More than ${MAX_REDIRECTS} redirects, the last to ${next.href}`, { status, url: this.#url.href }))
+      return
+    }
+    // 303, and 301/302 after a POST, turn the request into a body-less GET.
+    if (status === 303 ? this.#method !== 'HEAD' : (status === 301 || status === 302) && this.#method === 'POST') {
+      this.#method = 'GET'
+      this.#body = null
+      for (const name of ['content-type', 'content-length', 'content-encoding', 'content-language', 'content-location']) {
+        delete this.#headers[name]
+      }
+    }
+    if (next.origin !== this.#url.origin) {
+      for (const name of CREDENTIAL_HEADERS) delete this.#headers[name]
+      if (this.#documentOrigin !== null && this.#url.origin !== this.#documentOrigin) this.#taintedOrigin = true
+    }
+    this.#url = next
+    this.#dispatch()
+  }
+
+  #finish (method, error) {
+    if (this.#done) return
+    this.#done = true
+    this.#hop = null
+    this.#delegate[method](error)
+  }
+}
+
+// One request and its response on the dispatcher. It speaks both of undici's handler APIs: the one
+// with onConnect/onHeaders/onData (undici 6, which Node 20 and 22 bundle for their fetch, and undici 7)
+// and the one with onRequestStart/onResponseStart/onResponseData (undici 7 and 8), so any global
+// dispatcher works, whoever installed it.
+class Hop {
+  #connection
+  #abort = null
+  #controller = null
+  #resume = null
+  #aborted = false
+  #paused = false
+
+  constructor (connection) {
+    this.#connection = connection
+  }
+
+  abort () {
+    if (this.#aborted) return
+    this.#aborted = true
+    const err = connectionError('ERR_EVENTSOURCE_ABORTED', 'The request was aborted')
+    if (this.#controller !== null) this.#controller.abort(err)
+    else if (this.#abort !== null) this.#abort(err)
+    // Otherwise the request has not started yet; onConnect/onRequestStart aborts it.
+  }
+
+  pause () {
+    this.#paused = true
+    this.#controller?.pause()
+  }
+
+  resume () {
+    if (!this.#paused) return
+    this.#paused = false
+    if (this.#controller !== null) this.#controller.resume()
+    else if (this.#resume !== null) this.#resume()
+  }
+
+  // undici 6/7 handler API
+
+  onConnect (abort) {
+    this.#abort = abort
+    if (this.#aborted) abort(connectionError('ERR_EVENTSOURCE_ABORTED', 'The request was aborted'))
+  }
+
+  onHeaders (status, rawHeaders, resume, statusText) {
+    this.#resume = resume
+    return this.#connection.hopResponse(this, status, fromRawHeaders(rawHeaders), statusText) && !this.#paused
+  }
+
+  onData (chunk) {
+    this.#connection.hopData(this, chunk)
+    return !this.#paused
+  }
+
+  onComplete () {
+    this.#connection.hopEnd(this)
+  }
+
+  onError (err) {
+    this.#connection.hopError(this, err)
+  }
+
+  onUpgrade () {}
+
+  // undici 7/8 handler API
+
+  onRequestStart (controller) {
+    this.#controller = controller
+    if (this.#aborted) controller.abort(connectionError('ERR_EVENTSOURCE_ABORTED', 'The request was aborted'))
+  }
+
+  onResponseStart (controller, status, headers, statusText) {
+    if (!this.#connection.hopResponse(this, status, fromParsedHeaders(headers), statusText)) return
+    if (this.#paused) controller.pause()
+  }
+
+  onResponseData (controller, chunk) {
+    this.#connection.hopData(this, chunk)
+  }
+
+  onResponseEnd () {
+    this.#connection.hopEnd(this)
+  }
+
+  onResponseError (controller, err) {
+    this.#connection.hopError(this, err)
+  }
+
+  onRequestUpgrade () {}
+}
+
+module.exports = { Connection }
