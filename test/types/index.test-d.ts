@@ -1,0 +1,56 @@
+import { expectType, expectError, expectAssignable } from 'tsd'
+import { Agent } from 'undici'
+import {
+  EventSource,
+  EventSourceParser,
+  EventSourceStream,
+  EventSourceParserStream,
+  type ParsedEvent,
+  type EventSourceInit
+} from '../..'
+
+const source = new EventSource('http://127.0.0.1/events')
+expectType<string>(source.url)
+expectType<boolean>(source.withCredentials)
+expectType<number>(source.readyState)
+expectType<0>(EventSource.CONNECTING)
+expectType<1>(source.OPEN)
+expectType<2>(EventSource.CLOSED)
+source.onmessage = (event) => { expectType<MessageEvent>(event) }
+source.onerror = null
+source.addEventListener('open', (event) => { expectType<Event>(event) })
+source.addEventListener('message', (event) => { expectType<MessageEvent>(event) })
+source.addEventListener('custom', (event) => { expectType<MessageEvent>(event) })
+source.close()
+
+new EventSource(new URL('http://127.0.0.1/'), { withCredentials: true })
+new EventSource('http://127.0.0.1/', { dispatcher: new Agent(), reconnectionTime: 10, maxEventSize: Infinity })
+new EventSource('http://127.0.0.1/', { node: { dispatcher: new Agent(), reconnectionTime: 10 } })
+expectAssignable<EventSourceInit>({})
+expectError(new EventSource())
+expectError(new EventSource('http://127.0.0.1/', { reconnectionTime: '3s' }))
+expectError(source.readyState = 1)
+
+const parser = new EventSourceParser({
+  onEvent (type, data, lastEventId) {
+    expectType<string>(type)
+    expectType<string>(data)
+    expectType<string>(lastEventId)
+  },
+  onRetry (ms) { expectType<number>(ms) },
+  maxEventSize: 1024
+})
+parser.write(new Uint8Array(1))
+parser.end()
+parser.reset()
+expectType<string>(parser.lastEventId)
+expectError(new EventSourceParser({}))
+expectError(parser.write('data: x\n\n'))
+
+const stream = new EventSourceStream({ maxEventSize: 1024 })
+expectType<number | null>(stream.reconnectionTime)
+stream.on('retry', (ms) => { expectType<number>(ms) })
+stream.on('data', (event) => { expectType<ParsedEvent>(event) })
+
+const web = new EventSourceParserStream({ onRetry: (ms) => { expectType<number>(ms) } })
+expectAssignable<TransformStream<Uint8Array, ParsedEvent>>(web)
