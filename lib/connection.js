@@ -17,6 +17,7 @@
 const { connectionError } = require('./errors')
 const { fromRawHeaders, fromParsedHeaders, mimeEssence } = require('./response-headers')
 const { parseContentEncoding, ContentDecoder } = require('./content-decoding')
+const { parseRetryAfter } = require('./reconnect-policy')
 
 // fetch's redirect limit.
 const MAX_REDIRECTS = 20
@@ -37,6 +38,9 @@ function isHttpScheme (url) {
  * @property {Record<string, string>} headers lower-case names; copied, not modified
  * @property {import('undici').Dispatcher} dispatcher
  * @property {string | null} documentOrigin the origin of globalThis.location, when there is one
+ * @property {Set<number> | null} retryStatuses statuses that reestablish instead of failing (extension)
+ * @property {number} connectTimeout ms until the response head, 0 for none (extension)
+ * @property {number} idleTimeout ms without a byte on an open connection, 0 for none (extension)
  */
 
 class Connection {
@@ -53,6 +57,12 @@ class Connection {
   #hop = null
   #decoder = null
   #done = false
+  #retryStatuses
+  #connectTimeout
+  #idleTimeout
+  #timer = null
+  #lastActivity = 0
+  #paused = false
 
   /**
    * @param {ConnectionRequest} request
@@ -66,6 +76,9 @@ class Connection {
     this.#body = request.body
     this.#headers = { ...request.headers }
     this.#documentOrigin = request.documentOrigin
+    this.#retryStatuses = request.retryStatuses
+    this.#connectTimeout = request.connectTimeout
+    this.#idleTimeout = request.idleTimeout
   }
 
   /** The URL of the current request: after redirects, the final URL. */
@@ -80,6 +93,10 @@ class Connection {
         { url: this.#url.href }))
       return
     }
+    if (this.#connectTimeout !== 0) {
+      this.#timer = setTimeout(() => this.#timedOut('ERR_EVENTSOURCE_CONNECT_TIMEOUT',
+        `No response from ${this.#url.origin} within ${this.#connectTimeout} ms (connectTimeout)`), this.#connectTimeout)
+    }
     this.#dispatch()
   }
 
@@ -87,17 +104,58 @@ class Connection {
   abort () {
     if (this.#done) return
     this.#done = true
+    this.#clearTimer()
     this.#hop?.abort()
     this.#decoder?.destroy()
   }
 
   /** Stops reading the response body until resume(): TCP backpressure through the dispatcher. */
   pause () {
+    this.#paused = true
     this.#hop?.pause()
   }
 
   resume () {
+    if (!this.#paused) return
+    this.#paused = false
+    // Time spent paused by the consumer is not silence from the server.
+    this.#lastActivity = performance.now()
     this.#hop?.resume()
+  }
+
+  // Aborts the current hop without hearing from it again: undici reports the abort as an error,
+  // sometimes synchronously, and that is not what happened to the connection.
+  #discardHop () {
+    const hop = this.#hop
+    this.#hop = null
+    hop?.abort()
+  }
+
+  #clearTimer () {
+    if (this.#timer !== null) {
+      clearTimeout(this.#timer)
+      this.#timer = null
+    }
+  }
+
+  #timedOut (code, message) {
+    this.#timer = null
+    this.#discardHop()
+    this.#finish('onNetworkError', connectionError(code, message, { url: this.#url.href }))
+  }
+
+  // The idle timer is not reset per chunk (that would cost a timer operation per chunk): chunks stamp
+  // the time, and the timer, when it fires, waits again for whatever is left of the period.
+  #armIdleTimer (delay) {
+    this.#timer = setTimeout(() => {
+      const idle = performance.now() - this.#lastActivity
+      if (this.#paused || idle < this.#idleTimeout) {
+        this.#armIdleTimer(this.#paused ? this.#idleTimeout : this.#idleTimeout - idle)
+        return
+      }
+      this.#timedOut('ERR_EVENTSOURCE_IDLE_TIMEOUT',
+        `No data from ${this.#url.origin} for ${this.#idleTimeout} ms (idleTimeout)`)
+    }, Math.ceil(delay))
   }
 
   #dispatch () {
@@ -106,6 +164,7 @@ class Connection {
     const origin = this.#originHeader()
     if (origin !== null) headers.origin = origin
     const hop = this.#hop = new Hop(this)
+    if (this.#paused) hop.pause()
     this.#dispatcher.dispatch({
       origin: url.origin,
       path: url.pathname + url.search,
@@ -129,21 +188,29 @@ class Connection {
   // Called by the current hop once its response head is known. Returns false when its body is not wanted.
   hopResponse (hop, status, headers, statusText) {
     if (hop !== this.#hop || this.#done) return false
+    this.#clearTimer()
     if (REDIRECT_STATUSES.has(status) && headers.location !== undefined) {
-      hop.abort()
+      this.#discardHop()
       this.#redirect(status, headers.location)
       return false
     }
     const details = { status, statusText, headers, url: this.#url.href }
     if (status !== 200) {
-      hop.abort()
-      this.#finish('onFail', connectionError('ERR_EVENTSOURCE_BAD_STATUS',
-        `The server answered ${status}${statusText ? ` ${statusText}` : ''}: an event stream needs status 200`, details))
+      this.#discardHop()
+      const error = connectionError('ERR_EVENTSOURCE_BAD_STATUS',
+        `The server answered ${status}${statusText ? ` ${statusText}` : ''}: an event stream needs status 200`, details)
+      // Extension: statuses the user chose are retried, after Retry-After when the server sent one.
+      if (this.#retryStatuses?.has(status)) {
+        error.retryAfter = parseRetryAfter(headers['retry-after'], Date.now()) ?? undefined
+        this.#finish('onNetworkError', error)
+      } else {
+        this.#finish('onFail', error)
+      }
       return false
     }
     const type = mimeEssence(headers['content-type'])
     if (type !== 'text/event-stream') {
-      hop.abort()
+      this.#discardHop()
       this.#finish('onFail', connectionError('ERR_EVENTSOURCE_BAD_CONTENT_TYPE',
         `The server answered with Content-Type "${headers['content-type'] ?? ''}": an event stream needs text/event-stream`,
         details))
@@ -158,12 +225,17 @@ class Connection {
           `The response body could not be decoded (Content-Encoding: ${headers['content-encoding']})`, details, err))
       })
     }
+    if (this.#idleTimeout !== 0) {
+      this.#lastActivity = performance.now()
+      this.#armIdleTimer(this.#idleTimeout)
+    }
     this.#delegate.onOpen(details)
     return !this.#done
   }
 
   hopData (hop, chunk) {
     if (hop !== this.#hop || this.#done) return
+    if (this.#idleTimeout !== 0) this.#lastActivity = performance.now()
     if (this.#decoder === null) this.#delegate.onData(chunk)
     else this.#decoder.write(chunk)
   }
@@ -221,6 +293,7 @@ class Connection {
   #finish (method, error) {
     if (this.#done) return
     this.#done = true
+    this.#clearTimer()
     this.#hop = null
     this.#delegate[method](error)
   }

@@ -72,6 +72,16 @@ function missingArgs (name) {
   return withToString(createError(TypeError, 'ERR_MISSING_ARGS', `The "${name}" argument must be specified`))
 }
 
+function invalidHttpToken (name, value) {
+  return withToString(createError(TypeError, 'ERR_INVALID_HTTP_TOKEN',
+    `${name} must be a valid HTTP token ["${value}"]`))
+}
+
+function invalidChar (name, value) {
+  return withToString(createError(TypeError, 'ERR_INVALID_CHAR',
+    `Invalid character in ${name} ${inspect(value)}: CR, LF, NUL and characters above U+00FF cannot be sent`))
+}
+
 function eventTooLarge (limit) {
   return withToString(createError(RangeError, 'ERR_EVENTSOURCE_EVENT_TOO_LARGE',
     `An event exceeded the maximum event size of ${limit} bytes (maxEventSize)`))
@@ -97,6 +107,8 @@ module.exports = {
   invalidArgValue,
   outOfRange,
   missingArgs,
+  invalidHttpToken,
+  invalidChar,
   eventTooLarge,
   writeAfterEnd
 }

@@ -6,20 +6,24 @@
 //
 // This file owns the readyState machine and event dispatch. One HTTP attempt is a Connection
 // (lib/connection.js); the bytes go to an EventSourceParser (lib/parser.js), whose callbacks land here.
+// The Node extensions (lib/eventsource-init.js) only add to it: with none given, every step is the
+// standard's.
 
 const { Buffer } = require('node:buffer')
 const { EventSourceParser } = require('./parser')
 const { Connection } = require('./connection')
 const { CONNECTING, OPEN, CLOSED } = require('./constants')
+const { connectionError } = require('./errors')
 const { defineEventHandler } = require('./event-handler')
 const { resolveInit } = require('./eventsource-init')
+const { attemptRequest } = require('./request-init')
+const { backoffDelay, clampDelay } = require('./reconnect-policy')
+const { errorEventFor } = require('./error-event')
+const { MessageIterator } = require('./message-iterator')
 
 // The default reconnection time: "a user-agent-defined value, probably in the region of a few
 // seconds". Chromium, Firefox and Node's built-in all use 3 s.
 const DEFAULT_RECONNECTION_TIME = 3000
-// setTimeout takes at most 2^31 - 1 ms and runs larger delays after 1 ms: clamp instead, so a huge
-// `retry:` never turns into a reconnection loop.
-const MAX_TIMER_DELAY = 2 ** 31 - 1
 
 let undici = null
 // The global dispatcher, looked up at each attempt so that setGlobalDispatcher() applies. undici is
@@ -51,6 +55,12 @@ class EventSource extends EventTarget {
   #reconnectionTime
   // The origin of the final URL of the current response, for MessageEvent#origin.
   #origin = ''
+  // Requests started (for init.headers/init.body functions), and failed attempts since the last open
+  // (for the reconnection policy).
+  #attempts = 0
+  #failures = 0
+  #iterators = null
+  #onAbort = null
 
   static {
     hasEventSourceBrand = (object) => #url in object
@@ -60,8 +70,8 @@ class EventSource extends EventTarget {
   #delegate = {
     onOpen: () => this.#announce(),
     onData: (chunk) => this.#onData(chunk),
-    onEnd: () => this.#reestablish(),
-    onNetworkError: () => this.#reestablish(),
+    onEnd: () => this.#reestablish(connectionError('ERR_EVENTSOURCE_STREAM_ENDED', 'The server ended the event stream')),
+    onNetworkError: (error) => this.#reestablish(error),
     onFail: (error) => this.#failConnection(error)
   }
 
@@ -91,12 +101,21 @@ class EventSource extends EventTarget {
     this.#requestUrl = urlRecord
     this.#withCredentials = init.withCredentials
     this.#init = init
-    this.#reconnectionTime = init.reconnectionTime ?? DEFAULT_RECONNECTION_TIME
+    this.#reconnectionTime = init.reconnect.delay ?? DEFAULT_RECONNECTION_TIME
     this.#parser = new EventSourceParser({
       onEvent: (type, data, lastEventId) => this.#dispatchMessage(type, data, lastEventId),
       onRetry: (ms) => { this.#reconnectionTime = ms },
-      maxEventSize: init.maxEventSize
+      maxEventSize: init.maxEventSize,
+      lastEventId: init.lastEventId
     })
+    if (init.signal !== null) {
+      if (init.signal.aborted) {
+        this.#readyState = CLOSED
+        return
+      }
+      this.#onAbort = () => this.close()
+      init.signal.addEventListener('abort', this.#onAbort, { once: true })
+    }
     // The fetch runs "in parallel": start it once the constructor has returned, so listeners added
     // right after construction see every event, and close() before then sends no request at all.
     queueMicrotask(() => this.#connect())
@@ -122,12 +141,30 @@ class EventSource extends EventTarget {
     brandCheck(this)
     if (this.#readyState === CLOSED) return
     this.#readyState = CLOSED
-    this.#stop()
+    this.#stop(null)
   }
 
-  // Releases everything that could run later: the request, its socket, the reconnection timer.
-  // Ending the parser also drops the events still to come from the chunk being parsed.
-  #stop () {
+  /**
+   * Extension: `for await (const event of source)` yields every MessageEvent, whatever its type.
+   * @returns {AsyncIterableIterator<MessageEvent>}
+   */
+  [Symbol.asyncIterator] () {
+    brandCheck(this)
+    const iterator = new MessageIterator({
+      pause: () => this.#connection?.pause(),
+      resume: () => this.#resumeIfDrained(),
+      close: () => this.close(),
+      remove: (it) => { this.#iterators.delete(it); this.#resumeIfDrained() }
+    }, this.#init.highWaterMark)
+    if (this.#readyState === CLOSED) iterator.finish(null)
+    else (this.#iterators ??= new Set()).add(iterator)
+    return iterator
+  }
+
+  // Releases everything that could run later: the request, its socket, the reconnection timer, the
+  // abort listener. Ending the parser also drops the events still to come from the chunk being parsed.
+  // Iterations end (error === null) or throw the error.
+  #stop (error) {
     this.#parser.end()
     if (this.#connection !== null) {
       const connection = this.#connection
@@ -138,15 +175,55 @@ class EventSource extends EventTarget {
       clearTimeout(this.#timer)
       this.#timer = null
     }
+    if (this.#onAbort !== null) {
+      this.#init.signal.removeEventListener('abort', this.#onAbort)
+      this.#onAbort = null
+    }
+    if (this.#iterators !== null) {
+      for (const iterator of this.#iterators) iterator.finish(error)
+      this.#iterators = null
+    }
   }
 
   #connect () {
     if (this.#readyState === CLOSED) return
+    const attempt = ++this.#attempts
+    let request
+    try {
+      request = attemptRequest(this.#init, { attempt, lastEventId: this.#parser.lastEventId, url: this.#requestUrl.href })
+    } catch (err) {
+      this.#requestError(err)
+      return
+    }
+    if (typeof request.then !== 'function') {
+      this.#send(request)
+      return
+    }
+    // init.headers or init.body returned a promise. close() may come meanwhile; so may nothing else.
+    request.then((request) => {
+      if (this.#readyState !== CLOSED) this.#send(request)
+    }, (err) => {
+      if (this.#readyState !== CLOSED) this.#requestError(err)
+    })
+  }
+
+  // A user function for headers or body threw: reestablish, as for a network error. A value it
+  // returned that cannot be sent fails the connection: retrying would send the same.
+  #requestError (err) {
+    if (err.code === 'ERR_EVENTSOURCE_REQUEST_INIT') this.#reestablish(err)
+    else this.#failConnection(err)
+  }
+
+  #send ({ headers: userHeaders, body }) {
     const headers = {
       accept: 'text/event-stream',
       'cache-control': 'no-cache',
       // What fetch sends; the body is decoded in lib/content-decoding.js.
-      'accept-encoding': 'gzip, deflate, br'
+      'accept-encoding': 'gzip, deflate, br',
+      ...userHeaders
+    }
+    if (body !== null && body.contentType !== null && headers['content-type'] === undefined) {
+      headers['content-type'] = body.contentType
     }
     // Processing model, reestablish step 5.3: "If the EventSource object's last event ID string is not
     // the empty string, set (`Last-Event-ID`, last event ID string, encoded as UTF-8)". Header values
@@ -154,15 +231,20 @@ class EventSource extends EventTarget {
     const lastEventId = this.#parser.lastEventId
     if (lastEventId !== '') headers['last-event-id'] = Buffer.from(lastEventId, 'utf8').toString('latin1')
     const location = globalThis.location
+    const init = this.#init
     this.#parser.reset()
     this.#connection = new Connection({
       url: this.#requestUrl,
-      method: 'GET',
-      body: null,
+      method: init.method,
+      body: body === null ? null : body.body,
       headers,
-      dispatcher: this.#init.dispatcher ?? globalDispatcher(),
-      documentOrigin: location === undefined ? null : new URL(`${location.href}`).origin
+      dispatcher: init.dispatcher ?? globalDispatcher(),
+      documentOrigin: location === undefined ? null : new URL(`${location.href}`).origin,
+      retryStatuses: init.reconnect.statuses,
+      connectTimeout: init.connectTimeout,
+      idleTimeout: init.idleTimeout
     }, this.#delegate)
+    if (this.#anyIteratorFull()) this.#connection.pause()
     this.#connection.start()
   }
 
@@ -170,6 +252,7 @@ class EventSource extends EventTarget {
   #announce () {
     this.#origin = this.#connection.url.origin
     this.#requestUrl = this.#connection.url
+    this.#failures = 0
     this.#readyState = OPEN
     this.dispatchEvent(new Event('open'))
   }
@@ -185,35 +268,62 @@ class EventSource extends EventTarget {
   }
 
   // "Fail the connection": readyState CLOSED and one `error` event; no reconnection.
-  #failConnection () {
+  #failConnection (error) {
     if (this.#readyState === CLOSED) return
     this.#readyState = CLOSED
-    this.#stop()
-    this.dispatchEvent(new Event('error'))
+    this.#stop(error)
+    this.dispatchEvent(errorEventFor(error, undefined))
   }
 
-  // "Reestablish the connection".
-  #reestablish () {
+  // "Reestablish the connection". `error` says why.
+  #reestablish (error) {
     this.#connection = null
     // Step 1: if the readyState attribute is set to CLOSED, abort these steps.
     if (this.#readyState === CLOSED) return
+    const policy = this.#init.reconnect
+    // Extension: give up after maxRetries reconnections that did not open (none by default).
+    if (++this.#failures > policy.maxRetries) {
+      const attempts = this.#failures
+      this.#failConnection(connectionError('ERR_EVENTSOURCE_RETRIES_EXHAUSTED',
+        `Gave up after ${attempts} failed attempt${attempts === 1 ? '' : 's'} in a row: ${error.message}`,
+        { status: error.status, statusText: error.statusText, headers: error.headers, url: error.url }, error))
+      return
+    }
+    // The delay: the reconnection time, or what the backoff policy and Retry-After make of it.
+    const delay = error.retryAfter !== undefined
+      ? clampDelay(error.retryAfter)
+      : backoffDelay(this.#reconnectionTime, this.#failures, policy)
     // Step 2: set readyState to CONNECTING and fire an event named error.
     this.#readyState = CONNECTING
-    this.dispatchEvent(new Event('error'))
+    this.dispatchEvent(errorEventFor(error, delay))
     // A listener may have called close().
     if (this.#readyState !== CONNECTING) return
     // Steps 3-5: wait the reconnection time, then fetch again. The timer is not unref'd: an
     // EventSource that is not CLOSED keeps the process alive, as its open connection would.
     this.#timer = setTimeout(() => {
       this.#timer = null
-      if (this.#readyState === CONNECTING) this.#connect()
-    }, Math.min(this.#reconnectionTime, MAX_TIMER_DELAY))
+      this.#connect()
+    }, delay)
   }
 
   // HTML 9.2.6 "dispatch the event", steps 4-7: the parser has done steps 1-3.
   #dispatchMessage (type, data, lastEventId) {
     if (this.#readyState === CLOSED) return
-    this.dispatchEvent(new MessageEvent(type, { data, origin: this.#origin, lastEventId }))
+    const event = new MessageEvent(type, { data, origin: this.#origin, lastEventId })
+    this.dispatchEvent(event)
+    if (this.#iterators === null || this.#readyState === CLOSED) return
+    for (const iterator of this.#iterators) iterator.push(event)
+    if (this.#anyIteratorFull()) this.#connection?.pause()
+  }
+
+  #anyIteratorFull () {
+    if (this.#iterators === null) return false
+    for (const iterator of this.#iterators) if (iterator.full) return true
+    return false
+  }
+
+  #resumeIfDrained () {
+    if (this.#connection !== null && !this.#anyIteratorFull()) this.#connection.resume()
   }
 }
 
