@@ -71,7 +71,8 @@ class EventSourceParser {
   #eventType = ''
   #idBuffer = ''
   #lastEventId = ''
-  // Bytes buffered for the current event: data values plus their LFs.
+  // Bytes buffered for the current event: data values plus their LFs. The limit applies to this plus
+  // the raw bytes of the line being read.
   #eventSize = 0
 
   /**
@@ -79,7 +80,8 @@ class EventSourceParser {
    * @param {(type: string, data: string, lastEventId: string) => void} options.onEvent
    * @param {(ms: number) => void} [options.onRetry] called as soon as a valid `retry` line is parsed
    * @param {(text: string) => void} [options.onComment] called with the text after `:` (one leading space removed)
-   * @param {number} [options.maxEventSize] bytes buffered for one event, pending line included; Infinity disables
+   * @param {number} [options.maxEventSize] the limit on one event: its data so far (value bytes plus one per
+   *   data line) plus the raw bytes of the line being read, complete or not; Infinity disables
    * @param {string} [options.lastEventId] the last event ID string to start from
    */
   constructor (options) {
@@ -239,7 +241,6 @@ class EventSourceParser {
     this.#sealScratch()
     const pieces = this.#pieces
     const total = this.#pendingLength + (end - start)
-    if (total + this.#eventSize > this.#maxEventSize) this.#overflow()
     const line = Buffer.allocUnsafe(total)
     let offset = 0
     for (let i = 0; i < pieces.length; i++) {
@@ -260,6 +261,9 @@ class EventSourceParser {
       this.#dispatch()
       return
     }
+    // The limit counts the whole line, as it did while the line was pending, so whether an event is
+    // too large does not depend on where the chunks were cut.
+    if (end - start + this.#eventSize > this.#maxEventSize) this.#overflow()
     const first = bytes[start]
     if (first === COLON) {
       if (this.#onComment !== null) {
@@ -307,9 +311,7 @@ class EventSourceParser {
   // "Append the field value to the data buffer, then append a single U+000A LINE FEED (LF)."
   // The LF is counted here and added before the next value instead, so dispatch need not strip it.
   #appendData (bytes, start, end) {
-    const size = this.#eventSize + (end - start) + 1
-    if (size > this.#maxEventSize) this.#overflow()
-    this.#eventSize = size
+    this.#eventSize += end - start + 1
     const value = decode(bytes, start, end)
     this.#data = this.#dataLines++ === 0 ? value : this.#data + '\n' + value
   }

@@ -8,9 +8,37 @@ import type { Dispatcher } from 'undici'
 import type { Transform } from 'node:stream'
 
 export interface EventSourceEventMap {
-  error: Event
+  error: EventSourceErrorEvent
   message: MessageEvent
   open: Event
+}
+
+/** What `init.headers` and `init.body` functions are called with, once per attempt. */
+export interface AttemptContext {
+  /** 1 for the first request, then one more for each reconnection. */
+  attempt: number
+  /** The last event ID string, sent as Last-Event-ID when not empty. */
+  lastEventId: string
+  /** The URL this attempt requests (after a redirect: the final URL). */
+  url: string
+}
+
+export type HeadersInitLike = Headers | Iterable<readonly [string, string]> | Record<string, string>
+export type RequestBody = string | Uint8Array | ArrayBuffer | URLSearchParams
+
+export interface ReconnectPolicy {
+  /** The initial reconnection time in ms, replaced by the server's `retry:`. Default 3000. */
+  delay?: number
+  /** Each consecutive failed attempt multiplies the delay by this. Default 1 (no backoff). */
+  factor?: number
+  /** Upper bound of the backoff delay in ms. Default Infinity. */
+  maxDelay?: number
+  /** 'full': wait a random time between 0 and the delay. Default 'none'. */
+  jitter?: 'none' | 'full'
+  /** Reconnections in a row without an open before the connection fails. Default Infinity. */
+  maxRetries?: number
+  /** Statuses that reconnect (after Retry-After, when sent) instead of failing, e.g. [502, 503, 504, 429]. */
+  retryOnStatus?: number[]
 }
 
 export interface EventSourceInit {
@@ -18,10 +46,28 @@ export interface EventSourceInit {
   withCredentials?: boolean
   /** The undici Dispatcher for every request (proxies, TLS options, unix sockets). Default: undici's global dispatcher. */
   dispatcher?: Dispatcher
-  /** The reconnection time in ms until the server sends `retry:`. Default 3000. */
+  /** The initial reconnection time in ms (same as reconnect.delay). Default 3000. */
   reconnectionTime?: number
   /** Bytes buffered for one event before the connection fails with ERR_EVENTSOURCE_EVENT_TOO_LARGE. Default 64 MiB; Infinity disables. */
   maxEventSize?: number
+  /** Request headers, or a function (sync or async) called before every attempt. Last-Event-ID stays managed by EventSource. */
+  headers?: HeadersInitLike | ((context: AttemptContext) => HeadersInitLike | Promise<HeadersInitLike>)
+  /** The request method. Default 'GET'. */
+  method?: string
+  /** The request body (not with GET or HEAD), or a function returning one per attempt. Re-sent on every reconnection. */
+  body?: RequestBody | ((context: AttemptContext) => RequestBody | Promise<RequestBody>)
+  /** The last event ID to start from: sent as Last-Event-ID on the very first request. */
+  lastEventId?: string
+  /** Backoff, jitter, giving up, and retrying chosen statuses. The defaults are the standard's behaviour. */
+  reconnect?: ReconnectPolicy
+  /** Treat an open connection that receives no byte for this many ms as dropped, and reconnect. Default: none. */
+  idleTimeout?: number
+  /** Treat a request without response headers after this many ms as a network error, and reconnect. Default: none. */
+  connectTimeout?: number
+  /** Closes the EventSource when aborted. */
+  signal?: AbortSignal
+  /** Events queued for `for await` before reading from the socket pauses. Default 1000. */
+  highWaterMark?: number
   /** undici's (Node's built-in EventSource) shape, accepted as is. */
   node?: {
     dispatcher?: Dispatcher
@@ -29,24 +75,49 @@ export interface EventSourceInit {
   }
 }
 
-export interface EventSource extends EventTarget {
+/** The `error` event: a plain Event for browser code, with the reasons for Node code. */
+export declare class EventSourceErrorEvent extends Event {
+  constructor (type: string, init?: EventInit & Partial<Omit<EventSourceErrorEvent, keyof Event>>)
+  readonly message: string | undefined
+  readonly code: ErrorCode | string | undefined
+  /** The underlying error: ECONNREFUSED, a TLS error, the parser's too-large error, a timeout... */
+  readonly cause: Error | undefined
+  readonly status: number | undefined
+  readonly statusText: string | undefined
+  readonly headers: Headers | undefined
+  /** True when readyState is CONNECTING and a reconnection is scheduled. */
+  readonly willReconnect: boolean
+  /** In how many ms, when willReconnect. */
+  readonly reconnectDelay: number | undefined
+}
+
+/**
+ * The standard interface, member for member as lib.dom declares it, so that each is assignable to the
+ * other and browser code type-checks unchanged.
+ */
+export interface StandardEventSource extends EventTarget {
   readonly url: string
   readonly withCredentials: boolean
-  /** 0 (CONNECTING), 1 (OPEN) or 2 (CLOSED). Typed `number`, as lib.dom types it, so the two stay interchangeable. */
+  /** 0 (CONNECTING), 1 (OPEN) or 2 (CLOSED). Typed `number`, as lib.dom types it. */
   readonly readyState: number
   readonly CONNECTING: 0
   readonly OPEN: 1
   readonly CLOSED: 2
-  onopen: ((this: EventSource, ev: Event) => any) | null
-  onmessage: ((this: EventSource, ev: MessageEvent) => any) | null
-  onerror: ((this: EventSource, ev: Event) => any) | null
+  onopen: ((this: StandardEventSource, ev: Event) => any) | null
+  onmessage: ((this: StandardEventSource, ev: MessageEvent) => any) | null
+  onerror: ((this: StandardEventSource, ev: Event) => any) | null
   close (): void
-  addEventListener<K extends keyof EventSourceEventMap>(type: K, listener: (this: EventSource, ev: EventSourceEventMap[K]) => any, options?: boolean | AddEventListenerOptions): void
-  addEventListener (type: string, listener: (this: EventSource, event: MessageEvent) => any, options?: boolean | AddEventListenerOptions): void
+  addEventListener<K extends keyof EventSourceEventMap>(type: K, listener: (this: StandardEventSource, ev: EventSourceEventMap[K]) => any, options?: boolean | AddEventListenerOptions): void
+  addEventListener (type: string, listener: (this: StandardEventSource, event: MessageEvent) => any, options?: boolean | AddEventListenerOptions): void
   addEventListener (type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void
-  removeEventListener<K extends keyof EventSourceEventMap>(type: K, listener: (this: EventSource, ev: EventSourceEventMap[K]) => any, options?: boolean | EventListenerOptions): void
-  removeEventListener (type: string, listener: (this: EventSource, event: MessageEvent) => any, options?: boolean | EventListenerOptions): void
+  removeEventListener<K extends keyof EventSourceEventMap>(type: K, listener: (this: StandardEventSource, ev: EventSourceEventMap[K]) => any, options?: boolean | EventListenerOptions): void
+  removeEventListener (type: string, listener: (this: StandardEventSource, event: MessageEvent) => any, options?: boolean | EventListenerOptions): void
   removeEventListener (type: string, listener: EventListenerOrEventListenerObject, options?: boolean | EventListenerOptions): void
+}
+
+export interface EventSource extends StandardEventSource {
+  /** Extension: every MessageEvent, whatever its type; breaking out of the loop closes the source. */
+  [Symbol.asyncIterator] (): AsyncIterableIterator<MessageEvent>
 }
 
 export declare const EventSource: {
@@ -71,7 +142,7 @@ export interface EventSourceParserOptions {
   onRetry? (ms: number): void
   /** Called with the text after `:` of a comment line, one leading space removed. */
   onComment? (text: string): void
-  /** Bytes buffered for one event, pending line included. Default 64 MiB; Infinity disables. */
+  /** Limit on one event: its data so far (value bytes + 1 per data line) plus the raw bytes of the line being read. Default 64 MiB; Infinity disables. */
   maxEventSize?: number
   /** The last event ID string to start from. Default "". */
   lastEventId?: string
@@ -131,3 +202,10 @@ export type ErrorCode =
   | 'ERR_EVENTSOURCE_TOO_MANY_REDIRECTS'
   | 'ERR_EVENTSOURCE_NETWORK'
   | 'ERR_EVENTSOURCE_DECODING'
+  | 'ERR_EVENTSOURCE_STREAM_ENDED'
+  | 'ERR_EVENTSOURCE_CONNECT_TIMEOUT'
+  | 'ERR_EVENTSOURCE_IDLE_TIMEOUT'
+  | 'ERR_EVENTSOURCE_RETRIES_EXHAUSTED'
+  | 'ERR_EVENTSOURCE_REQUEST_INIT'
+  | 'ERR_INVALID_HTTP_TOKEN'
+  | 'ERR_INVALID_CHAR'

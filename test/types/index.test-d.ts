@@ -5,6 +5,7 @@ import {
   EventSourceParser,
   EventSourceStream,
   EventSourceParserStream,
+  EventSourceErrorEvent,
   type ParsedEvent,
   type EventSourceInit
 } from '../..'
@@ -54,3 +55,29 @@ stream.on('data', (event) => { expectType<ParsedEvent>(event) })
 
 const web = new EventSourceParserStream({ onRetry: (ms) => { expectType<number>(ms) } })
 expectAssignable<TransformStream<Uint8Array, ParsedEvent>>(web)
+
+// Extensions
+new EventSource('http://127.0.0.1/', {
+  headers: async ({ attempt, lastEventId, url }) => ({ authorization: `Bearer ${attempt}${lastEventId}${url}` }),
+  method: 'POST',
+  body: () => new URLSearchParams({ q: '1' }),
+  lastEventId: '42',
+  reconnect: { delay: 100, factor: 2, maxDelay: 30_000, jitter: 'full', maxRetries: 5, retryOnStatus: [502, 503] },
+  idleTimeout: 45_000,
+  connectTimeout: 10_000,
+  signal: AbortSignal.timeout(1000),
+  highWaterMark: 10
+})
+new EventSource('http://127.0.0.1/', { headers: [['x-a', '1']] })
+new EventSource('http://127.0.0.1/', { headers: new Headers({ 'x-a': '1' }) })
+expectError(new EventSource('http://127.0.0.1/', { reconnect: { jitter: 'half' } }))
+source.addEventListener('error', (event) => {
+  expectType<EventSourceErrorEvent>(event)
+  expectType<number | undefined>(event.status)
+  expectType<Headers | undefined>(event.headers)
+  expectType<boolean>(event.willReconnect)
+})
+async function iterate (): Promise<void> {
+  for await (const event of source) expectType<MessageEvent>(event)
+}
+void iterate

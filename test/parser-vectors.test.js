@@ -1,0 +1,58 @@
+'use strict'
+
+// Every spec vector in test/fixtures/vectors.js, replayed at every chunk size 1..len, at every
+// 2-way split and, for inputs up to 16 bytes, at every 3-way split. The reference model is checked
+// against the same vectors, so the property test compares the parser with something known good.
+
+const t = require('tap')
+const { isDeepStrictEqual } = require('node:util')
+const vectors = require('./fixtures/vectors')
+const { toBytes, cutSets, chunkings, parseAll, describeBytes } = require('./helpers/replay')
+const { reference } = require('./helpers/reference')
+const { EventSourceParser } = require('..')
+
+t.test('vector names are unique', async (t) => {
+  const names = vectors.map((v) => v.name)
+  t.same(names.filter((name, i) => names.indexOf(name) !== i), [])
+})
+
+for (const vector of vectors) {
+  t.test(vector.name, async (t) => {
+    const bytes = toBytes(vector.input)
+    t.same(reference([bytes], vector.options), vector.events, 'the reference model agrees')
+    t.same(parseAll([bytes], vector.options), vector.events, 'in one chunk')
+    let replays = 0
+    let failures = 0
+    for (const { name, chunks } of chunkings(bytes)) {
+      replays++
+      const records = parseAll(chunks, vector.options)
+      // One assertion per failing chunking (and at most five of them); passes are counted.
+      if (!isDeepStrictEqual(records, vector.events) && failures++ < 5) {
+        t.same(records, vector.events, `${name}: ${chunks.map((c) => c.length).join('+')} bytes; ${describeBytes(bytes)}`)
+      }
+    }
+    t.equal(failures, 0, `all ${replays} chunkings give the same callbacks`)
+  })
+}
+
+t.test('the replay helper produces the promised chunkings', async (t) => {
+  const names = [...cutSets(4)].map((c) => c.name)
+  t.same(names, [
+    'chunk size 1', 'chunk size 2', 'chunk size 3', 'chunk size 4',
+    'split at 0', 'split at 1', 'split at 2', 'split at 3', 'split at 4',
+    'split at 1, 2', 'split at 1, 3', 'split at 2, 3'
+  ])
+  t.equal([...cutSets(17)].filter((c) => c.name.startsWith('split') && c.cuts.length === 2).length, 0, 'no 3-way splits above 16 bytes')
+  t.same([...cutSets(0)].map((c) => c.cuts), [[]])
+})
+
+t.test('retry beyond 2^53 is reported approximately', async (t) => {
+  // The digits are accumulated as ms * 10 + digit in a double, so past Number.MAX_SAFE_INTEGER the
+  // result can differ from Number(value) in the last place. Milliseconds that large mean "never".
+  const digits = '86288864886024208288'
+  const values = []
+  const parser = new EventSourceParser({ onEvent () {}, onRetry (ms) { values.push(ms) } })
+  parser.write(Buffer.from(`retry:${digits}\n`))
+  t.equal(values.length, 1)
+  t.ok(Math.abs(values[0] - Number(digits)) / Number(digits) < 1e-15, `${values[0]} is close to ${digits}`)
+})
