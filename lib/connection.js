@@ -41,6 +41,8 @@ function isHttpScheme (url) {
  * @property {Set<number> | null} retryStatuses statuses that reestablish instead of failing (extension)
  * @property {number} connectTimeout ms until the response head, 0 for none (extension)
  * @property {number} idleTimeout ms without a byte on an open connection, 0 for none (extension)
+ * @property {string[]} credentialHeaders more headers to keep from other origins (extension)
+ * @property {boolean} allowInsecureRedirect follow https: -> http: redirects (extension)
  */
 
 class Connection {
@@ -63,6 +65,8 @@ class Connection {
   #timer = null
   #lastActivity = 0
   #paused = false
+  #credentialHeaders
+  #allowInsecureRedirect
 
   /**
    * @param {ConnectionRequest} request
@@ -79,6 +83,8 @@ class Connection {
     this.#retryStatuses = request.retryStatuses
     this.#connectTimeout = request.connectTimeout
     this.#idleTimeout = request.idleTimeout
+    this.#credentialHeaders = request.credentialHeaders
+    this.#allowInsecureRedirect = request.allowInsecureRedirect
   }
 
   /** The URL of the current request: after redirects, the final URL. */
@@ -267,6 +273,15 @@ class Connection {
         `The server redirected to an unsupported URL scheme: ${next.protocol}`, { status, url: this.#url.href }))
       return
     }
+    // Fetch follows https: -> http:, but that would send the request, its headers and body included, in
+    // clear text because the server said so. Refused unless the user opts in (browsers block it as
+    // mixed content on secure pages).
+    if (this.#url.protocol === 'https:' && next.protocol === 'http:' && !this.#allowInsecureRedirect) {
+      this.#finish('onFail', connectionError('ERR_EVENTSOURCE_INSECURE_REDIRECT',
+        `The server redirected from https: to ${next.href}; set allowInsecureRedirect to follow it`,
+        { status, url: this.#url.href }))
+      return
+    }
     // A redirect loop is a network error in fetch; retrying it would loop forever, so the connection
     // fails instead (the standard lets a user agent fail when reconnecting is known to be futile).
     if (++this.#redirects > MAX_REDIRECTS) {
@@ -284,6 +299,7 @@ class Connection {
     }
     if (next.origin !== this.#url.origin) {
       for (const name of CREDENTIAL_HEADERS) delete this.#headers[name]
+      for (const name of this.#credentialHeaders) delete this.#headers[name]
       if (this.#documentOrigin !== null && this.#url.origin !== this.#documentOrigin) this.#taintedOrigin = true
     }
     this.#url = next

@@ -88,7 +88,9 @@ function resolveInit (dict) {
     idleTimeout: 0,
     connectTimeout: 0,
     signal: null,
-    highWaterMark: DEFAULT_HIGH_WATER_MARK
+    highWaterMark: DEFAULT_HIGH_WATER_MARK,
+    credentialHeaders: [],
+    allowInsecureRedirect: Boolean(dict.allowInsecureRedirect)
   }
 
   const node = dict.node
@@ -133,6 +135,14 @@ function resolveInit (dict) {
   if (dict.signal !== undefined) {
     if (!(dict.signal instanceof AbortSignal)) throw invalidArgType('init.signal', 'an instance of AbortSignal', dict.signal)
     init.signal = dict.signal
+  }
+  if (dict.credentialHeaders !== undefined) {
+    const names = dict.credentialHeaders
+    if (!Array.isArray(names)) throw invalidArgType('init.credentialHeaders', 'an array of header names', names)
+    init.credentialHeaders = names.map((name) => {
+      if (typeof name !== 'string') throw invalidArgType('init.credentialHeaders[]', 'of type string', name)
+      return name.toLowerCase()
+    })
   }
   if (dict.highWaterMark !== undefined) {
     validateLimit(dict.highWaterMark, 'init.highWaterMark', { min: 1 })

@@ -242,7 +242,9 @@ class EventSource extends EventTarget {
       documentOrigin: location === undefined ? null : new URL(`${location.href}`).origin,
       retryStatuses: init.reconnect.statuses,
       connectTimeout: init.connectTimeout,
-      idleTimeout: init.idleTimeout
+      idleTimeout: init.idleTimeout,
+      credentialHeaders: init.credentialHeaders,
+      allowInsecureRedirect: init.allowInsecureRedirect
     }, this.#delegate)
     if (this.#anyIteratorFull()) this.#connection.pause()
     this.#connection.start()

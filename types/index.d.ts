@@ -66,6 +66,10 @@ export interface EventSourceInit {
   connectTimeout?: number
   /** Closes the EventSource when aborted. */
   signal?: AbortSignal
+  /** More request headers that carry credentials: like Authorization, Cookie and Proxy-Authorization, they are not sent to another origin after a redirect. */
+  credentialHeaders?: string[]
+  /** Follow a redirect from https: to http:. Default false: such a redirect fails the connection (ERR_EVENTSOURCE_INSECURE_REDIRECT). */
+  allowInsecureRedirect?: boolean
   /** Events queued for `for await` before reading from the socket pauses. Default 1000. */
   highWaterMark?: number
   /** undici's (Node's built-in EventSource) shape, accepted as is. */
@@ -200,6 +204,7 @@ export type ErrorCode =
   | 'ERR_EVENTSOURCE_BAD_CONTENT_TYPE'
   | 'ERR_EVENTSOURCE_INVALID_REDIRECT'
   | 'ERR_EVENTSOURCE_TOO_MANY_REDIRECTS'
+  | 'ERR_EVENTSOURCE_INSECURE_REDIRECT'
   | 'ERR_EVENTSOURCE_NETWORK'
   | 'ERR_EVENTSOURCE_DECODING'
   | 'ERR_EVENTSOURCE_STREAM_ENDED'
