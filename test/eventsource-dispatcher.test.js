@@ -1,0 +1,460 @@
+'use strict'
+
+// The EventSource on dispatchers other than undici 7's default Agent: a ProxyAgent given as
+// `dispatcher` or `node.dispatcher`, a global dispatcher set with setGlobalDispatcher() (undici 7 and
+// undici 8), EnvHttpProxyAgent, and the Agent that Node's own fetch() installs as the global dispatcher
+// (undici 6 on Node 20 and 22). Each case runs the same exchange against a real server: open, an
+// event with an id, the end of the body, a reconnection that sends Last-Event-ID, a second event.
+// The cases that need globals of their own run in a child process (test/fixtures/dispatcher-child.js).
+
+const t = require('tap')
+const http = require('node:http')
+const net = require('node:net')
+const path = require('node:path')
+const { once } = require('node:events')
+const { spawn } = require('node:child_process')
+// undici 7 is loaded first, so it owns the global dispatcher symbols of this process; undici 8 (loaded
+// later, on Node >= 22.19 only) then leaves them alone.
+const undici = require('undici')
+const { EventSource } = require('..')
+
+const CHILD = path.join(__dirname, 'fixtures', 'dispatcher-child.js')
+const TIMEOUT = 5000
+const CHILD_TIMEOUT = 10000
+
+const [NODE_MAJOR, NODE_MINOR] = process.versions.node.split('.').map(Number)
+const UNDICI8_SKIP = NODE_MAJOR > 22 || (NODE_MAJOR === 22 && NODE_MINOR >= 19)
+  ? false
+  : `undici 8 needs Node >= 22.19 (this is ${process.version})`
+
+// What every exchange below must produce, in order.
+const EXPECTED_LOG = [
+  ['open', EventSource.OPEN],
+  ['message', 'first', '1'],
+  ['error', EventSource.CONNECTING],
+  ['open', EventSource.OPEN],
+  ['message', 'second', '2']
+]
+
+/** Rejects with `what` when `promise` has not settled within `ms`. */
+async function within (promise, what, ms = TIMEOUT) {
+  const signal = AbortSignal.timeout(ms)
+  let onAbort
+  const timeout = new Promise((resolve, reject) => {
+    onAbort = () => reject(new Error(`timed out after ${ms} ms: ${what}`))
+    signal.addEventListener('abort', onAbort, { once: true })
+  })
+  try {
+    return await Promise.race([promise, timeout])
+  } finally {
+    signal.removeEventListener('abort', onAbort)
+  }
+}
+
+async function close (server) {
+  server.closeAllConnections()
+  await new Promise((resolve) => server.close(resolve))
+}
+
+/**
+ * The event stream server. GET /events: the first request gets `id: 1` / `data: first` and the end of
+ * the body; every later one gets `id: 2` / `data: second` and stays open. GET /redirect: a 302 to
+ * /events. GET /no-content: a 204. GET /plain: a text body. It records each request with the client
+ * port it came from.
+ */
+async function startServer (t, { connectionClose = false } = {}) {
+  const requests = []
+  const server = http.createServer((req, res) => {
+    requests.push({ url: req.url, headers: req.headers, remotePort: req.socket.remotePort })
+    const extra = connectionClose ? { connection: 'close' } : {}
+    if (req.url === '/plain') {
+      res.writeHead(200, { 'content-type': 'text/plain', ...extra })
+      res.end('plain')
+      return
+    }
+    if (req.url === '/redirect') {
+      res.writeHead(302, { location: '/events', ...extra })
+      res.end()
+      return
+    }
+    if (req.url === '/no-content') {
+      res.writeHead(204, extra)
+      res.end()
+      return
+    }
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...extra })
+    if (requests.filter((r) => r.url === '/events').length === 1) res.end('id: 1\ndata: first\n\n')
+    else res.write('id: 2\ndata: second\n\n')
+  })
+  server.listen(0, '127.0.0.1')
+  await once(server, 'listening')
+  t.teardown(() => close(server))
+  const host = `127.0.0.1:${server.address().port}`
+  return {
+    host,
+    base: `http://${host}`,
+    url: `http://${host}/events`,
+    plainUrl: `http://${host}/plain`,
+    paths: () => requests.map((r) => r.url).filter((url) => url !== '/plain'),
+    events: () => requests.filter((r) => r.url === '/events')
+  }
+}
+
+const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'upgrade']
+
+function withoutHopByHop (headers) {
+  const copy = { ...headers }
+  for (const name of HOP_BY_HOP) delete copy[name]
+  return copy
+}
+
+/**
+ * A small HTTP proxy: CONNECT tunnels (net.connect to the target, bytes piped both ways) and
+ * absolute-form requests (forwarded with node:http). It records what it was asked for and the local
+ * port of every connection it opened to a target, so a test can tell that a request the server
+ * received came through it.
+ */
+async function startProxy (t) {
+  const seen = []
+  const upstreamPorts = new Set()
+  const sockets = new Set()
+  const track = (socket) => {
+    sockets.add(socket)
+    socket.once('close', () => sockets.delete(socket))
+  }
+
+  const server = http.createServer((req, res) => {
+    seen.push({ method: req.method, target: req.url, headers: req.headers })
+    const upstream = http.request(req.url, {
+      method: req.method,
+      headers: withoutHopByHop(req.headers),
+      agent: false
+    }, (response) => {
+      res.writeHead(response.statusCode, withoutHopByHop(response.headers))
+      response.pipe(res)
+    })
+    upstream.once('socket', (socket) => {
+      track(socket)
+      socket.once('connect', () => upstreamPorts.add(socket.localPort))
+    })
+    upstream.on('error', () => res.destroy())
+    res.once('close', () => upstream.destroy())
+    req.pipe(upstream)
+  })
+
+  server.on('connect', (req, clientSocket, head) => {
+    seen.push({ method: req.method, target: req.url, headers: req.headers })
+    track(clientSocket)
+    const { hostname, port } = new URL(`http://${req.url}`)
+    const upstream = net.connect(Number(port), hostname, () => {
+      upstreamPorts.add(upstream.localPort)
+      clientSocket.write('HTTP/1.1 200 Connection Established\r\n\r\n')
+      if (head.length > 0) upstream.write(head)
+      upstream.pipe(clientSocket)
+      clientSocket.pipe(upstream)
+    })
+    track(upstream)
+    const destroyBoth = () => {
+      upstream.destroy()
+      clientSocket.destroy()
+    }
+    for (const socket of [upstream, clientSocket]) {
+      socket.on('error', destroyBoth)
+      socket.once('close', destroyBoth)
+    }
+  })
+
+  server.listen(0, '127.0.0.1')
+  await once(server, 'listening')
+  t.teardown(async () => {
+    for (const socket of sockets) socket.destroy()
+    await close(server)
+  })
+  return { url: `http://127.0.0.1:${server.address().port}`, seen, upstreamPorts }
+}
+
+/**
+ * Records what an EventSource reports until it has reported as much as `expected`, or as soon as it
+ * reports something else (so that a wrong turn fails at once); then closes it.
+ */
+function record (es, expected = EXPECTED_LOG) {
+  const log = []
+  const done = new Promise((resolve) => {
+    const add = (entry) => {
+      log.push(entry)
+      const i = log.length - 1
+      if (JSON.stringify(entry) !== JSON.stringify(expected[i]) || log.length === expected.length) {
+        es.close()
+        resolve(log)
+      }
+    }
+    es.onopen = () => add(['open', es.readyState])
+    es.onerror = () => add(['error', es.readyState])
+    es.onmessage = (event) => add(['message', event.data, event.lastEventId])
+  })
+  return within(done, 'the EventSource exchange').catch((err) => {
+    err.message += `; saw ${JSON.stringify(log.slice(0, 10))}`
+    throw err
+  })
+}
+
+/** The request headers that prove the second request was a reconnection from the same EventSource. */
+function checkReconnection (t, server) {
+  const events = server.events()
+  t.equal(events.length, 2, 'two requests: the first connection and one reconnection')
+  t.equal(events[0]?.headers.accept, 'text/event-stream', 'Accept: text/event-stream')
+  t.notOk(events[0]?.headers['last-event-id'], 'no Last-Event-ID on the first request')
+  t.equal(events[1]?.headers['last-event-id'], '1', 'Last-Event-ID on the reconnection')
+}
+
+function checkProxied (t, server, proxy) {
+  t.ok(proxy.seen.length >= 1, 'the proxy was used')
+  for (const { method, target } of proxy.seen) {
+    t.same([method, target], ['CONNECT', server.host], 'the proxy was asked for a tunnel to the server')
+  }
+  for (const [i, request] of server.events().entries()) {
+    t.ok(proxy.upstreamPorts.has(request.remotePort), `request ${i} reached the server through the proxy`)
+  }
+}
+
+// The environment of a child: no proxy settings from the outside world, plus `extra`.
+function childEnv (extra = {}) {
+  const env = { ...process.env }
+  for (const name of Object.keys(env)) {
+    if (/^(https?|all|no)_proxy$/i.test(name) || name === 'NODE_USE_ENV_PROXY') delete env[name]
+  }
+  return { ...env, ...extra }
+}
+
+/** Runs the child fixture; resolves once it has exited on its own, with its report. */
+async function runChild (t, mode, server, { url = server.url, expected = EXPECTED_LOG, env = childEnv() } = {}) {
+  const child = spawn(process.execPath, [CHILD, mode, url, server.plainUrl, JSON.stringify(expected)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env
+  })
+  t.teardown(() => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+  })
+  let stdout = ''
+  let stderr = ''
+  child.stdout.setEncoding('utf8').on('data', (chunk) => { stdout += chunk })
+  child.stderr.setEncoding('utf8').on('data', (chunk) => { stderr += chunk })
+  try {
+    await within(once(child, 'close'), `the child (${mode}) to exit on its own`, CHILD_TIMEOUT)
+  } catch (err) {
+    err.message += `\nstdout: ${stdout}\nstderr: ${stderr}`
+    throw err
+  }
+  const lines = stdout.trim().split('\n')
+  let report
+  try {
+    report = JSON.parse(lines[lines.length - 1])
+  } catch {
+    report = { error: `no report; stdout: ${stdout}` }
+  }
+  return { code: child.exitCode, signal: child.signalCode, report, stderr }
+}
+
+function checkChild (t, { code, signal, report, stderr }, expected = EXPECTED_LOG) {
+  t.notOk(report.error, 'the child reported no error', { error: report.error, stderr })
+  t.equal(code, 0, 'the child exited on its own with code 0', { stderr })
+  t.equal(signal, null)
+  t.same(report.log, expected, 'what the EventSource reported')
+  t.equal(report.readyState, EventSource.CLOSED)
+  t.equal(report.globalUnchanged, true, 'the EventSource did not replace the global dispatcher')
+}
+
+t.test('a ProxyAgent (undici 7) as init.dispatcher carries every request through the proxy', async (t) => {
+  const server = await startServer(t)
+  const proxy = await startProxy(t)
+  const agent = new undici.ProxyAgent(proxy.url)
+  t.teardown(() => agent.destroy())
+
+  const es = new EventSource(server.url, { dispatcher: agent, reconnectionTime: 20 })
+  t.teardown(() => es.close())
+  t.same(await record(es), EXPECTED_LOG)
+  checkReconnection(t, server)
+  checkProxied(t, server, proxy)
+  t.equal(proxy.seen[0].headers.host, server.host, 'CONNECT names the server')
+})
+
+t.test('a ProxyAgent (undici 7) as init.node.dispatcher, the shape of Node\'s built-in EventSource', async (t) => {
+  const server = await startServer(t)
+  const proxy = await startProxy(t)
+  const agent = new undici.ProxyAgent({ uri: proxy.url })
+  t.teardown(() => agent.destroy())
+
+  const es = new EventSource(server.url, { node: { dispatcher: agent, reconnectionTime: 20 } })
+  t.teardown(() => es.close())
+  t.same(await record(es), EXPECTED_LOG)
+  checkReconnection(t, server)
+  checkProxied(t, server, proxy)
+})
+
+t.test('a ProxyAgent without tunnelling sends absolute-form requests to the proxy', async (t) => {
+  const server = await startServer(t)
+  const proxy = await startProxy(t)
+  const agent = new undici.ProxyAgent({ uri: proxy.url, proxyTunnel: false })
+  t.teardown(() => agent.destroy())
+
+  const es = new EventSource(server.url, { dispatcher: agent, reconnectionTime: 20 })
+  t.teardown(() => es.close())
+  t.same(await record(es), EXPECTED_LOG)
+  checkReconnection(t, server)
+  t.same(proxy.seen.map((r) => [r.method, r.target]), [['GET', server.url], ['GET', server.url]],
+    'the proxy forwarded both requests')
+  t.equal(proxy.seen[0].headers.accept, 'text/event-stream')
+  t.equal(proxy.seen[1].headers['last-event-id'], '1')
+  for (const [i, request] of server.events().entries()) {
+    t.ok(proxy.upstreamPorts.has(request.remotePort), `request ${i} reached the server through the proxy`)
+  }
+})
+
+t.test('setGlobalDispatcher(new ProxyAgent()) applies to an EventSource without a dispatcher option', async (t) => {
+  const server = await startServer(t)
+  const proxy = await startProxy(t)
+  const agent = new undici.ProxyAgent(proxy.url)
+  const original = undici.getGlobalDispatcher()
+  t.teardown(() => {
+    undici.setGlobalDispatcher(original)
+    return agent.destroy()
+  })
+  undici.setGlobalDispatcher(agent)
+
+  const es = new EventSource(server.url, { reconnectionTime: 20 })
+  t.teardown(() => es.close())
+  t.same(await record(es), EXPECTED_LOG)
+  checkReconnection(t, server)
+  checkProxied(t, server, proxy)
+})
+
+t.test('the global dispatcher is looked up again for each reconnection', async (t) => {
+  const server = await startServer(t)
+  const proxy = await startProxy(t)
+  const agent = new undici.ProxyAgent(proxy.url)
+  const original = undici.getGlobalDispatcher()
+  t.teardown(() => {
+    undici.setGlobalDispatcher(original)
+    return agent.destroy()
+  })
+
+  const es = new EventSource(server.url, { reconnectionTime: 20 })
+  t.teardown(() => es.close())
+  // The first request goes out on the default Agent; once its body has ended, the proxy becomes the
+  // global dispatcher, before the reconnection timer runs.
+  es.addEventListener('error', () => undici.setGlobalDispatcher(agent), { once: true })
+  t.same(await record(es), EXPECTED_LOG)
+  checkReconnection(t, server)
+  const [first, second] = server.events()
+  t.notOk(proxy.upstreamPorts.has(first.remotePort), 'the first request went straight to the server')
+  t.ok(proxy.upstreamPorts.has(second.remotePort), 'the reconnection went through the new global dispatcher')
+  t.same(proxy.seen.map((r) => [r.method, r.target]), [['CONNECT', server.host]])
+})
+
+t.test('EnvHttpProxyAgent as the global dispatcher follows HTTP_PROXY (child process)', async (t) => {
+  const server = await startServer(t)
+  const proxy = await startProxy(t)
+  const result = await runChild(t, 'env-proxy', server, { env: childEnv({ HTTP_PROXY: proxy.url }) })
+  checkChild(t, result)
+  t.equal(result.report.httpProxy, proxy.url)
+  checkReconnection(t, server)
+  checkProxied(t, server, proxy)
+})
+
+t.test('the global dispatcher that Node\'s own fetch() installs (child process)', async (t) => {
+  // Every response closes its connection, so each request of the EventSource is one new connection
+  // of the dispatcher it went through.
+  const server = await startServer(t, { connectionClose: true })
+  const result = await runChild(t, 'node-fetch', server)
+  const { report } = result
+  t.comment(`Node ${process.version} bundles undici ${report.bundledUndici}; ` +
+    `whatwg-eventsource has undici ${report.undiciVersion}; global dispatcher: ${report.constructorName}`)
+  checkChild(t, result)
+  t.equal(report.globalBeforeFetch, false, 'no global dispatcher before fetch()')
+  t.equal(report.fetched, 'plain', 'fetch() reached the server')
+  t.equal(report.isUndici7Agent, false, 'the global dispatcher is not an Agent of whatwg-eventsource\'s undici')
+  t.equal(report.undici7SeesBundled, true, 'undici 7 reads the dispatcher that Node\'s fetch installed')
+  if (NODE_MAJOR < 24) t.match(report.bundledUndici, /^6\./, 'Node 20 and 22 bundle undici 6 (the old handler API)')
+  t.equal(report.connects, 2, 'both requests of the EventSource went through that dispatcher')
+  checkReconnection(t, server)
+})
+
+t.test('a global dispatcher set by undici 8\'s setGlobalDispatcher (child process)', { skip: UNDICI8_SKIP }, async (t) => {
+  const server = await startServer(t, { connectionClose: true })
+  const result = await runChild(t, 'undici8-global', server)
+  checkChild(t, result)
+  t.match(result.report.undici8Version, /^8\./)
+  t.equal(result.report.legacyIsAdapter, true, 'undici 7 sees undici 8\'s adapter under the .1 symbol')
+  t.equal(result.report.connects, 2, 'both requests of the EventSource went through the undici 8 Agent')
+  checkReconnection(t, server)
+})
+
+t.test('an undici 8 Agent as init.dispatcher', { skip: UNDICI8_SKIP }, async (t) => {
+  const undici8 = require('undici8')
+  const server = await startServer(t, { connectionClose: true })
+  const original = undici.getGlobalDispatcher()
+  const agent = new undici8.Agent()
+  t.teardown(() => agent.destroy())
+  let connects = 0
+  agent.on('connect', () => { connects++ })
+
+  const es = new EventSource(server.url, { dispatcher: agent, reconnectionTime: 20 })
+  t.teardown(() => es.close())
+  t.same(await record(es), EXPECTED_LOG)
+  checkReconnection(t, server)
+  t.equal(connects, 2, 'both requests went through the undici 8 Agent')
+  t.equal(undici.getGlobalDispatcher(), original, 'loading undici 8 left the global dispatcher alone')
+})
+
+// Redirects and failed responses make the connection abort the request from inside the response
+// callback (onHeaders or onResponseStart), and undici 6, 7 and 8 call the handler's onError or
+// onResponseError synchronously from that abort. Each handler API must still go on with the redirect
+// or the failure: at 918667c the abort was taken for a network error (error with readyState
+// CONNECTING, a reconnection) and a redirect also left an orphan request behind.
+const HANDLER_APIS = [
+  {
+    name: 'undici 7\'s Agent (onRequestStart/onResponseStart)',
+    dispatcher: () => new undici.Agent()
+  },
+  {
+    name: 'undici 8\'s Agent (onRequestStart/onResponseStart)',
+    skip: UNDICI8_SKIP,
+    dispatcher: () => new (require('undici8').Agent)()
+  },
+  {
+    // undici 6 with onConnect/onHeaders/onData on Node 20 and 22.
+    name: 'the global dispatcher of Node\'s own fetch() (child process)',
+    child: 'node-fetch'
+  }
+]
+
+/** Runs one EventSource on `api` against `url` until it has reported `expected` or strayed from it. */
+async function exchange (t, api, server, url, expected) {
+  if (api.child) {
+    const result = await runChild(t, api.child, server, { url, expected })
+    checkChild(t, result, expected)
+    return
+  }
+  const dispatcher = api.dispatcher()
+  t.teardown(() => dispatcher.destroy())
+  const es = new EventSource(url, { dispatcher, reconnectionTime: 20 })
+  t.teardown(() => es.close())
+  t.same(await record(es, expected), expected, 'what the EventSource reported')
+}
+
+for (const api of HANDLER_APIS) {
+  // Connections are closed after each response, so that a request nobody reads any more (the orphan
+  // left by the old abort handling) ends with its connection, not with the server's keep-alive timeout.
+  t.test(`a redirect is followed on ${api.name}`, { skip: api.skip }, async (t) => {
+    const server = await startServer(t, { connectionClose: true })
+    await exchange(t, api, server, `${server.base}/redirect`, EXPECTED_LOG)
+    t.same(server.paths().slice(0, 2), ['/redirect', '/events'], 'the 302 was followed to /events')
+    checkReconnection(t, server)
+  })
+
+  t.test(`a status other than 200 fails the connection on ${api.name}`, { skip: api.skip }, async (t) => {
+    const server = await startServer(t, { connectionClose: true })
+    await exchange(t, api, server, `${server.base}/no-content`, [['error', EventSource.CLOSED]])
+    t.same(server.paths(), ['/no-content'], 'one request, no reconnection')
+  })
+}
