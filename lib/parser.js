@@ -6,15 +6,16 @@
 //
 // This is the hot path. It knows nothing of HTTP, timers or EventTarget: the consumer gets primitives
 // through callbacks. What keeps it fast and linear in the bytes, whatever the chunking:
-// - one byte loop per write() finds line ends; a line inside one chunk is never copied, only decoded;
+// - one byte loop per write() finds line ends (indexOf takes over on long lines); a line inside one
+//   chunk is never copied, only decoded;
 // - a line that spans chunks is kept as a list of pieces and joined once, when its end arrives
 //   (appending each chunk to a pending buffer would copy the line once per write: O(N^2) for a
 //   long line dripped in small chunks);
 // - field names, `retry` digits and the NUL check of `id` are read from the bytes; only values the
-//   consumer can see are decoded;
+//   consumer can see are decoded, and an ASCII chunk is decoded once, its values being slices;
 // - event state is a few primitive fields reset in place after each dispatch.
 
-const { Buffer } = require('node:buffer')
+const { Buffer, isAscii } = require('node:buffer')
 const { isUint8Array } = require('node:util/types')
 const {
   LF, CR, SPACE, COLON, NUL, DIGIT_0, DIGIT_9, BOM, DEFAULT_MAX_EVENT_SIZE
@@ -24,12 +25,30 @@ const {
   validateObject, validateFunction, validateOptionalFunction, validateString, validateLimit
 } = require('./validators')
 
-// Decodes bytes [start, end) as UTF-8, invalid sequences becoming U+FFFD. Buffer's own slice decoder
-// works on any Uint8Array, so a plain Uint8Array chunk needs no Buffer view allocated per write.
-const { utf8Slice } = Buffer.prototype
-function decode (bytes, start, end) {
+// Buffer's own slice decoders and indexOf work on any Uint8Array, so a plain Uint8Array chunk needs
+// no Buffer view allocated per write.
+const { utf8Slice, latin1Slice, indexOf } = Buffer.prototype
+
+// The value in bytes [start, end), decoded as UTF-8 with U+FFFD for invalid sequences. `text` is the
+// chunk already decoded when it is all ASCII (see write()): then a value is a slice of it, which costs
+// far less than a call into the decoder per value. A long ASCII value is copied by latin1Slice, which
+// skips UTF-8 validation (several times faster on Node 20).
+function decode (bytes, start, end, text) {
+  if (text !== null) return text.slice(start, end)
+  if (end - start >= LONG_VALUE && isAscii(bytes.subarray(start, end))) return latin1Slice.call(bytes, start, end)
   return utf8Slice.call(bytes, start, end)
 }
+
+// An ASCII chunk at least this long is decoded once, as a whole. Values then hold a slice of that
+// string: an event kept by the consumer keeps at most its chunk's text alive (so does
+// eventsource-parser, which decodes every chunk whole).
+const TEXT_CHUNK = 128
+const LONG_VALUE = 1024
+// After this many bytes of a line, Buffer#indexOf finds its end: a native scan wins on long lines,
+// while its call costs more than the plain loop on short ones (measured: STYLE.md E-bench C).
+const LONG_LINE = 128
+// Pending pieces up to this long are copied byte by byte: cheaper than a subarray view and set().
+const COPY_MAX = 64
 
 // Pieces of a pending line shorter than this are copied into a shared scratch buffer rather than
 // kept by reference: a line dripped one byte per chunk then costs its bytes in memory, not one
@@ -122,23 +141,42 @@ class EventSourceParser {
     if (this.#bomPending || this.#crPending) {
       pos = this.#resume(chunk)
     }
+    const text = length >= TEXT_CHUNK && isAscii(chunk) ? latin1Slice.call(chunk, 0, length) : null
     let lineStart = pos
-    for (; pos < length; pos++) {
-      const byte = chunk[pos]
-      // Most bytes are above CR; one comparison lets them through.
-      if (byte > CR || (byte !== LF && byte !== CR)) continue
-      if (this.#pendingLength === 0) {
-        this.#line(chunk, lineStart, pos)
-      } else {
-        this.#joinedLine(chunk, lineStart, pos)
+    // Where indexOf last found a CR from (-1: not yet): looked up once per chunk, not once per line.
+    let nextCR = -1
+    while (pos < length) {
+      // Scan the first LONG_LINE bytes of the line byte by byte...
+      const limit = lineStart + LONG_LINE < length ? lineStart + LONG_LINE : length
+      let byte = 0
+      for (; pos < limit; pos++) {
+        byte = chunk[pos]
+        // Most bytes are above CR; one comparison lets them through.
+        if (byte <= CR && (byte === LF || byte === CR)) break
       }
+      if (pos === limit) {
+        if (limit === length) break
+        // ...and the rest of a long line with indexOf.
+        let nextLF = indexOf.call(chunk, LF, pos)
+        if (nextLF === -1) nextLF = length
+        if (nextCR < pos) {
+          nextCR = indexOf.call(chunk, CR, pos)
+          if (nextCR === -1) nextCR = length
+        }
+        pos = nextLF < nextCR ? nextLF : nextCR
+        if (pos === length) break
+        byte = chunk[pos]
+      }
+      if (this.#pendingLength !== 0) this.#joinedLine(chunk, lineStart, pos)
+      else if (pos === lineStart) this.#dispatch()
+      else this.#line(chunk, lineStart, pos, text)
       if (this.#generation !== generation) return
       if (byte === CR) {
         // CRLF is one line end, even when the LF is in the next chunk.
         if (pos + 1 === length) this.#crPending = true
         else if (chunk[pos + 1] === LF) pos++
       }
-      lineStart = pos + 1
+      lineStart = ++pos
     }
     if (lineStart < length) this.#stash(chunk, lineStart, length)
   }
@@ -224,8 +262,19 @@ class EventSourceParser {
       this.#scratch = Buffer.allocUnsafe(SCRATCH_SIZE)
       this.#scratchUsed = this.#scratchStart = 0
     }
-    this.#scratch.set(start === 0 && end === chunk.length ? chunk : chunk.subarray(start, end), this.#scratchUsed)
-    this.#scratchUsed += length
+    this.#copyToScratch(chunk, start, end)
+  }
+
+  #copyToScratch (chunk, start, end) {
+    const scratch = this.#scratch
+    if (end - start > COPY_MAX) {
+      scratch.set(start === 0 && end === chunk.length ? chunk : chunk.subarray(start, end), this.#scratchUsed)
+      this.#scratchUsed += end - start
+      return
+    }
+    let used = this.#scratchUsed
+    for (let i = start; i < end; i++) scratch[used++] = chunk[i]
+    this.#scratchUsed = used
   }
 
   // Turns the unsealed part of the scratch buffer into a piece, so later pieces follow it in order.
@@ -238,6 +287,18 @@ class EventSourceParser {
 
   // The pending pieces plus bytes [start, end) of `chunk` make one line: join them once.
   #joinedLine (chunk, start, end) {
+    const scratch = this.#scratch
+    if (this.#pieces.length === 0 && end - start <= COPY_MAX && this.#scratchUsed + (end - start) <= SCRATCH_SIZE) {
+      // The common case of a short line cut in two: the pending part is all in the scratch buffer,
+      // so complete it there and parse it in place. Values are decoded before the buffer is reused.
+      const lineStart = this.#scratchStart
+      this.#copyToScratch(chunk, start, end)
+      const lineEnd = this.#scratchUsed
+      this.#pendingLength = 0
+      this.#scratchUsed = this.#scratchStart = 0
+      this.#line(scratch, lineStart, lineEnd, null)
+      return
+    }
     this.#sealScratch()
     const pieces = this.#pieces
     const total = this.#pendingLength + (end - start)
@@ -252,27 +313,34 @@ class EventSourceParser {
     this.#pendingLength = 0
     // The scratch buffer's sealed bytes now live in `line`; start it over.
     this.#scratchUsed = this.#scratchStart = 0
-    this.#line(line, 0, total)
+    this.#line(line, 0, total, null)
   }
 
-  // Interprets one line, bytes [start, end) of `bytes`, terminator excluded (HTML 9.2.6).
-  #line (bytes, start, end) {
-    if (start === end) {
-      this.#dispatch()
-      return
-    }
+  // Interprets one non-empty line, bytes [start, end) of `bytes`, terminator excluded (HTML 9.2.6).
+  // `text` is the decoded chunk when `bytes` is an ASCII chunk, else null.
+  #line (bytes, start, end, text) {
     // The limit counts the whole line, as it did while the line was pending, so whether an event is
     // too large does not depend on where the chunks were cut.
     if (end - start + this.#eventSize > this.#maxEventSize) this.#overflow()
     const first = bytes[start]
+    // `data:` first: by far the most common line.
+    if (first === 0x64 && end - start > 4 && bytes[start + 4] === COLON && bytes[start + 1] === 0x61 &&
+        bytes[start + 2] === 0x74 && bytes[start + 3] === 0x61) {
+      this.#appendData(bytes, start + 5 < end && bytes[start + 5] === SPACE ? start + 6 : start + 5, end, text)
+      return
+    }
     if (first === COLON) {
       if (this.#onComment !== null) {
-        const textStart = start + 1 < end && bytes[start + 1] === SPACE ? start + 2 : start + 1
-        this.#onComment(decode(bytes, textStart, end))
+        this.#onComment(decode(bytes, start + 1 < end && bytes[start + 1] === SPACE ? start + 2 : start + 1, end, text))
       }
       return
     }
-    // Split at the first colon; a line without one is all field name, with an empty value.
+    this.#field(bytes, start, end, text, first)
+  }
+
+  // Any other field line: split at the first colon (a line without one is all field name, with an
+  // empty value), then match the name on its bytes; anything else is an unknown field and is ignored.
+  #field (bytes, start, end, text, first) {
     let nameEnd = end
     let valueStart = end
     const scanEnd = Math.min(end, start + MAX_FIELD_NAME + 1)
@@ -284,21 +352,20 @@ class EventSourceParser {
       }
     }
     const nameLength = nameEnd - start
-    // Match the name on its bytes; anything else is an unknown field and is ignored.
     switch (first) {
-      case 0x64: // d: data
+      case 0x64: // d: data, without a colon (`data:` was handled by #line)
         if (nameLength === 4 && bytes[start + 1] === 0x61 && bytes[start + 2] === 0x74 && bytes[start + 3] === 0x61) {
-          this.#appendData(bytes, valueStart, end)
+          this.#appendData(bytes, valueStart, end, text)
         }
         return
       case 0x65: // e: event
         if (nameLength === 5 && bytes[start + 1] === 0x76 && bytes[start + 2] === 0x65 &&
             bytes[start + 3] === 0x6e && bytes[start + 4] === 0x74) {
-          this.#eventType = decode(bytes, valueStart, end)
+          this.#eventType = decode(bytes, valueStart, end, text)
         }
         return
       case 0x69: // i: id
-        if (nameLength === 2 && bytes[start + 1] === 0x64) this.#setId(bytes, valueStart, end)
+        if (nameLength === 2 && bytes[start + 1] === 0x64) this.#setId(bytes, valueStart, end, text)
         return
       case 0x72: // r: retry
         if (nameLength === 5 && bytes[start + 1] === 0x65 && bytes[start + 2] === 0x74 &&
@@ -310,19 +377,19 @@ class EventSourceParser {
 
   // "Append the field value to the data buffer, then append a single U+000A LINE FEED (LF)."
   // The LF is counted here and added before the next value instead, so dispatch need not strip it.
-  #appendData (bytes, start, end) {
+  #appendData (bytes, start, end, text) {
     this.#eventSize += end - start + 1
-    const value = decode(bytes, start, end)
+    const value = decode(bytes, start, end, text)
     this.#data = this.#dataLines++ === 0 ? value : this.#data + '\n' + value
   }
 
   // "If the field value does not contain U+0000 NULL, then set the last event ID buffer to the field
   // value." A NUL byte in UTF-8 is exactly U+0000, so the check needs no decoding.
-  #setId (bytes, start, end) {
+  #setId (bytes, start, end, text) {
     for (let i = start; i < end; i++) {
       if (bytes[i] === NUL) return
     }
-    this.#idBuffer = start === end ? '' : decode(bytes, start, end)
+    this.#idBuffer = decode(bytes, start, end, text)
   }
 
   // "If the field value consists of only ASCII digits", the reconnection time. An empty value is not
