@@ -38,6 +38,7 @@ function isHttpScheme (url) {
  * @property {Record<string, string>} headers lower-case names; copied, not modified
  * @property {import('undici').Dispatcher} dispatcher
  * @property {string | null} documentOrigin the origin of globalThis.location, when there is one
+ * @property {string} credentialOrigin the origin the credential headers are meant for: the EventSource's URL's
  * @property {Set<number> | null} retryStatuses statuses that reestablish instead of failing (extension)
  * @property {number} connectTimeout ms until the response head, 0 for none (extension)
  * @property {number} idleTimeout ms without a byte on an open connection, 0 for none (extension)
@@ -67,6 +68,8 @@ class Connection {
   #paused = false
   #credentialHeaders
   #allowInsecureRedirect
+  #credentialOrigin
+  #credentialsDropped = false
 
   /**
    * @param {ConnectionRequest} request
@@ -85,11 +88,17 @@ class Connection {
     this.#idleTimeout = request.idleTimeout
     this.#credentialHeaders = request.credentialHeaders
     this.#allowInsecureRedirect = request.allowInsecureRedirect
+    this.#credentialOrigin = request.credentialOrigin
   }
 
   /** The URL of the current request: after redirects, the final URL. */
   get url () {
     return this.#url
+  }
+
+  /** The method of the current request: a redirect may have turned it into GET, without a body. */
+  get method () {
+    return this.#method
   }
 
   start () {
@@ -98,10 +107,6 @@ class Connection {
         `The URL scheme "${this.#url.protocol}" is not supported: an event stream needs http: or https:`,
         { url: this.#url.href }))
       return
-    }
-    if (this.#connectTimeout !== 0) {
-      this.#timer = setTimeout(() => this.#timedOut('ERR_EVENTSOURCE_CONNECT_TIMEOUT',
-        `No response from ${this.#url.origin} within ${this.#connectTimeout} ms (connectTimeout)`), this.#connectTimeout)
     }
     this.#dispatch()
   }
@@ -166,6 +171,18 @@ class Connection {
 
   #dispatch () {
     const url = this.#url
+    // Credentials go to their own origin only: not after a redirect elsewhere (fetch's "HTTP-redirect
+    // fetch" step), and not on a reconnection that goes straight to another origin's final URL. Once
+    // dropped they stay dropped, as in fetch, even if a later redirect comes back.
+    if (!this.#credentialsDropped && url.origin !== this.#credentialOrigin) {
+      for (const name of CREDENTIAL_HEADERS) delete this.#headers[name]
+      for (const name of this.#credentialHeaders) delete this.#headers[name]
+      this.#credentialsDropped = true
+    }
+    if (this.#connectTimeout !== 0) {
+      this.#timer = setTimeout(() => this.#timedOut('ERR_EVENTSOURCE_CONNECT_TIMEOUT',
+        `No response from ${url.origin} within ${this.#connectTimeout} ms (connectTimeout)`), this.#connectTimeout)
+    }
     const headers = { ...this.#headers }
     const origin = this.#originHeader()
     if (origin !== null) headers.origin = origin
@@ -273,6 +290,12 @@ class Connection {
         `The server redirected to an unsupported URL scheme: ${next.protocol}`, { status, url: this.#url.href }))
       return
     }
+    // Fetch: a CORS request redirected to a URL with credentials in it is a network error (futile to retry).
+    if (next.username !== '' || next.password !== '') {
+      this.#finish('onFail', connectionError('ERR_EVENTSOURCE_INVALID_REDIRECT',
+        'The server redirected to a URL that includes credentials', { status, url: this.#url.href }))
+      return
+    }
     // Fetch follows https: -> http:, but that would send the request, its headers and body included, in
     // clear text because the server said so. Refused unless the user opts in (browsers block it as
     // mixed content on secure pages).
@@ -297,10 +320,8 @@ class Connection {
         delete this.#headers[name]
       }
     }
-    if (next.origin !== this.#url.origin) {
-      for (const name of CREDENTIAL_HEADERS) delete this.#headers[name]
-      for (const name of this.#credentialHeaders) delete this.#headers[name]
-      if (this.#documentOrigin !== null && this.#url.origin !== this.#documentOrigin) this.#taintedOrigin = true
+    if (next.origin !== this.#url.origin && this.#documentOrigin !== null && this.#url.origin !== this.#documentOrigin) {
+      this.#taintedOrigin = true
     }
     this.#url = next
     this.#dispatch()

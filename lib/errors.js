@@ -74,7 +74,7 @@ function missingArgs (name) {
 
 function invalidHttpToken (name, value) {
   return withToString(createError(TypeError, 'ERR_INVALID_HTTP_TOKEN',
-    `${name} must be a valid HTTP token ["${value}"]`))
+    `${name} must be a valid HTTP token ["${String(value)}"]`))
 }
 
 function invalidChar (name, value) {

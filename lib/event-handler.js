@@ -45,7 +45,9 @@ function defineEventHandler (prototype, type, brandCheck) {
         listener (event) {
           const callback = state.value
           if (typeof callback !== 'function') return
-          if (callback.call(event.currentTarget, event) === false) event.preventDefault()
+          // `this` is the target: EventTarget calls listeners with it (event.currentTarget would do
+          // too, but Node 20 clears it between listeners).
+          if (callback.call(this, event) === false) event.preventDefault()
         }
       }
       handlers.set(this, state)

@@ -46,8 +46,10 @@ class EventSource extends EventTarget {
   #url
   #withCredentials
   #readyState = CONNECTING
-  // Where requests go: the URL, then the final URL of the last redirected request (as in Chromium).
+  // Where requests go: the URL, then the final URL of the last redirected request (as in Chromium),
+  // with the method that request ended with (a redirect may have made it a GET without a body).
   #requestUrl
+  #requestMethod
   #init
   #parser
   #connection = null
@@ -99,6 +101,7 @@ class EventSource extends EventTarget {
     }
     this.#url = urlRecord.href
     this.#requestUrl = urlRecord
+    this.#requestMethod = init.method
     this.#withCredentials = init.withCredentials
     this.#init = init
     this.#reconnectionTime = init.reconnect.delay ?? DEFAULT_RECONNECTION_TIME
@@ -215,13 +218,17 @@ class EventSource extends EventTarget {
   }
 
   #send ({ headers: userHeaders, body }) {
+    const init = this.#init
     const headers = {
       accept: 'text/event-stream',
+      // The request's cache mode is "no-store", for which fetch sends both of these.
       'cache-control': 'no-cache',
+      pragma: 'no-cache',
       // What fetch sends; the body is decoded in lib/content-decoding.js.
       'accept-encoding': 'gzip, deflate, br',
       ...userHeaders
     }
+    if (this.#requestMethod !== init.method) body = null
     if (body !== null && body.contentType !== null && headers['content-type'] === undefined) {
       headers['content-type'] = body.contentType
     }
@@ -231,14 +238,14 @@ class EventSource extends EventTarget {
     const lastEventId = this.#parser.lastEventId
     if (lastEventId !== '') headers['last-event-id'] = Buffer.from(lastEventId, 'utf8').toString('latin1')
     const location = globalThis.location
-    const init = this.#init
     this.#parser.reset()
     this.#connection = new Connection({
       url: this.#requestUrl,
-      method: init.method,
+      method: this.#requestMethod,
       body: body === null ? null : body.body,
       headers,
       dispatcher: init.dispatcher ?? globalDispatcher(),
+      credentialOrigin: new URL(this.#url).origin,
       documentOrigin: location === undefined ? null : new URL(`${location.href}`).origin,
       retryStatuses: init.reconnect.statuses,
       connectTimeout: init.connectTimeout,
@@ -254,6 +261,7 @@ class EventSource extends EventTarget {
   #announce () {
     this.#origin = this.#connection.url.origin
     this.#requestUrl = this.#connection.url
+    this.#requestMethod = this.#connection.method
     this.#failures = 0
     this.#readyState = OPEN
     this.dispatchEvent(new Event('open'))

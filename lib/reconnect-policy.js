@@ -36,6 +36,9 @@ function parseRetryAfter (value, now) {
   if (value === undefined) return null
   const text = value.trim()
   if (/^\d+$/.test(text)) return clampDelay(Number(text) * 1000)
+  // An HTTP-date starts with the day name in all three of its forms (IMF-fixdate, RFC 850, asctime);
+  // Date.parse alone would also take "1.5" or "-5" as dates.
+  if (!/^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)/i.test(text)) return null
   const date = Date.parse(text)
   if (Number.isNaN(date)) return null
   return clampDelay(date - now)

@@ -19,30 +19,57 @@ function fromRawHeaders (raw) {
 }
 
 /**
- * @param {Record<string, string | string[] | undefined>} parsed
+ * @param {Record<string, string | string[]>} parsed
  * @returns {Record<string, string>}
  */
 function fromParsedHeaders (parsed) {
   const headers = Object.create(null)
   for (const name of Object.keys(parsed)) {
     const value = parsed[name]
-    if (value === undefined) continue
     headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value)
   }
   return headers
 }
 
+// RFC 9110 token characters, for the type and subtype of a MIME type.
+const MIME_ESSENCE = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+\/[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
+
+// Fetch's "getting, decoding, and splitting" a header value: at commas outside quoted strings.
+function splitHeaderValue (value) {
+  const parts = []
+  let start = 0
+  let quoted = false
+  for (let i = 0; i < value.length; i++) {
+    const char = value[i]
+    if (quoted) {
+      if (char === '\\') i++
+      else if (char === '"') quoted = false
+    } else if (char === '"') {
+      quoted = true
+    } else if (char === ',') {
+      parts.push(value.slice(start, i))
+      start = i + 1
+    }
+  }
+  parts.push(value.slice(start))
+  return parts
+}
+
 /**
- * The essence (type/subtype, lower case) of a Content-Type value, or '' when there is none.
+ * The essence (type/subtype, lower case) of a Content-Type value, as fetch's "extract a MIME type"
+ * finds it: of a combined value, the last part that is a valid MIME type other than *\/*.
+ * '' when there is none.
  * @param {string | undefined} value
  */
 function mimeEssence (value) {
   if (value === undefined) return ''
-  // Of a combined value, the last MIME type counts, as in fetch's "extract a MIME type".
-  const comma = value.lastIndexOf(',')
-  const last = comma === -1 ? value : value.slice(comma + 1)
-  const semicolon = last.indexOf(';')
-  return (semicolon === -1 ? last : last.slice(0, semicolon)).trim().toLowerCase()
+  let essence = ''
+  for (const part of splitHeaderValue(value)) {
+    const semicolon = part.indexOf(';')
+    const candidate = (semicolon === -1 ? part : part.slice(0, semicolon)).trim().toLowerCase()
+    if (MIME_ESSENCE.test(candidate) && candidate !== '*/*') essence = candidate
+  }
+  return essence
 }
 
 module.exports = { fromRawHeaders, fromParsedHeaders, mimeEssence }

@@ -1,0 +1,220 @@
+'use strict'
+
+// Content-Encoding: gzip, deflate (zlib-wrapped and raw), br, in any combination, decoded as fetch
+// decodes them; a body that cannot be decoded is a network error (the connection is reestablished).
+// https://fetch.spec.whatwg.org/#http-network-fetch (content codings)
+
+const t = require('tap')
+const zlib = require('node:zlib')
+const { EventSource } = require('../')
+const { createServer, sse, Recorder, deferred } = require('./helpers/sse-server')
+
+const { CONNECTING, CLOSED } = EventSource
+const BODY = 'id: 1\ndata: first é\n\nevent: two\ndata: second\n\n'
+
+const encoders = {
+  gzip: zlib.gzipSync,
+  'x-gzip': zlib.gzipSync,
+  deflate: zlib.deflateSync,
+  br: zlib.brotliCompressSync,
+  identity: (b) => b
+}
+
+// Applies the codings in the order they are listed, as a server would.
+function encode (codings, text) {
+  let body = Buffer.from(text)
+  for (const coding of codings) body = encoders[coding.trim().toLowerCase()](body)
+  return body
+}
+
+// Serves `body` with a Content-Encoding and checks the two events of BODY arrive decoded.
+async function expectDecoded (t, contentEncoding, body) {
+  const srv = await createServer(t, (req, res) => {
+    sse(res, undefined, { headers: { 'content-encoding': contentEncoding } })
+    res.write(body)
+  })
+  const rec = new Recorder(srv.eventSource('/'), ['open', 'message', 'two', 'error'])
+  await rec.first(['two', 'error'])
+  t.same(rec.events.map((e) => `${e.type}:${e.data}`), ['open:undefined', 'message:first é', 'two:second'],
+    `Content-Encoding: ${contentEncoding}`)
+  t.equal(rec.events[1].lastEventId, '1')
+}
+
+t.test('the request advertises the codings it decodes', async (t) => {
+  const srv = await createServer(t, (req, res) => sse(res, 'data: x\n\n', { end: false }))
+  await new Recorder(srv.eventSource('/')).wait('message')
+  t.equal(srv.requests[0].headers['accept-encoding'], 'gzip, deflate, br')
+})
+
+t.test('single codings', async (t) => {
+  for (const coding of ['gzip', 'x-gzip', 'deflate', 'br', 'GZIP', 'Br', ' gzip ']) {
+    await expectDecoded(t, coding, encode([coding], BODY))
+  }
+})
+
+t.test('raw deflate (no zlib header) is decoded too, as browsers do', async (t) => {
+  await expectDecoded(t, 'deflate', zlib.deflateRawSync(Buffer.from(BODY)))
+})
+
+t.test('several codings are undone in reverse order', async (t) => {
+  for (const codings of [['deflate', 'gzip'], ['gzip', 'br'], ['br', 'deflate'], ['gzip', 'gzip'], ['identity', 'gzip']]) {
+    await expectDecoded(t, codings.join(', '), encode(codings, BODY))
+  }
+  // An inner raw deflate is always read as zlib: only the outermost coding's first byte can be seen.
+  await expectDecoded(t, 'deflate, gzip', zlib.gzipSync(zlib.deflateSync(Buffer.from(BODY))))
+})
+
+t.test('bodies left as they are', async (t) => {
+  // No coding, identity only, empty values; and an unknown coding, which fetch also leaves alone.
+  for (const value of ['identity', '', ' , ', 'identity, identity', 'compress', 'zstd', 'gzip, foo']) {
+    await expectDecoded(t, value, Buffer.from(BODY))
+  }
+})
+
+t.test('events are delivered as their compressed bytes arrive', async (t) => {
+  const next = deferred()
+  const srv = await createServer(t, (req, res) => {
+    sse(res, undefined, { headers: { 'content-encoding': 'gzip' } })
+    const gzip = zlib.createGzip()
+    gzip.pipe(res)
+    gzip.write('data: one\n\n')
+    gzip.flush(zlib.constants.Z_SYNC_FLUSH)
+    // The second event is only compressed once the first has been dispatched: a decoder that
+    // waited for more input (or the end) would never deliver the first.
+    next.promise.then(() => {
+      gzip.write('data: two\n\n')
+      gzip.flush(zlib.constants.Z_SYNC_FLUSH)
+    })
+  })
+  const rec = new Recorder(srv.eventSource('/'))
+  t.equal((await rec.wait('message')).data, 'one')
+  next.resolve()
+  t.equal((await rec.wait('message', 2)).data, 'two')
+})
+
+t.test('brotli streams are delivered as they arrive', async (t) => {
+  const next = deferred()
+  const srv = await createServer(t, (req, res) => {
+    sse(res, undefined, { headers: { 'content-encoding': 'br' } })
+    const br = zlib.createBrotliCompress()
+    br.pipe(res)
+    br.write('data: one\n\n')
+    br.flush()
+    next.promise.then(() => {
+      br.write('data: two\n\n')
+      br.flush()
+    })
+  })
+  const rec = new Recorder(srv.eventSource('/'))
+  t.equal((await rec.wait('message')).data, 'one')
+  next.resolve()
+  t.equal((await rec.wait('message', 2)).data, 'two')
+})
+
+t.test('the end of a compressed body reestablishes the connection', async (t) => {
+  const srv = await createServer(t, (req, res, i) => {
+    sse(res, undefined, { headers: { 'content-encoding': 'gzip' } })
+    res.end(zlib.gzipSync(`data: ${i}\n\n`))
+  })
+  const rec = new Recorder(srv.eventSource('/'))
+  await rec.wait('message', 2)
+  t.same(rec.types.slice(0, 5), ['open', 'message', 'error', 'open', 'message'])
+  t.equal(rec.events[2].readyState, CONNECTING)
+  t.equal(rec.events[2].event.code, 'ERR_EVENTSOURCE_STREAM_ENDED')
+})
+
+t.test('an empty compressed body ends the stream', async (t) => {
+  const srv = await createServer(t, (req, res, i) => {
+    sse(res, undefined, { headers: { 'content-encoding': i === 0 ? 'gzip' : 'identity' } })
+    if (i === 0) res.end()
+    else res.write('data: after\n\n')
+  })
+  const rec = new Recorder(srv.eventSource('/'))
+  await rec.wait('message')
+  t.same(rec.types, ['open', 'error', 'open', 'message'])
+  t.equal(rec.events[1].readyState, CONNECTING)
+})
+
+t.test('a corrupt body is a network error: the connection is reestablished', async (t) => {
+  const corrupt = {
+    'gzip with a bad header': [Buffer.from('this is not gzip at all\n\n'), 'gzip'],
+    'gzip with a bad checksum': [(() => {
+      const b = zlib.gzipSync('data: x\n\n')
+      b[b.length - 6] ^= 0xff
+      return b
+    })(), 'gzip'],
+    'deflate garbage': [Buffer.from([0x78, 0x9c, 0xff, 0xff, 0xff, 0xff, 0x00]), 'deflate'],
+    'brotli garbage': [Buffer.from('\xff\xff\xff\xff not brotli', 'latin1'), 'br'],
+    'the inner coding corrupt': [zlib.gzipSync(Buffer.from('not deflate data at all')), 'deflate, gzip']
+  }
+  for (const [name, [body, coding]] of Object.entries(corrupt)) {
+    const srv = await createServer(t, (req, res, i) => {
+      if (i === 0) {
+        sse(res, undefined, { headers: { 'content-encoding': coding } })
+        res.end(body)
+      } else {
+        sse(res, 'data: recovered\n\n', { end: false })
+      }
+    })
+    const es = srv.eventSource('/')
+    const rec = new Recorder(es)
+    await rec.first(['message'])
+    t.same(rec.types, ['open', 'error', 'open', 'message'], `${name}: open, error, reconnection`)
+    t.equal(rec.events[1].readyState, CONNECTING, `${name}: reestablished, not failed`)
+    t.equal(rec.events[1].event.code, 'ERR_EVENTSOURCE_DECODING', `${name}: error code`)
+    t.type(rec.events[1].event.cause, Error, `${name}: the zlib error is the cause`)
+    t.equal(rec.data()[0], 'recovered')
+    es.close()
+  }
+})
+
+t.test('events decoded before the corruption are delivered', async (t) => {
+  // A gzip stream flushed after one event, then garbage where the rest of the stream should be. The
+  // garbage is sent once the event has been dispatched: Node's zlib drops the output of a write that
+  // fails, so an event sharing a network chunk with the corruption would be lost.
+  const sent = deferred()
+  const srv = await createServer(t, (req, res, i) => {
+    sse(res, undefined, { headers: { 'content-encoding': 'gzip' } })
+    if (i > 0) return
+    const gzip = zlib.createGzip()
+    gzip.on('data', (chunk) => res.write(chunk))
+    gzip.write('data: intact\n\n')
+    gzip.flush(zlib.constants.Z_SYNC_FLUSH)
+    sent.promise.then(() => res.end(Buffer.alloc(16, 0xff)))
+  })
+  const rec = new Recorder(srv.eventSource('/'))
+  t.equal((await rec.wait('message')).data, 'intact')
+  sent.resolve()
+  const error = await rec.wait('error')
+  t.same(rec.types, ['open', 'message', 'error'])
+  t.equal(error.event.code, 'ERR_EVENTSOURCE_DECODING')
+  t.equal(error.readyState, CONNECTING)
+})
+
+t.test('close() while decoding stops everything', async (t) => {
+  t.test('inside onmessage, with more events in the same decoded chunk', async (t) => {
+    const srv = await createServer(t, (req, res) => {
+      sse(res, undefined, { headers: { 'content-encoding': 'gzip' } })
+      res.write(zlib.gzipSync('data: 1\n\ndata: 2\n\ndata: 3\n\n'))
+    })
+    const es = srv.eventSource('/')
+    const rec = new Recorder(es)
+    es.onmessage = () => es.close()
+    await rec.wait('message')
+    await new Promise((resolve) => srv.requests[0].socket.once('close', resolve))
+    t.same(rec.types, ['open', 'message'])
+    t.equal(es.readyState, CLOSED)
+  })
+
+  t.test('inside onopen, before any compressed byte arrived', async (t) => {
+    const srv = await createServer(t, (req, res) => {
+      sse(res, undefined, { headers: { 'content-encoding': 'br' } })
+    })
+    const es = srv.eventSource('/')
+    const rec = new Recorder(es)
+    es.onopen = () => es.close()
+    await rec.wait('open')
+    await new Promise((resolve) => srv.requests[0].socket.once('close', resolve))
+    t.same(rec.types, ['open'])
+  })
+})
