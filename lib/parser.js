@@ -56,6 +56,11 @@ const COPY_MAX = 64
 const SMALL_PIECE = 128
 const SCRATCH_SIZE = 4096
 
+// What a data line costs at the least, for maxEventSize: each line joins the data buffer as one more
+// string (a V8 cons string is 32 bytes), so counting only its bytes would let a stream of empty
+// `data:` lines hold 32 times the limit in memory.
+const DATA_LINE_COST = 32
+
 // Known field names are at most 5 bytes long ("event", "retry"), so the colon that ends one is
 // within the first 6 bytes of its line.
 const MAX_FIELD_NAME = 5
@@ -90,8 +95,8 @@ class EventSourceParser {
   #eventType = ''
   #idBuffer = ''
   #lastEventId = ''
-  // Bytes buffered for the current event: data values plus their LFs. The limit applies to this plus
-  // the raw bytes of the line being read.
+  // Bytes buffered for the current event: data values plus their LFs, at least DATA_LINE_COST a line.
+  // The limit applies to this plus the raw bytes of the line being read.
   #eventSize = 0
 
   /**
@@ -100,7 +105,8 @@ class EventSourceParser {
    * @param {(ms: number) => void} [options.onRetry] called as soon as a valid `retry` line is parsed
    * @param {(text: string) => void} [options.onComment] called with the text after `:` (one leading space removed)
    * @param {number} [options.maxEventSize] the limit on one event: its data so far (value bytes plus one per
-   *   data line) plus the raw bytes of the line being read, complete or not; Infinity disables
+   *   data line, at least 32 a line) plus the raw bytes of the line being read, complete or not;
+   *   Infinity disables
    * @param {string} [options.lastEventId] the last event ID string to start from
    */
   constructor (options) {
@@ -378,7 +384,7 @@ class EventSourceParser {
   // "Append the field value to the data buffer, then append a single U+000A LINE FEED (LF)."
   // The LF is counted here and added before the next value instead, so dispatch need not strip it.
   #appendData (bytes, start, end, text) {
-    this.#eventSize += end - start + 1
+    this.#eventSize += end - start + 1 > DATA_LINE_COST ? end - start + 1 : DATA_LINE_COST
     const value = decode(bytes, start, end, text)
     this.#data = this.#dataLines++ === 0 ? value : this.#data + '\n' + value
   }

@@ -137,11 +137,16 @@ t.test('maxEventSize', async (t) => {
   })
 
   t.test('an event of exactly the limit passes; one byte more fails', async (t) => {
-    // Size: the data buffered so far (value bytes plus one per data line) plus the raw bytes of the
-    // line being read. 'ab' + LF = 3, then 'data:c' = 6: 9.
+    // Size: the data buffered so far (value bytes plus one per data line, at least 32 a line: what a
+    // line costs in memory) plus the raw bytes of the line being read. 'ab' + LF counts 32, then
+    // 'data:c' = 6: 38.
     const input = bytes('data:ab\ndata:c\n\n')
-    t.same(parseAll([input], { maxEventSize: 9 }), [['event', 'message', 'ab\nc', '']])
-    throwsError(t, () => parseAll([input], { maxEventSize: 8 }), tooLarge(8))
+    t.same(parseAll([input], { maxEventSize: 38 }), [['event', 'message', 'ab\nc', '']])
+    throwsError(t, () => parseAll([input], { maxEventSize: 37 }), tooLarge(37))
+    const long = 'x'.repeat(40)
+    const longInput = bytes(`data:${long}\ndata:c\n\n`) // 41 (more than 32), then 6: 47
+    t.same(parseAll([longInput], { maxEventSize: 47 }), [['event', 'message', `${long}\nc`, '']])
+    throwsError(t, () => parseAll([longInput], { maxEventSize: 46 }), tooLarge(46))
     t.same(parseAll([bytes('data:abc\n\n')], { maxEventSize: 8 }), [['event', 'message', 'abc', '']])
     throwsError(t, () => parseAll([bytes('data:abcd\n\n')], { maxEventSize: 8 }), tooLarge(8))
     t.same(parseAll([bytes('data\n\n')], { maxEventSize: 4 }), [['event', 'message', '', '']], 'a bare data line counts its 4 bytes')
@@ -170,10 +175,10 @@ t.test('maxEventSize', async (t) => {
   })
 
   t.test('pending bytes add to the data already buffered', async (t) => {
-    const { parser } = collecting({ maxEventSize: 10 })
-    parser.write(bytes('data:abc\n')) // 4
+    const { parser } = collecting({ maxEventSize: 38 })
+    parser.write(bytes('data:abc\n')) // 32, the least a data line counts
     parser.write(bytes('data:x')) // + 6 pending
-    throwsError(t, () => parser.write(bytes('y')), tooLarge(10))
+    throwsError(t, () => parser.write(bytes('y')), tooLarge(38))
   })
 
   t.test('a pending line that grows past the limit when its end arrives', async (t) => {

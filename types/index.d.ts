@@ -146,7 +146,7 @@ export interface EventSourceParserOptions {
   onRetry? (ms: number): void
   /** Called with the text after `:` of a comment line, one leading space removed. */
   onComment? (text: string): void
-  /** Limit on one event: its data so far (value bytes + 1 per data line) plus the raw bytes of the line being read. Default 64 MiB; Infinity disables. */
+  /** Limit on one event: its data so far (value bytes + 1 per data line, at least 32 a line: what a line costs in memory) plus the raw bytes of the line being read. Default 64 MiB; Infinity disables. */
   maxEventSize?: number
   /** The last event ID string to start from. Default "". */
   lastEventId?: string
