@@ -79,7 +79,7 @@ function invalidHttpToken (name, value) {
 
 function invalidChar (name, value) {
   return withToString(createError(TypeError, 'ERR_INVALID_CHAR',
-    `Invalid character in ${name} ${inspect(value)}: CR, LF, NUL and characters above U+00FF cannot be sent`))
+    `Invalid character in ${name} ${inspect(value)}: control characters other than tab cannot be sent`))
 }
 
 function eventTooLarge (limit) {

@@ -16,7 +16,7 @@ const { CONNECTING, OPEN, CLOSED } = require('./constants')
 const { connectionError } = require('./errors')
 const { defineEventHandler } = require('./event-handler')
 const { resolveInit } = require('./eventsource-init')
-const { attemptRequest } = require('./request-init')
+const { attemptRequest, isSendableLastEventId } = require('./request-init')
 const { backoffDelay, clampDelay } = require('./reconnect-policy')
 const { errorEventFor } = require('./error-event')
 const { MessageIterator } = require('./message-iterator')
@@ -235,8 +235,12 @@ class EventSource extends EventTarget {
     // Processing model, reestablish step 5.3: "If the EventSource object's last event ID string is not
     // the empty string, set (`Last-Event-ID`, last event ID string, encoded as UTF-8)". Header values
     // are written as latin1, so the UTF-8 bytes are spelled one character per byte.
+    // An ID with a control character (a server may send one) cannot be sent as a header by undici or
+    // Node's http; the header is left out rather than the request failing again at every attempt.
     const lastEventId = this.#parser.lastEventId
-    if (lastEventId !== '') headers['last-event-id'] = Buffer.from(lastEventId, 'utf8').toString('latin1')
+    if (lastEventId !== '' && isSendableLastEventId(lastEventId)) {
+      headers['last-event-id'] = Buffer.from(lastEventId, 'utf8').toString('latin1')
+    }
     const location = globalThis.location
     this.#parser.reset()
     this.#connection = new Connection({

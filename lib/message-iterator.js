@@ -85,6 +85,12 @@ class MessageIterator {
   #leave () {
     this.#queue = []
     this.#head = 0
+    // A next() still waiting (return() called while it was pending) ends too.
+    if (this.#waiting !== null) {
+      const { resolve } = this.#waiting
+      this.#waiting = null
+      resolve({ value: undefined, done: true })
+    }
     if (!this.#done) {
       this.#done = true
       this.#source.remove(this)

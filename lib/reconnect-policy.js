@@ -15,8 +15,10 @@ const MAX_TIMER_DELAY = 2 ** 31 - 1
  * @returns {number} milliseconds
  */
 function backoffDelay (reconnectionTime, failures, policy, random = Math.random) {
-  let delay = reconnectionTime * policy.factor ** (failures - 1)
-  if (delay > policy.maxDelay) delay = policy.maxDelay
+  // 0 stays 0 whatever the factor (0 * Infinity would be NaN); the caps apply before the jitter, so
+  // the jitter never multiplies Infinity.
+  let delay = reconnectionTime === 0 ? 0 : reconnectionTime * policy.factor ** (failures - 1)
+  delay = Math.min(delay, policy.maxDelay, MAX_TIMER_DELAY)
   // "Full jitter": anywhere between no wait and the backoff delay, spreading a crowd of clients out.
   if (policy.jitter === 'full') delay = random() * delay
   return clampDelay(delay)
@@ -24,6 +26,38 @@ function backoffDelay (reconnectionTime, failures, policy, random = Math.random)
 
 function clampDelay (ms) {
   return Math.min(Math.max(Math.round(ms), 0), MAX_TIMER_DELAY)
+}
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec']
+const MONTH = `(${MONTHS.join('|')})`
+const TIME = '(\\d{2}):(\\d{2}):(\\d{2})'
+// The three forms of an HTTP-date (RFC 9110 5.6.7), all in UTC.
+const IMF_FIXDATE = new RegExp(`^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), (\\d{2}) ${MONTH} (\\d{4}) ${TIME} GMT$`)
+const RFC_850 = new RegExp(`^(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), (\\d{2})-${MONTH}-(\\d{2}) ${TIME} GMT$`)
+const ASCTIME = new RegExp(`^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) ${MONTH} ([ \\d]\\d) ${TIME} (\\d{4})$`)
+
+/**
+ * An HTTP-date as milliseconds since the epoch, or NaN.
+ * @param {string} text
+ * @param {number} now for the century of an RFC 850 two-digit year
+ */
+function parseHttpDate (text, now) {
+  let day, month, year, hours, minutes, seconds
+  let match
+  if ((match = IMF_FIXDATE.exec(text)) !== null) {
+    [, day, month, year, hours, minutes, seconds] = match
+  } else if ((match = RFC_850.exec(text)) !== null) {
+    [, day, month, year, hours, minutes, seconds] = match
+    // A two-digit year that would be more than 50 years ahead is in the past century (RFC 9110).
+    const thisYear = new Date(now).getUTCFullYear()
+    year = 2000 + Number(year)
+    while (year > thisYear + 50) year -= 100
+  } else if ((match = ASCTIME.exec(text)) !== null) {
+    [, month, day, hours, minutes, seconds, year] = match
+  } else {
+    return NaN
+  }
+  return Date.UTC(Number(year), MONTHS.indexOf(month), Number(day), Number(hours), Number(minutes), Number(seconds))
 }
 
 /**
@@ -36,10 +70,7 @@ function parseRetryAfter (value, now) {
   if (value === undefined) return null
   const text = value.trim()
   if (/^\d+$/.test(text)) return clampDelay(Number(text) * 1000)
-  // An HTTP-date starts with the day name in all three of its forms (IMF-fixdate, RFC 850, asctime);
-  // Date.parse alone would also take "1.5" or "-5" as dates.
-  if (!/^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)/i.test(text)) return null
-  const date = Date.parse(text)
+  const date = parseHttpDate(text, now)
   if (Number.isNaN(date)) return null
   return clampDelay(date - now)
 }

@@ -10,9 +10,12 @@ const { invalidArgType, invalidArgValue, invalidHttpToken, invalidChar, connecti
 
 // RFC 9110 token characters.
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
-// What a header value cannot hold: CR, LF and NUL end or corrupt the header; fetch's ByteString
-// conversion refuses anything above U+00FF.
-const INVALID_VALUE = /[\r\n\0\u0100-\uffff]/
+// What a header value cannot hold: CR, LF and NUL would end or corrupt the header, and undici (like
+// Node's http) refuses every other control character but tab; fetch's ByteString conversion refuses
+// anything above U+00FF.
+const INVALID_VALUE = /[^\t\x20-\x7e\x80-\xff]/
+// The same for a last event ID, whose characters above U+007F are sent as their UTF-8 bytes.
+const INVALID_LAST_EVENT_ID = /[\0-\x08\x0a-\x1f\x7f]/
 // Leading and trailing HTTP whitespace is removed, as fetch normalizes header values.
 const EDGE_WHITESPACE = /^[\t\n\r ]+|[\t\n\r ]+$/g
 
@@ -97,7 +100,7 @@ function normalizeBody (body, optionName) {
  */
 function validateLastEventId (value, optionName) {
   if (typeof value !== 'string') throw invalidArgType(optionName, 'of type string', value)
-  if (/[\r\n\0]/.test(value)) throw invalidChar(optionName, value)
+  if (INVALID_LAST_EVENT_ID.test(value)) throw invalidChar(optionName, value)
 }
 
 // Calls a user's init.headers or init.body function. What it throws or rejects with is wrapped as
@@ -125,7 +128,14 @@ function attemptRequest (init, context) {
   const headersFn = typeof init.headers === 'function'
   const bodyFn = typeof init.body === 'function'
   const headers = headersFn ? callInit(init.headers, context, 'init.headers') : init.headers
-  const body = bodyFn ? callInit(init.body, context, 'init.body') : init.body
+  let body
+  try {
+    body = bodyFn ? callInit(init.body, context, 'init.body') : init.body
+  } catch (err) {
+    // The headers promise is abandoned: its rejection, if any, must not go unhandled.
+    if (typeof headers?.then === 'function') headers.catch(() => {})
+    throw err
+  }
   const finish = (headers, body) => ({
     headers: headersFn && headers != null ? normalizeHeaders(headers, 'the result of init.headers()') : headers ?? null,
     body: bodyFn ? normalizeBody(body, 'the result of init.body()') : body
@@ -136,4 +146,14 @@ function attemptRequest (init, context) {
   return finish(headers, body)
 }
 
-module.exports = { normalizeHeaders, normalizeMethod, normalizeBody, validateLastEventId, attemptRequest }
+/**
+ * Whether a last event ID can go into a Last-Event-ID header at all.
+ * @param {string} id
+ */
+function isSendableLastEventId (id) {
+  return !INVALID_LAST_EVENT_ID.test(id)
+}
+
+module.exports = {
+  normalizeHeaders, normalizeMethod, normalizeBody, validateLastEventId, isSendableLastEventId, attemptRequest
+}
