@@ -25,7 +25,9 @@ function backoffDelay (reconnectionTime, failures, policy, random = Math.random)
 }
 
 function clampDelay (ms) {
-  return Math.min(Math.max(Math.round(ms), 0), MAX_TIMER_DELAY)
+  // NaN (not reachable from our own arithmetic) becomes no wait rather than setTimeout's 1 ms.
+  if (!(ms > 0)) return 0
+  return Math.min(Math.round(ms), MAX_TIMER_DELAY)
 }
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec']

@@ -24,8 +24,8 @@ const MANAGED_HEADERS = new Set([
   'connection', 'content-length', 'expect', 'keep-alive', 'proxy-connection', 'te', 'trailer',
   'transfer-encoding', 'upgrade'
 ])
-// fetch upper-cases these method names whatever case they are given in.
-const NORMALIZED_METHODS = new Set(['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'POST', 'PUT'])
+// fetch upper-cases these method names whatever case they are given in (not PATCH: `patch` stays).
+const NORMALIZED_METHODS = new Set(['DELETE', 'GET', 'HEAD', 'OPTIONS', 'POST', 'PUT'])
 const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK'])
 
 function addHeader (headers, name, value, optionName) {
@@ -107,7 +107,9 @@ function validateLastEventId (value, optionName) {
 // ERR_EVENTSOURCE_REQUEST_INIT, which reestablishes the connection (a token service may be down for a
 // moment); a result that is not valid is thrown as it is and fails the connection.
 function callInit (fn, context, name) {
-  const wrap = (err) => connectionError('ERR_EVENTSOURCE_REQUEST_INIT', `${name}() failed: ${err?.message ?? err}`, undefined, err)
+  const wrap = (err) => connectionError('ERR_EVENTSOURCE_REQUEST_INIT', `${name}() failed: ${err?.message ?? err}`, undefined,
+    // The error event's cause is an Error, even when the function threw something else.
+    err instanceof Error ? err : new Error(String(err)))
   let result
   try {
     result = fn(context)
