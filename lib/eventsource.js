@@ -63,6 +63,8 @@ class EventSource extends EventTarget {
   #failures = 0
   #iterators = null
   #onAbort = null
+  // The event types that have had a listener (see addEventListener).
+  #listenedTypes = null
 
   static {
     hasEventSourceBrand = (object) => #url in object
@@ -145,6 +147,15 @@ class EventSource extends EventTarget {
     if (this.#readyState === CLOSED) return
     this.#readyState = CLOSED
     this.#stop(null)
+  }
+
+  // Firing an event that has no listener has no effect anyone can observe, so a message of a type
+  // nobody listens for is not even created. A type stays listened-for once a listener was added: a
+  // listener can go (`once`, an AbortSignal) without removeEventListener being called.
+  addEventListener (type, listener, options) {
+    brandCheck(this)
+    super.addEventListener(type, listener, options)
+    if (listener !== null && listener !== undefined) (this.#listenedTypes ??= new Set()).add(`${type}`)
   }
 
   /**
@@ -323,6 +334,7 @@ class EventSource extends EventTarget {
   // HTML 9.2.6 "dispatch the event", steps 4-7: the parser has done steps 1-3.
   #dispatchMessage (type, data, lastEventId) {
     if (this.#readyState === CLOSED) return
+    if (this.#iterators === null && this.#listenedTypes?.has(type) !== true) return
     const event = new MessageEvent(type, { data, origin: this.#origin, lastEventId })
     this.dispatchEvent(event)
     if (this.#iterators === null || this.#readyState === CLOSED) return
