@@ -1,0 +1,130 @@
+// Helpers shared by the whole-client benchmark runners (benchmarks/e2e/run.mjs, benchmarks/memory/run.mjs).
+
+import { fork, execFileSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import os from 'node:os'
+
+/** Forks the event-stream server; resolves with { child, port, base }. */
+export async function startServer () {
+  const child = fork(fileURLToPath(new URL('./server.mjs', import.meta.url)), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+  const port = await new Promise((resolve, reject) => {
+    child.once('error', reject)
+    child.once('exit', (code) => reject(new Error(`the server exited (${code}) before listening`)))
+    child.on('message', function onMessage (m) {
+      if (m?.type === 'listening') {
+        child.off('message', onMessage)
+        resolve(m.port)
+      }
+    })
+  })
+  child.removeAllListeners('exit')
+  return { child, port, base: `http://127.0.0.1:${port}` }
+}
+
+/** Sends a message to the server and resolves with its first reply of type `replyType`. */
+export function ask (child, message, replyType) {
+  return new Promise((resolve) => {
+    child.on('message', function onMessage (m) {
+      if (m?.type === replyType) {
+        child.off('message', onMessage)
+        resolve(m)
+      }
+    })
+    child.send(message)
+  })
+}
+
+/**
+ * Forks `script` with `config` (JSON in argv[2]) and resolves with the one message it sends. The child
+ * gets `execArgv` (e.g. --expose-gc) and nothing from this process's own flags.
+ */
+export function runChild (script, config, { execArgv = [], timeout = 180_000 } = {}) {
+  return new Promise((resolve, reject) => {
+    const child = fork(script, [JSON.stringify(config)], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+    let result
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL')
+      reject(new Error(`${script} timed out after ${timeout} ms`))
+    }, timeout)
+    child.on('message', (m) => { result = m })
+    child.on('error', reject)
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer)
+      if (result !== undefined) resolve(result)
+      else reject(new Error(`${script} ${JSON.stringify(config)} exited (${code ?? signal}) without a result`))
+    })
+  })
+}
+
+/** The soft limit on open files of this process (Linux: /proc/self/limits), or null when unknown. */
+export function openFileLimit () {
+  try {
+    const line = readFileSync('/proc/self/limits', 'utf8').split('\n').find((l) => l.startsWith('Max open files'))
+    const [soft, hard] = line.slice('Max open files'.length).trim().split(/\s+/)
+    return { soft: soft === 'unlimited' ? Infinity : Number(soft), hard: hard === 'unlimited' ? Infinity : Number(hard) }
+  } catch {
+    return null
+  }
+}
+
+/** The commit measured, and whether lib/ differs from it (null outside a git checkout). */
+export function gitState () {
+  const root = fileURLToPath(new URL('../..', import.meta.url))
+  try {
+    const git = (...args) => execFileSync('git', args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim()
+    return { commit: git('rev-parse', '--short', 'HEAD'), libModified: git('status', '--porcelain', '--', 'lib', 'index.js') !== '' }
+  } catch {
+    return null
+  }
+}
+
+export function environment () {
+  const cpus = os.cpus()
+  return {
+    git: gitState(),
+    node: process.version,
+    v8: process.versions.v8,
+    platform: `${os.platform()}-${os.arch()}`,
+    kernel: os.release(),
+    cpu: cpus[0]?.model ?? 'unknown',
+    cores: os.availableParallelism?.() ?? cpus.length,
+    memory: `${Math.round(os.totalmem() / 1024 / 1024 / 1024)} GiB`,
+    loadavg: os.loadavg().map((x) => Number(x.toFixed(2)))
+  }
+}
+
+export function median (values) {
+  const sorted = [...values].sort((a, b) => a - b)
+  const mid = sorted.length >> 1
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
+}
+
+export function summarize (values) {
+  return { median: median(values), min: Math.min(...values), max: Math.max(...values), samples: values }
+}
+
+/** A Markdown table from a header row and rows of cells. Right-aligns every column but the first. */
+export function table (header, rows) {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)))
+  const line = (cells) => `| ${cells.map((c, i) => i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i])).join(' | ')} |`
+  const rule = `| ${widths.map((w, i) => i === 0 ? '-'.repeat(w) : `${'-'.repeat(w - 1)}:`).join(' | ')} |`
+  return [line(header), rule, ...rows.map(line)].join('\n')
+}
+
+export function fmtInt (x) {
+  return Math.round(x).toLocaleString('en-US')
+}
+
+export function fmtRatio (x) {
+  return `${x.toFixed(2)}x`
+}
+
+export function fmtKiB (bytes) {
+  return `${(bytes / 1024).toFixed(2)} KiB`
+}
+
+/** "met" / "MISSED" for a ratio against its target; `atLeast` says which way the target goes. */
+export function verdict (ratio, target, atLeast) {
+  return (atLeast ? ratio >= target : ratio <= target) ? 'met' : 'MISSED'
+}

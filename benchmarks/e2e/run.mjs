@@ -1,0 +1,197 @@
+// Whole-client throughput over loopback: `npm run bench:e2e`.
+//
+// A server process (./server.mjs) writes event streams as fast as the socket takes them; one client
+// process per (client, sample) (./throughput-client.mjs) reads one stream: first a verification run
+// (count and hash of every event: a fast wrong client cannot win), then timed runs. Clients compared
+// in one run: ours, undici@7's EventSource, the eventsource package, and a floor (a bare node:http
+// GET that reads and discards the same bytes). Then the per-event hot-path micro-benchmarks
+// (./hot-path.bench.mjs, mitata), the ratios against the targets, the JSON results and the chart.
+//
+//   npm run bench:e2e
+//   node benchmarks/e2e/run.mjs [--processes 5] [--runs 5] [--clients ours,undici] [--workloads small]
+//                               [--json path] [--no-hot-path] [--no-chart]
+//
+// --processes: client processes per (client, workload), interleaved across clients so that load
+// changes on a shared machine hit all of them; --runs: timed runs in each process (after its
+// verification run and one untimed warm-up run). Every sample is one connection, timed from the
+// constructor call to the last event; the tables show the median and the range.
+
+import { writeFileSync, mkdirSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { dirname, relative } from 'node:path'
+import {
+  startServer, ask, runChild, environment, summarize, table, fmtInt, fmtRatio, verdict
+} from './common.mjs'
+import { CLIENTS, clientLabel } from './clients.mjs'
+import { expectedEvents, expectedBytes, eventData, SMALL_EVENT_BYTES, LARGE_EVENT_BYTES } from './workloads.mjs'
+
+const here = dirname(fileURLToPath(import.meta.url))
+const root = dirname(dirname(here))
+const argv = process.argv.slice(2)
+const option = (name, fallback) => {
+  const i = argv.indexOf(name)
+  return i === -1 ? fallback : argv[i + 1]
+}
+const processes = Number(option('--processes', '5'))
+const runs = Number(option('--runs', '5'))
+const clients = option('--clients', CLIENTS.join(',')).split(',')
+const jsonPath = option('--json', `${root}/benchmarks/results/e2e-${process.version}.json`)
+
+const WORKLOADS = [
+  { name: 'small', kind: 'small', n: 200_000, eventBytes: SMALL_EVENT_BYTES, title: '200,000 events of 67 bytes' },
+  { name: 'large', kind: 'large', n: 2_000, eventBytes: LARGE_EVENT_BYTES, title: '2,000 events of 16 KiB' }
+].filter((w) => option('--workloads', 'small,large').split(',').includes(w.name))
+
+const env = environment()
+const labels = Object.fromEntries(clients.map((c) => [c, clientLabel(c)]))
+console.log(`whole-client throughput over loopback: node ${env.node} (v8 ${env.v8}), ${env.platform}`)
+console.log(`cpu: ${env.cpu}, ${env.cores} logical cores, ${env.memory}; load average ${env.loadavg.join(' ')}`)
+console.log(`measuring: ${env.git === null ? 'lib/ (not a git checkout)' : `lib/ at ${env.git.commit}${env.git.libModified ? ' with uncommitted changes' : ''}`}`)
+console.log(`clients: ${clients.map((c) => labels[c]).join('; ')}`)
+console.log(`samples: ${processes} processes x ${runs} timed runs per client and workload, after one verification run each`)
+console.log('')
+
+const server = await startServer()
+const script = `${here}/throughput-client.mjs`
+const results = {}
+
+for (const w of WORKLOADS) {
+  await ask(server.child, { type: 'prepare', kind: w.kind, n: w.n }, 'prepared')
+  const events = expectedEvents(w.kind, w.n)
+  const raw = expectedBytes(w.kind, w.n)
+  const dataChars = eventData(w.kind, 0).length * w.n
+  const url = `${server.base}/stream?kind=${w.kind}&n=${w.n}`
+  console.log(`${w.title} (${(raw.bytes / 1024 / 1024).toFixed(1)} MiB): ${url}`)
+  const per = Object.fromEntries(clients.map((c) => [c, { verification: [], timed: [] }]))
+  for (let p = 0; p < processes; p++) {
+    for (const client of clients) {
+      const r = await runChild(script, { client, url, n: w.n, bytes: raw.bytes, runs }, { execArgv: ['--no-warnings'] })
+      const want = client === 'floor' ? raw : events
+      const v = r.verification
+      const ok = v.error === null && v.count === want.count && v.hash === want.hash
+      per[client].verification.push({ ok, error: v.error, count: v.count, hash: v.hash })
+      if (!ok) {
+        console.log(`  ${labels[client]}: VERIFICATION FAILED: ${v.error ?? ''} count ${v.count}/${want.count}, hash ${v.hash === want.hash ? 'ok' : 'differs'}`)
+        continue
+      }
+      for (const t of r.timed) {
+        const bad = t.error !== null ? t.error
+          : client !== 'floor' && t.chars !== dataChars ? `data length ${t.chars}, expected ${dataChars}`
+            : null
+        if (bad !== null) {
+          console.log(`  ${labels[client]}: timed run failed: ${bad}`)
+          per[client].verification.push({ ok: false, error: bad })
+          continue
+        }
+        per[client].timed.push({ ns: t.ns, cpuUs: t.cpu.user + t.cpu.system, userUs: t.cpu.user, systemUs: t.cpu.system })
+      }
+      const last = per[client].timed.at(-1)
+      if (last) console.log(`  ${labels[client].padEnd(34)} verified (${want.count} events, sha256 ${want.hash.slice(0, 12)}…); ${fmtInt(w.n / (last.ns / 1e9))} events/s, ${(last.cpuUs / w.n).toFixed(2)} µs CPU/event`)
+    }
+  }
+  const workload = { title: w.title, events: w.n, eventBytes: w.eventBytes, totalBytes: raw.bytes, expectedHash: events.hash, clients: {} }
+  for (const client of clients) {
+    const { verification, timed } = per[client]
+    const verified = verification.length > 0 && verification.every((v) => v.ok)
+    workload.clients[client] = {
+      label: labels[client],
+      verified,
+      eventsPerSecond: timed.length ? summarize(timed.map((t) => w.n / (t.ns / 1e9))) : null,
+      cpuUsPerEvent: timed.length ? summarize(timed.map((t) => t.cpuUs / w.n)) : null,
+      mibPerSecond: timed.length ? summarize(timed.map((t) => raw.bytes / 1024 / 1024 / (t.ns / 1e9))) : null,
+      timed
+    }
+  }
+  results[w.name] = workload
+  console.log('')
+}
+server.child.send({ type: 'exit' })
+
+// ---- hot path micro-benchmarks ----
+
+let hotPath = null
+if (!argv.includes('--no-hot-path')) {
+  console.log('per-event hot path (mitata):')
+  hotPath = await runChild(`${here}/hot-path.bench.mjs`, {}, { execArgv: ['--expose-gc'] })
+  console.log('')
+}
+
+// ---- tables, ratios, targets ----
+
+const has = (w, c) => results[w]?.clients[c]?.eventsPerSecond != null
+const eps = (w, c) => results[w].clients[c].eventsPerSecond.median
+const cpu = (w, c) => results[w].clients[c].cpuUsPerEvent.median
+
+const tables = {}
+for (const [name, w] of Object.entries(results)) {
+  const rows = clients.map((c) => {
+    const r = w.clients[c]
+    if (!r.verified || r.eventsPerSecond === null) return [r.label, 'FAILED verification', '', '', '', '', '']
+    const e = r.eventsPerSecond
+    return [
+      r.label,
+      fmtInt(e.median),
+      `${fmtInt(e.min)}–${fmtInt(e.max)}`,
+      r.mibPerSecond.median.toFixed(1),
+      r.cpuUsPerEvent.median.toFixed(2),
+      has(name, 'ours') && c !== 'ours' ? fmtRatio(eps(name, 'ours') / e.median) : '',
+      has(name, 'ours') && c !== 'ours' ? fmtRatio(r.cpuUsPerEvent.median / cpu(name, 'ours')) : ''
+    ]
+  })
+  tables[name] = table(['client', 'events/s (median)', 'range', 'MiB/s', 'client CPU µs/event', 'ours ÷ this: events/s', 'this ÷ ours: CPU/event'], rows)
+}
+
+const targets = []
+function target (description, workload, other, goal) {
+  if (!has(workload, 'ours') || !has(workload, other)) return
+  const ratio = eps(workload, 'ours') / eps(workload, other)
+  targets.push({ description, ratio, goal: `>= ${goal}x`, status: verdict(ratio, goal, true) })
+}
+target('small events/s: ours ÷ undici EventSource', 'small', 'undici', 3)
+target('small events/s: ours ÷ eventsource package', 'small', 'eventsource', 1.5)
+target('16 KiB events/s: ours ÷ undici EventSource', 'large', 'undici', 3)
+
+for (const [name, w] of Object.entries(results)) {
+  console.log(`${w.title}:`)
+  console.log(tables[name])
+  console.log('')
+}
+if (hotPath !== null) {
+  const rows = Object.entries(hotPath.perEvent).map(([name, s]) => [name, `${s.avgNs.toFixed(1)} ns`, `${s.p50Ns.toFixed(1)} ns`])
+  tables.hotPath = table(['per event (mitata)', 'avg', 'p50'], rows)
+  console.log(tables.hotPath)
+  console.log('')
+}
+const targetTable = table(['target', 'ratio', 'goal', ''], targets.map((t) => [t.description, fmtRatio(t.ratio), t.goal, t.status]))
+tables.targets = targetTable
+console.log(targetTable)
+
+const verifiedAll = Object.values(results).every((w) => Object.values(w.clients).every((c) => c.verified))
+const output = {
+  benchmark: 'e2e-throughput',
+  command: 'npm run bench:e2e',
+  argv,
+  date: new Date().toISOString(),
+  environment: { ...env, loadavgAfter: (await import('node:os')).default.loadavg().map((x) => Number(x.toFixed(2))) },
+  clients: labels,
+  samples: { processes, runsPerProcess: runs },
+  verifiedAll,
+  workloads: results,
+  hotPath,
+  targets,
+  tables
+}
+mkdirSync(dirname(jsonPath), { recursive: true })
+writeFileSync(jsonPath, JSON.stringify(output, null, 2) + '\n')
+console.log('')
+console.log(`results: ${relative(process.cwd(), jsonPath)}`)
+
+if (!argv.includes('--no-chart')) {
+  const { writeChart } = await import('../chart/chart.mjs')
+  const svg = writeChart({ node: process.version })
+  if (svg) console.log(`chart: ${relative(process.cwd(), svg)}`)
+}
+if (!verifiedAll) {
+  console.error('some client failed verification: see above')
+  process.exitCode = 1
+}

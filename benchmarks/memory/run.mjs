@@ -1,0 +1,202 @@
+// Idle connections: `npm run bench:memory`.
+//
+// The server process (../e2e/server.mjs) answers /idle with the headers and one event, then idles. For
+// each client and each count (1,000 and 5,000), one client process (./idle-client.mjs, --expose-gc)
+// opens that many connections at once and reports heap used and RSS per connection after GC, and the
+// time until all of them have opened and received their event. Each client runs in its own process,
+// so heaps do not mix. Every sample first checks that every connection got its own event (count and
+// hash); a failed check fails the run.
+//
+//   npm run bench:memory
+//   node benchmarks/memory/run.mjs [--repeat 3] [--counts 1000,5000] [--clients ours,undici]
+//                                  [--json path] [--no-chart] [--snapshot dir]
+//
+// --repeat: processes per (client, count), interleaved across clients; the tables show medians.
+// --snapshot dir: each client process also writes a heap snapshot (after the measurement) to dir.
+//
+// File descriptors: both the server and a client hold one socket per connection. Node raises its own
+// soft limit to the hard one; when even that is below what the largest count needs, this script stops
+// and says so.
+
+import { createHash } from 'node:crypto'
+import { writeFileSync, mkdirSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { dirname, relative, join } from 'node:path'
+import os from 'node:os'
+import {
+  startServer, runChild, environment, openFileLimit, summarize, table, fmtRatio, fmtKiB, verdict
+} from '../e2e/common.mjs'
+import { CLIENTS, clientLabel } from '../e2e/clients.mjs'
+import { expectedIdle, idleEventText } from '../e2e/workloads.mjs'
+
+const here = dirname(fileURLToPath(import.meta.url))
+const root = dirname(dirname(here))
+const argv = process.argv.slice(2)
+const option = (name, fallback) => {
+  const i = argv.indexOf(name)
+  return i === -1 ? fallback : argv[i + 1]
+}
+const repeat = Number(option('--repeat', '3'))
+const counts = option('--counts', '1000,5000').split(',').map(Number)
+const clients = option('--clients', CLIENTS.join(',')).split(',')
+const jsonPath = option('--json', `${root}/benchmarks/results/memory-${process.version}.json`)
+const snapshotDir = option('--snapshot', null)
+const WARMUP = 20
+
+// ---- file descriptors ----
+
+// Node raises its soft limit on open files to the hard limit at startup, so `ulimit -n` in the shell
+// does not matter here: only the hard limit does, and raising that takes root (ulimit -Hn).
+const needed = Math.max(...counts) + WARMUP + 256
+const limit = openFileLimit()
+if (limit !== null && limit.soft < needed) {
+  console.error(`the open-file limit is ${limit.soft} (hard ${limit.hard}); ${needed} are needed for ${Math.max(...counts)} connections.`)
+  console.error(`raise the hard limit (as root: ulimit -Hn ${needed}; or LimitNOFILE= / nofile in limits.conf) or pass --counts with smaller counts`)
+  process.exit(1)
+}
+
+// ---- run ----
+
+const env = environment()
+const labels = Object.fromEntries(clients.map((c) => [c, clientLabel(c)]))
+console.log(`idle connections: node ${env.node} (v8 ${env.v8}), ${env.platform}`)
+console.log(`cpu: ${env.cpu}, ${env.cores} logical cores, ${env.memory}; load average ${env.loadavg.join(' ')}`)
+console.log(`measuring: ${env.git === null ? 'lib/ (not a git checkout)' : `lib/ at ${env.git.commit}${env.git.libModified ? ' with uncommitted changes' : ''}`}`)
+console.log(`open-file limit: ${openFileLimit()?.soft ?? 'unknown'}`)
+console.log(`clients: ${clients.map((c) => labels[c]).join('; ')}`)
+console.log(`counts: ${counts.join(', ')}; ${repeat} processes per client and count (medians below)`)
+console.log('')
+
+const server = await startServer()
+const script = `${here}/idle-client.mjs`
+if (snapshotDir) mkdirSync(snapshotDir, { recursive: true })
+
+function expected (client, count) {
+  if (client !== 'floor') return expectedIdle(count)
+  const hash = createHash('sha256')
+  for (let i = 0; i < count; i++) hash.update(idleEventText(i), 'latin1')
+  return { count, hash: hash.digest('hex') }
+}
+
+const results = {}
+let verifiedAll = true
+for (const count of counts) {
+  console.log(`${count.toLocaleString('en-US')} idle connections:`)
+  const samples = Object.fromEntries(clients.map((c) => [c, []]))
+  const failures = Object.fromEntries(clients.map((c) => [c, []]))
+  for (let r = 0; r < repeat; r++) {
+    for (const client of clients) {
+      const snapshot = snapshotDir ? join(snapshotDir, `idle-${client}-${count}-${r}.heapsnapshot`) : undefined
+      const m = await runChild(script, { client, base: server.base, count, warmup: WARMUP, snapshot },
+        { execArgv: ['--expose-gc', '--no-warnings'] })
+      const want = expected(client, count)
+      if (m.ok !== count || m.hash !== want.hash) {
+        verifiedAll = false
+        failures[client].push(`${m.ok}/${count} connections got their event, hash ${m.hash === want.hash ? 'ok' : 'differs'}`)
+        console.log(`  ${labels[client]}: VERIFICATION FAILED: ${failures[client].at(-1)}`)
+        continue
+      }
+      samples[client].push(m)
+      const p = m.perConnection
+      console.log(`  ${labels[client].padEnd(34)} verified (${count} events, hash ${want.hash.slice(0, 12)}…); ` +
+        `heap ${fmtKiB(p.heapUsed)}/conn, RSS ${fmtKiB(p.rss)}/conn, all open in ${m.allEventsMs.toFixed(0)} ms (client CPU ${m.openCpuMs.toFixed(0)} ms)`)
+    }
+  }
+  const entry = { count, clients: {} }
+  for (const client of clients) {
+    const s = samples[client]
+    const per = (key) => s.length ? summarize(s.map((m) => m.perConnection[key])) : null
+    entry.clients[client] = {
+      label: labels[client],
+      verified: failures[client].length === 0 && s.length > 0,
+      failures: failures[client],
+      heapUsedPerConnection: per('heapUsed'),
+      rssPerConnection: per('rss'),
+      externalPerConnection: per('external'),
+      arrayBuffersPerConnection: per('arrayBuffers'),
+      timeToOpenAllMs: s.length ? summarize(s.map((m) => m.allEventsMs)) : null,
+      timeToAllOpenEventsMs: s.length ? summarize(s.map((m) => m.allOpenMs)) : null,
+      openCpuMs: s.length ? summarize(s.map((m) => m.openCpuMs)) : null,
+      samples: s.map(({ before, after, perConnection, allOpenMs, allEventsMs, openCpuMs }) => ({ before, after, perConnection, allOpenMs, allEventsMs, openCpuMs }))
+    }
+  }
+  results[count] = entry
+  console.log('')
+}
+server.child.send({ type: 'exit' })
+
+// ---- tables, ratios, targets ----
+
+const ok = (count, c) => results[count]?.clients[c]?.verified === true
+const heap = (count, c) => results[count].clients[c].heapUsedPerConnection.median
+const openMs = (count, c) => results[count].clients[c].timeToOpenAllMs.median
+const openCpu = (count, c) => results[count].clients[c].openCpuMs.median
+
+const tables = {}
+for (const count of counts) {
+  const rows = clients.map((c) => {
+    const r = results[count].clients[c]
+    if (!r.verified) return [r.label, 'FAILED verification', '', '', '', '', '', '', '']
+    const vsOurs = (f) => ok(count, 'ours') && c !== 'ours' ? fmtRatio(f('ours') / f(c)) : ''
+    return [
+      r.label,
+      fmtKiB(r.heapUsedPerConnection.median),
+      fmtKiB(r.rssPerConnection.median),
+      fmtKiB(r.externalPerConnection.median),
+      `${r.timeToOpenAllMs.median.toFixed(0)} ms`,
+      `${r.openCpuMs.median.toFixed(0)} ms`,
+      vsOurs((x) => heap(count, x)),
+      vsOurs((x) => openMs(count, x)),
+      vsOurs((x) => openCpu(count, x))
+    ]
+  })
+  tables[count] = table(['client', 'heap used / conn', 'RSS / conn', 'external / conn', `time to open ${count}`, 'client CPU to open',
+    'ours ÷ this: heap', 'ours ÷ this: open time', 'ours ÷ this: open CPU'], rows)
+}
+
+const targets = []
+for (const count of counts) {
+  if (!ok(count, 'ours') || !ok(count, 'undici')) continue
+  const ratio = heap(count, 'ours') / heap(count, 'undici')
+  targets.push({ description: `idle heap/conn at ${count}: ours ÷ undici EventSource (ours ${fmtKiB(heap(count, 'ours'))})`, ratio, goal: '<= 0.3x', status: verdict(ratio, 0.3, false) })
+}
+if (counts.includes(5000) && ok(5000, 'ours') && ok(5000, 'undici')) {
+  const ratio = openMs(5000, 'ours') / openMs(5000, 'undici')
+  targets.push({ description: 'time to open 5,000: ours ÷ undici EventSource', ratio, goal: '<= 0.6x', status: verdict(ratio, 0.6, false) })
+}
+
+for (const count of counts) {
+  console.log(`${count.toLocaleString('en-US')} idle connections (medians; per connection = (after - before) / count, after GC):`)
+  console.log(tables[count])
+  console.log('')
+}
+tables.targets = table(['target', 'ratio', 'goal', ''], targets.map((t) => [t.description, fmtRatio(t.ratio), t.goal, t.status]))
+console.log(tables.targets)
+
+const output = {
+  benchmark: 'idle-connections',
+  command: 'npm run bench:memory',
+  argv,
+  date: new Date().toISOString(),
+  environment: { ...env, loadavgAfter: os.loadavg().map((x) => Number(x.toFixed(2))), openFileLimit: openFileLimit()?.soft ?? null },
+  clients: labels,
+  repeat,
+  verifiedAll,
+  counts: results,
+  targets,
+  tables
+}
+mkdirSync(dirname(jsonPath), { recursive: true })
+writeFileSync(jsonPath, JSON.stringify(output, null, 2) + '\n')
+console.log('')
+console.log(`results: ${relative(process.cwd(), jsonPath)}`)
+
+if (!argv.includes('--no-chart')) {
+  const { writeChart } = await import('../chart/chart.mjs')
+  const svg = writeChart({ node: process.version })
+  if (svg) console.log(`chart: ${relative(process.cwd(), svg)}`)
+}
+if (!verifiedAll) {
+  console.error('some client failed verification: see above')
+  process.exitCode = 1
+}
