@@ -252,6 +252,9 @@ class Connection {
       this.#lastActivity = performance.now()
       this.#armIdleTimer(this.#idleTimeout)
     }
+    // Only redirects need the request's headers and body again: an open connection lets them go.
+    this.#headers = null
+    this.#body = null
     this.#delegate.onOpen(details)
     return !this.#done
   }
@@ -408,6 +411,9 @@ class Hop {
   }
 
   onResponseStart (controller, status, headers, statusText) {
+    // undici 7 runs this API through its UnwrapHandler, whose controller keeps the raw header Buffers
+    // for the life of the response (about 1.5 KiB per idle connection); they are parsed already.
+    if (controller.rawHeaders != null) controller.rawHeaders = null
     if (!this.#connection.hopResponse(this, status, fromParsedHeaders(headers), statusText)) return
     if (this.#paused) controller.pause()
   }

@@ -9,49 +9,45 @@
 // - WebIDL [LegacyTreatNonObjectAsNull]: a value that is not an object is null; an object is kept
 //   as it is and called only if it is callable;
 // - a handler returning false cancels the event, as the event handler processing algorithm says.
+//
+// The listener is one function per type, shared by every receiver: EventTarget calls it with `this`
+// set to the target, and the handler value lives in the receiver's own slot. (A closure per receiver
+// and handler would cost a few hundred bytes on every idle connection.)
 
 /**
  * @param {object} prototype
  * @param {string} type
  * @param {(receiver: unknown) => void} brandCheck throws on a foreign receiver
+ * @param {{ get(receiver: object): unknown, set(receiver: object, value: unknown): void }} slot
+ *   where each receiver keeps its handler value (undefined when none is set)
  */
-function defineEventHandler (prototype, type, brandCheck) {
-  // receiver -> { value, listener }, only for receivers with a handler set.
-  const handlers = new WeakMap()
+function defineEventHandler (prototype, type, brandCheck, slot) {
+  function listener (event) {
+    const callback = slot.get(this)
+    if (typeof callback !== 'function') return
+    // `this` is the target (event.currentTarget would do too, but Node 20 clears it between listeners).
+    if (callback.call(this, event) === false) event.preventDefault()
+  }
   Object.defineProperty(prototype, `on${type}`, {
     enumerable: true,
     configurable: true,
     get () {
       brandCheck(this)
-      return handlers.get(this)?.value ?? null
+      return slot.get(this) ?? null
     },
     set (value) {
       brandCheck(this)
       if (value === null || (typeof value !== 'object' && typeof value !== 'function')) value = null
-      let state = handlers.get(this)
+      const previous = slot.get(this)
       if (value === null) {
-        if (state !== undefined) {
-          handlers.delete(this)
-          this.removeEventListener(type, state.listener)
+        if (previous !== undefined) {
+          slot.set(this, undefined)
+          this.removeEventListener(type, listener)
         }
         return
       }
-      if (state !== undefined) {
-        state.value = value
-        return
-      }
-      state = {
-        value,
-        listener (event) {
-          const callback = state.value
-          if (typeof callback !== 'function') return
-          // `this` is the target: EventTarget calls listeners with it (event.currentTarget would do
-          // too, but Node 20 clears it between listeners).
-          if (callback.call(this, event) === false) event.preventDefault()
-        }
-      }
-      handlers.set(this, state)
-      this.addEventListener(type, state.listener)
+      slot.set(this, value)
+      if (previous === undefined) this.addEventListener(type, listener)
     }
   })
 }

@@ -67,15 +67,22 @@ function resolveReconnect (value) {
   return policy
 }
 
+// Every EventSource constructed without a dictionary shares one resolved default: nothing writes to it.
+let defaultInit = null
+
 /**
  * @param {unknown} dict the constructor's second argument
  */
 function resolveInit (dict) {
   // WebIDL: undefined and null are an empty dictionary; other non-objects are a TypeError.
-  if (dict === undefined || dict === null) dict = {}
-  else if (!isObject(dict)) {
+  if (dict === undefined || dict === null) return (defaultInit ??= resolveDictionary({}))
+  if (!isObject(dict)) {
     throw new TypeError("Failed to construct 'EventSource': The provided value is not of type 'EventSourceInit'.")
   }
+  return resolveDictionary(dict)
+}
+
+function resolveDictionary (dict) {
   const init = {
     withCredentials: Boolean(dict.withCredentials),
     dispatcher: undefined,

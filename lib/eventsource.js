@@ -33,8 +33,9 @@ function globalDispatcher () {
   return undici.getGlobalDispatcher()
 }
 
-// Set in the class's static block, where the private name is in scope.
+// Set in the class's static block, where the private names are in scope.
 let hasEventSourceBrand
+let handlerSlots
 
 function brandCheck (object) {
   if (object === null || typeof object !== 'object' || !hasEventSourceBrand(object)) {
@@ -65,9 +66,16 @@ class EventSource extends EventTarget {
   #onAbort = null
   // The event types that have had a listener (see addEventListener).
   #listenedTypes = null
+  // The values of onopen, onmessage and onerror (lib/event-handler.js), once any is set.
+  #handlers = null
 
   static {
     hasEventSourceBrand = (object) => #url in object
+    handlerSlots = ['open', 'message', 'error'].map((type, index) => ({
+      type,
+      get: (source) => source.#handlers?.[index],
+      set: (source, value) => { (source.#handlers ??= [undefined, undefined, undefined])[index] = value }
+    }))
   }
 
   // What the Connection reports, kept off the public surface.
@@ -360,7 +368,7 @@ for (const [name, value] of [['CONNECTING', CONNECTING], ['OPEN', OPEN], ['CLOSE
   Object.defineProperty(EventSource.prototype, name, descriptor)
 }
 
-for (const type of ['open', 'message', 'error']) defineEventHandler(EventSource.prototype, type, brandCheck)
+for (const slot of handlerSlots) defineEventHandler(EventSource.prototype, slot.type, brandCheck, slot)
 
 Object.defineProperties(EventSource.prototype, {
   [Symbol.toStringTag]: { value: 'EventSource', configurable: true },
