@@ -152,8 +152,17 @@ class EventSourceParser {
     // An ASCII chunk without CR: String#indexOf finds its line ends in the text, at memchr speed and
     // without a call into C++ per line.
     if (text !== null && text.indexOf('\r', pos) === -1) {
-      for (let end = text.indexOf('\n', pos); end !== -1; end = text.indexOf('\n', lineStart)) {
-        this.#lineEnd(chunk, lineStart, end, text)
+      // Only the first line can complete a pending one; the rest skip that check.
+      let end = text.indexOf('\n', pos)
+      if (end !== -1 && this.#pendingLength !== 0) {
+        this.#joinedLine(chunk, lineStart, end)
+        if (this.#generation !== generation) return
+        lineStart = end + 1
+        end = text.indexOf('\n', lineStart)
+      }
+      for (; end !== -1; end = text.indexOf('\n', lineStart)) {
+        if (end === lineStart) this.#dispatch()
+        else this.#line(chunk, lineStart, end, text)
         if (this.#generation !== generation) return
         lineStart = end + 1
       }
