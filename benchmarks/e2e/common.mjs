@@ -1,7 +1,8 @@
 // Helpers shared by the whole-client benchmark runners (benchmarks/e2e/run.mjs, benchmarks/memory/run.mjs).
 
 import { fork, execFileSync } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { readFileSync, mkdirSync, writeFileSync } from 'node:fs'
+import { dirname, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import os from 'node:os'
 
@@ -127,4 +128,24 @@ export function fmtKiB (bytes) {
 /** "met" / "MISSED" for a ratio against its target; `atLeast` says which way the target goes. */
 export function verdict (ratio, target, atLeast) {
   return (atLeast ? ratio >= target : ratio <= target) ? 'met' : 'MISSED'
+}
+
+/**
+ * Writes a run's JSON results, regenerates the chart, and sets a failing exit code when a client
+ * failed verification: the last step of both runners.
+ */
+export async function saveResults (jsonPath, output, { chart = true } = {}) {
+  mkdirSync(dirname(jsonPath), { recursive: true })
+  writeFileSync(jsonPath, JSON.stringify(output, null, 2) + '\n')
+  console.log('')
+  console.log(`results: ${relative(process.cwd(), jsonPath)}`)
+  if (chart) {
+    const { writeChart } = await import('../chart/chart.mjs')
+    const svg = writeChart({ node: process.version })
+    if (svg) console.log(`chart: ${relative(process.cwd(), svg)}`)
+  }
+  if (!output.verifiedAll) {
+    console.error('some client failed verification: see above')
+    process.exitCode = 1
+  }
 }

@@ -16,11 +16,11 @@
 // verification run and one untimed warm-up run). Every sample is one connection, timed from the
 // constructor call to the last event; the tables show the median and the range.
 
-import { writeFileSync, mkdirSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { dirname, relative } from 'node:path'
+import { dirname } from 'node:path'
 import {
-  startServer, ask, runChild, environment, summarize, table, fmtInt, fmtRatio, verdict
+  startServer, ask, runChild, environment, summarize, table, fmtInt, fmtRatio, verdict,
+  saveResults
 } from './common.mjs'
 import { CLIENTS, clientLabel } from './clients.mjs'
 import { expectedEvents, expectedBytes, eventData, SMALL_EVENT_BYTES, LARGE_EVENT_BYTES } from './workloads.mjs'
@@ -181,17 +181,4 @@ const output = {
   targets,
   tables
 }
-mkdirSync(dirname(jsonPath), { recursive: true })
-writeFileSync(jsonPath, JSON.stringify(output, null, 2) + '\n')
-console.log('')
-console.log(`results: ${relative(process.cwd(), jsonPath)}`)
-
-if (!argv.includes('--no-chart')) {
-  const { writeChart } = await import('../chart/chart.mjs')
-  const svg = writeChart({ node: process.version })
-  if (svg) console.log(`chart: ${relative(process.cwd(), svg)}`)
-}
-if (!verifiedAll) {
-  console.error('some client failed verification: see above')
-  process.exitCode = 1
-}
+await saveResults(jsonPath, output, { chart: !argv.includes('--no-chart') })

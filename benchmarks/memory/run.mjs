@@ -19,12 +19,13 @@
 // and says so.
 
 import { createHash } from 'node:crypto'
-import { writeFileSync, mkdirSync } from 'node:fs'
+import { mkdirSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { dirname, relative, join } from 'node:path'
+import { dirname, join } from 'node:path'
 import os from 'node:os'
 import {
-  startServer, runChild, environment, openFileLimit, summarize, table, fmtRatio, fmtKiB, verdict
+  startServer, runChild, environment, openFileLimit, summarize, table, fmtRatio, fmtKiB, verdict,
+  saveResults
 } from '../e2e/common.mjs'
 import { CLIENTS, clientLabel } from '../e2e/clients.mjs'
 import { expectedIdle, idleEventText } from '../e2e/workloads.mjs'
@@ -186,17 +187,4 @@ const output = {
   targets,
   tables
 }
-mkdirSync(dirname(jsonPath), { recursive: true })
-writeFileSync(jsonPath, JSON.stringify(output, null, 2) + '\n')
-console.log('')
-console.log(`results: ${relative(process.cwd(), jsonPath)}`)
-
-if (!argv.includes('--no-chart')) {
-  const { writeChart } = await import('../chart/chart.mjs')
-  const svg = writeChart({ node: process.version })
-  if (svg) console.log(`chart: ${relative(process.cwd(), svg)}`)
-}
-if (!verifiedAll) {
-  console.error('some client failed verification: see above')
-  process.exitCode = 1
-}
+await saveResults(jsonPath, output, { chart: !argv.includes('--no-chart') })
