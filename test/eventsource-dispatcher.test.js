@@ -8,6 +8,7 @@
 // The cases that need globals of their own run in a child process (test/fixtures/dispatcher-child.js).
 
 const t = require('tap')
+const { bounded } = require('./helpers/sse-server')
 const http = require('node:http')
 const net = require('node:net')
 const path = require('node:path')
@@ -37,19 +38,7 @@ const EXPECTED_LOG = [
 ]
 
 /** Rejects with `what` when `promise` has not settled within `ms`. */
-async function within (promise, what, ms = TIMEOUT) {
-  const signal = AbortSignal.timeout(ms)
-  let onAbort
-  const timeout = new Promise((resolve, reject) => {
-    onAbort = () => reject(new Error(`timed out after ${ms} ms: ${what}`))
-    signal.addEventListener('abort', onAbort, { once: true })
-  })
-  try {
-    return await Promise.race([promise, timeout])
-  } finally {
-    signal.removeEventListener('abort', onAbort)
-  }
-}
+const within = (promise, what, ms = TIMEOUT) => bounded(promise, () => what, ms)
 
 async function close (server) {
   server.closeAllConnections()

@@ -8,6 +8,7 @@
 // global dispatcher (undici 6 and its older handler API on Node 20 and 22).
 
 const t = require('tap')
+const { bounded } = require('./helpers/sse-server')
 const http = require('node:http')
 const path = require('node:path')
 const { once } = require('node:events')
@@ -25,19 +26,7 @@ const CONNECTING = 0
 const CLOSED = 2
 
 /** Rejects with `what` when `promise` has not settled within `ms`. */
-async function within (promise, what, ms = TIMEOUT) {
-  const signal = AbortSignal.timeout(ms)
-  let onAbort
-  const timeout = new Promise((resolve, reject) => {
-    onAbort = () => reject(new Error(`timed out after ${ms} ms: ${what}`))
-    signal.addEventListener('abort', onAbort, { once: true })
-  })
-  try {
-    return await Promise.race([promise, timeout])
-  } finally {
-    signal.removeEventListener('abort', onAbort)
-  }
-}
+const within = (promise, what, ms = TIMEOUT) => bounded(promise, () => what, ms)
 
 /**
  * A server whose /events answers are scripted by the test: respond(req, res, index). /plain answers
