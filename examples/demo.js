@@ -2,6 +2,7 @@
 
 // `npm start`: an EventSource against a local server that drops the connection now and then. Watch
 // the reconnection resume from Last-Event-ID, then the process exits on its own after close().
+// `npm start -- --cli` (or `npm run start:cli`) does the same with the command-line client.
 
 const { EventSource } = require('..')
 const { startDemoServer } = require('./demo-server')
@@ -29,4 +30,9 @@ async function main () {
   })
 }
 
-main()
+if (process.argv.includes('--cli')) {
+  process.argv = process.argv.filter((arg) => arg !== '--cli')
+  require('./cli-demo')
+} else {
+  main()
+}
