@@ -149,3 +149,9 @@ export async function saveResults (jsonPath, output, { chart = true } = {}) {
     process.exitCode = 1
   }
 }
+
+/** The value after `name` on the command line (`--runs 3`), or `fallback`. Shared by both runners. */
+export function option (name, fallback) {
+  const i = process.argv.indexOf(name)
+  return i === -1 ? fallback : process.argv[i + 1]
+}

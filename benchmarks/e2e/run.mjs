@@ -20,7 +20,7 @@ import { fileURLToPath } from 'node:url'
 import { dirname } from 'node:path'
 import {
   startServer, ask, runChild, environment, summarize, table, fmtInt, fmtRatio, verdict,
-  saveResults
+  saveResults, option
 } from './common.mjs'
 import { CLIENTS, clientLabel } from './clients.mjs'
 import { expectedEvents, expectedBytes, eventData, SMALL_EVENT_BYTES, LARGE_EVENT_BYTES } from './workloads.mjs'
@@ -28,10 +28,6 @@ import { expectedEvents, expectedBytes, eventData, SMALL_EVENT_BYTES, LARGE_EVEN
 const here = dirname(fileURLToPath(import.meta.url))
 const root = dirname(dirname(here))
 const argv = process.argv.slice(2)
-const option = (name, fallback) => {
-  const i = argv.indexOf(name)
-  return i === -1 ? fallback : argv[i + 1]
-}
 const processes = Number(option('--processes', '5'))
 const runs = Number(option('--runs', '5'))
 const clients = option('--clients', CLIENTS.join(',')).split(',')

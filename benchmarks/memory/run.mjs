@@ -25,7 +25,7 @@ import { dirname, join } from 'node:path'
 import os from 'node:os'
 import {
   startServer, runChild, environment, openFileLimit, summarize, table, fmtRatio, fmtKiB, verdict,
-  saveResults
+  saveResults, option
 } from '../e2e/common.mjs'
 import { CLIENTS, clientLabel } from '../e2e/clients.mjs'
 import { expectedIdle, idleEventText } from '../e2e/workloads.mjs'
@@ -33,10 +33,6 @@ import { expectedIdle, idleEventText } from '../e2e/workloads.mjs'
 const here = dirname(fileURLToPath(import.meta.url))
 const root = dirname(dirname(here))
 const argv = process.argv.slice(2)
-const option = (name, fallback) => {
-  const i = argv.indexOf(name)
-  return i === -1 ? fallback : argv[i + 1]
-}
 const repeat = Number(option('--repeat', '3'))
 const counts = option('--counts', '1000,5000').split(',').map(Number)
 const clients = option('--clients', CLIENTS.join(',')).split(',')
