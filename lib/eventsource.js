@@ -20,6 +20,7 @@ const { attemptRequest, isSendableLastEventId } = require('./request-init')
 const { backoffDelay, clampDelay } = require('./reconnect-policy')
 const { errorEventFor } = require('./error-event')
 const { MessageIterator } = require('./message-iterator')
+const { afterMicrotaskCheckpoint } = require('./microtask-checkpoint')
 
 // The default reconnection time: "a user-agent-defined value, probably in the region of a few
 // seconds". Chromium, Firefox and Node's built-in all use 3 s.
@@ -58,6 +59,18 @@ class ConnectionDelegate {
 // The usual event types, as bits: a Set of listened-for types costs about 150 bytes per source.
 const USUAL_TYPES = { __proto__: null, open: 1, message: 2, error: 4 }
 
+// The tasks an EventSource queues (see #queueTask): each entry of the queue is four slots, the kind
+// and up to three arguments, so that no object is allocated per event.
+const TASK_MESSAGE = 0 // type, data, lastEventId: "dispatch the event"
+const TASK_ANNOUNCE = 1 // "announce the connection"
+const TASK_REESTABLISH = 2 // error: "reestablish the connection"
+const TASK_FAIL = 3 // error: "fail the connection"
+const TASK_END = 4 // extension (closeOnEnd): the stream ended, close without reconnecting
+const TASK_SLOTS = 4
+
+// Runs a source's next task once the microtask checkpoint after its previous one has passed.
+let runNextTask
+
 function brandCheck (object) {
   if (object === null || typeof object !== 'object' || !hasEventSourceBrand(object)) {
     throw new TypeError('Illegal invocation: the receiver is not an EventSource')
@@ -91,15 +104,24 @@ class EventSource extends EventTarget {
   #listenedTypes = null
   // The values of onopen, onmessage and onerror (lib/event-handler.js), once any is set.
   #handlers = null
+  // Tasks waiting to run (TASK_SLOTS slots each), from #taskHead on; null until the first. #taskRunning
+  // is true from the start of a task until the microtask checkpoint after it.
+  #tasks = null
+  #taskHead = 0
+  #taskRunning = false
 
   static {
     hasEventSourceBrand = (object) => #url in object
     report = {
-      open: (source) => source.#announce(),
+      open: (source) => source.#onOpen(),
       data: (source, chunk) => source.#onData(chunk),
-      end: (source) => source.#reestablish(connectionError('ERR_EVENTSOURCE_STREAM_ENDED', 'The server ended the event stream')),
-      networkError: (source, error) => source.#reestablish(error),
-      fail: (source, error) => source.#failConnection(error)
+      end: (source) => source.#onEnd(),
+      networkError: (source, error) => source.#onNetworkError(error),
+      fail: (source, error) => source.#onFail(error)
+    }
+    runNextTask = (source) => {
+      source.#taskRunning = false
+      source.#runTask()
     }
     handlerSlots = ['open', 'message', 'error'].map((type, index) => ({
       type,
@@ -139,7 +161,7 @@ class EventSource extends EventTarget {
     this.#init = init
     this.#reconnectionTime = init.reconnect.delay ?? DEFAULT_RECONNECTION_TIME
     this.#parser = new EventSourceParser({
-      onEvent: (type, data, lastEventId) => this.#dispatchMessage(type, data, lastEventId),
+      onEvent: (type, data, lastEventId) => this.#queueMessage(type, data, lastEventId),
       onRetry: (ms) => { this.#reconnectionTime = ms },
       maxEventSize: init.maxEventSize,
       lastEventId: init.lastEventId
@@ -154,7 +176,9 @@ class EventSource extends EventTarget {
     }
     // The fetch runs "in parallel": start it once the constructor has returned, so listeners added
     // right after construction see every event, and close() before then sends no request at all.
-    queueMicrotask(() => this.#connect())
+    // A promise job, not queueMicrotask(): test suites' fake timers replace queueMicrotask, and a
+    // request that waits for the fake clock to tick is never sent.
+    Promise.resolve().then(() => this.#connect())
   }
 
   get url () {
@@ -211,9 +235,24 @@ class EventSource extends EventTarget {
   }
 
   // Releases everything that could run later: the request, its socket, the reconnection timer, the
-  // abort listener. Ending the parser also drops the events still to come from the chunk being parsed.
-  // Iterations end (error === null) or throw the error.
+  // abort listener, the tasks not yet run. Iterations end (error === null) or throw the error.
   #stop (error) {
+    this.#abortConnection()
+    this.#tasks = null
+    this.#taskHead = 0
+    if (this.#onAbort !== null) {
+      this.#init.signal.removeEventListener('abort', this.#onAbort)
+      this.#onAbort = null
+    }
+    if (this.#iterators !== null) {
+      for (const iterator of this.#iterators) iterator.finish(error)
+      this.#iterators = null
+    }
+  }
+
+  // Ends the current attempt at once (a failure is only announced by a task, later). Ending the parser
+  // also drops the events still to come from the chunk being parsed.
+  #abortConnection () {
     this.#parser.end()
     if (this.#connection !== null) {
       const connection = this.#connection
@@ -223,14 +262,6 @@ class EventSource extends EventTarget {
     if (this.#timer !== null) {
       clearTimeout(this.#timer)
       this.#timer = null
-    }
-    if (this.#onAbort !== null) {
-      this.#init.signal.removeEventListener('abort', this.#onAbort)
-      this.#onAbort = null
-    }
-    if (this.#iterators !== null) {
-      for (const iterator of this.#iterators) iterator.finish(error)
-      this.#iterators = null
     }
   }
 
@@ -259,8 +290,8 @@ class EventSource extends EventTarget {
   // A user function for headers or body threw: reestablish, as for a network error. A value it
   // returned that cannot be sent fails the connection: retrying would send the same.
   #requestError (err) {
-    if (err.code === 'ERR_EVENTSOURCE_REQUEST_INIT') this.#reestablish(err)
-    else this.#failConnection(err)
+    if (err.code === 'ERR_EVENTSOURCE_REQUEST_INIT') this.#onNetworkError(err)
+    else this.#onFail(err)
   }
 
   #send ({ headers: userHeaders, body }) {
@@ -307,24 +338,92 @@ class EventSource extends EventTarget {
     this.#connection.start()
   }
 
-  // "Announce the connection".
-  #announce () {
+  // What the connection reports. Each step of the standard that fires an event does so from a task
+  // it queues; the connection itself is ended at once.
+
+  #onOpen () {
     this.#origin = this.#connection.url.origin
     this.#requestUrl = this.#connection.url
     this.#requestMethod = this.#connection.method
     this.#failures = 0
-    this.#readyState = OPEN
-    this.dispatchEvent(new Event('open'))
+    this.#queueTask(TASK_ANNOUNCE)
   }
 
   #onData (chunk) {
     try {
+      // The parser's onEvent queues each event (#queueMessage).
       this.#parser.write(chunk)
     } catch (err) {
-      // Only the parser's own limit throws here (listener exceptions never reach dispatchEvent's
-      // caller): an event over maxEventSize fails the connection.
-      this.#failConnection(err)
+      // Only the parser's own limit throws here: an event over maxEventSize fails the connection.
+      this.#onFail(err)
     }
+  }
+
+  #onEnd () {
+    this.#connection = null
+    if (this.#init.closeOnEnd) this.#queueTask(TASK_END)
+    else this.#queueTask(TASK_REESTABLISH, connectionError('ERR_EVENTSOURCE_STREAM_ENDED', 'The server ended the event stream'))
+  }
+
+  #onNetworkError (error) {
+    this.#connection = null
+    this.#queueTask(TASK_REESTABLISH, error)
+  }
+
+  #onFail (error) {
+    this.#abortConnection()
+    this.#queueTask(TASK_FAIL, error)
+  }
+
+  // HTML 9.2.6 "dispatch the event", steps 4-6: the parser has done steps 1-3; step 7 queues a task.
+  #queueMessage (type, data, lastEventId) {
+    this.#queueTask(TASK_MESSAGE, type, data, lastEventId)
+  }
+
+  // The standard dispatches every event from a task of its own, and a browser's event loop performs a
+  // microtask checkpoint after each: promise continuations a listener starts (`await once(source,
+  // 'message')` in a loop) run before the next event, even when one network chunk held many. Tasks
+  // run in order, the first at once when none is running, each next one after the checkpoint that
+  // follows the previous (lib/microtask-checkpoint.js).
+  #queueTask (kind, a, b, c) {
+    if (this.#readyState === CLOSED) return
+    const tasks = (this.#tasks ??= [])
+    tasks.push(kind, a, b, c)
+    if (!this.#taskRunning) this.#runTask()
+  }
+
+  #runTask () {
+    const tasks = this.#tasks
+    if (tasks === null) return
+    const head = this.#taskHead
+    if (head === tasks.length) {
+      // All run: start from the front again rather than letting the array grow.
+      tasks.length = 0
+      this.#taskHead = 0
+      return
+    }
+    const kind = tasks[head]
+    const a = tasks[head + 1]
+    const b = tasks[head + 2]
+    const c = tasks[head + 3]
+    tasks[head + 1] = tasks[head + 2] = tasks[head + 3] = undefined
+    this.#taskHead = head + TASK_SLOTS
+    this.#taskRunning = true
+    afterMicrotaskCheckpoint(runNextTask, this)
+    switch (kind) {
+      case TASK_MESSAGE: this.#dispatchMessage(a, b, c); break
+      case TASK_ANNOUNCE: this.#announce(); break
+      case TASK_REESTABLISH: this.#reestablish(a); break
+      case TASK_FAIL: this.#failConnection(a); break
+      default: this.#end()
+    }
+  }
+
+  // "Announce the connection": a task that, if readyState is not CLOSED, sets it to OPEN and fires open.
+  #announce () {
+    if (this.#readyState === CLOSED) return
+    this.#readyState = OPEN
+    this.dispatchEvent(new Event('open'))
   }
 
   // "Fail the connection": readyState CLOSED and one `error` event; no reconnection.
@@ -335,9 +434,18 @@ class EventSource extends EventTarget {
     this.dispatchEvent(errorEventFor(error, undefined))
   }
 
+  // Extension (init.closeOnEnd): the end of the response is the end of the stream. readyState CLOSED,
+  // iterations end normally, and an `end` event rather than an `error`, so that a program can tell a
+  // complete answer from a failure.
+  #end () {
+    if (this.#readyState === CLOSED) return
+    this.#readyState = CLOSED
+    this.#stop(null)
+    this.dispatchEvent(new Event('end'))
+  }
+
   // "Reestablish the connection". `error` says why.
   #reestablish (error) {
-    this.#connection = null
     // Step 1: if the readyState attribute is set to CLOSED, abort these steps.
     if (this.#readyState === CLOSED) return
     const policy = this.#init.reconnect
@@ -366,7 +474,9 @@ class EventSource extends EventTarget {
     }, delay)
   }
 
-  // HTML 9.2.6 "dispatch the event", steps 4-7: the parser has done steps 1-3.
+  // HTML 9.2.6 "dispatch the event", step 7: the task that fires the MessageEvent.
+  // Whether anyone listens is asked now, not when the event was parsed: a listener may have been added
+  // by a continuation of the previous task.
   #dispatchMessage (type, data, lastEventId) {
     if (this.#readyState === CLOSED) return
     if (this.#iterators === null && !this.#isListenedFor(type)) return

@@ -1,0 +1,132 @@
+'use strict'
+
+// Each event is dispatched from its own task, with a microtask checkpoint after it, as in a browser:
+// promise continuations a listener starts run before the next event, even when the server sent
+// every event in one network chunk. Written the way applications and test suites wait for events:
+// `await once(source, type)`.
+// https://html.spec.whatwg.org/multipage/server-sent-events.html#dispatchMessage
+// https://html.spec.whatwg.org/multipage/webappapis.html#perform-a-microtask-checkpoint
+
+const t = require('tap')
+const { once } = require('node:events')
+const { EventSource } = require('../')
+const { createServer, sse, bounded, Recorder } = require('./helpers/sse-server')
+
+const { CONNECTING, CLOSED } = EventSource
+
+function manyEvents (count) {
+  let body = ''
+  for (let i = 0; i < count; i++) body += `id: ${i}\ndata: ${i}\n\n`
+  return body
+}
+
+t.test('a loop of await once(source, "message") receives all of 1,000 events sent in one write', async (t) => {
+  // sse() writes the head and the whole body at once, then ends the response: one chunk on loopback.
+  const srv = await createServer(t, (req, res) => sse(res, manyEvents(1000)))
+  const es = srv.eventSource('/')
+  await bounded((async () => {
+    await once(es, 'open')
+    const seen = []
+    for (let i = 0; i < 1000; i++) {
+      const [event] = await once(es, 'message')
+      seen.push(event.data)
+    }
+    t.same(seen, Array.from({ length: 1000 }, (_, i) => `${i}`), 'every event, in order')
+    // The end of the response came in the same chunk: its error waits for this continuation too.
+    const [error] = await once(es, 'error')
+    t.equal(error.code, 'ERR_EVENTSOURCE_STREAM_ENDED')
+    t.equal(es.readyState, CONNECTING)
+    es.close()
+  })(), () => 'every message and the error')
+})
+
+t.test('await once(source, "open") then once(source, "error") sees an empty response that ended at once', async (t) => {
+  const srv = await createServer(t, (req, res) => sse(res, ''))
+  const es = srv.eventSource('/')
+  await bounded((async () => {
+    await once(es, 'open')
+    const [error] = await once(es, 'error')
+    t.equal(error.code, 'ERR_EVENTSOURCE_STREAM_ENDED')
+    es.close()
+  })(), () => 'open, then error')
+})
+
+t.test('a long chain of continuations finishes before the next event', async (t) => {
+  const srv = await createServer(t, (req, res) => sse(res, manyEvents(5), { end: false }))
+  const es = srv.eventSource('/')
+  const order = []
+  // Each listener starts a chain of 200 promise jobs: awaits on promises, a thenable and async
+  // functions returning into each other. The next event must wait for the end of it.
+  const deep = async (n) => {
+    if (n === 0) return
+    await Promise.resolve()
+    await { then: (resolve) => resolve() }
+    return deep(n - 1)
+  }
+  es.onmessage = (event) => {
+    order.push(`message ${event.data}`)
+    deep(100).then(() => order.push(`chain ${event.data}`))
+  }
+  const last = new Promise((resolve) => es.addEventListener('message', (e) => { if (e.data === '4') resolve() }))
+  await bounded(last, () => 'five messages')
+  // The last chain ends after the last event; wait for it the same way.
+  await deep(100)
+  await deep(10)
+  t.same(order, [
+    'message 0', 'chain 0', 'message 1', 'chain 1', 'message 2', 'chain 2', 'message 3', 'chain 3', 'message 4', 'chain 4'
+  ])
+  es.close()
+})
+
+t.test('process.nextTick callbacks a listener queues run before the next event too', async (t) => {
+  const srv = await createServer(t, (req, res) => sse(res, manyEvents(3), { end: false }))
+  const es = srv.eventSource('/')
+  const order = []
+  es.onmessage = (event) => {
+    order.push(`message ${event.data}`)
+    process.nextTick(() => order.push(`tick ${event.data}`))
+  }
+  const rec = new Recorder(es, ['message'])
+  await rec.wait('message', 3)
+  await new Promise((resolve) => process.nextTick(resolve))
+  t.same(order, ['message 0', 'tick 0', 'message 1', 'tick 1', 'message 2', 'tick 2'])
+  es.close()
+})
+
+t.test('close() from a continuation drops the events still queued from the same chunk', async (t) => {
+  const srv = await createServer(t, (req, res) => sse(res, manyEvents(10)))
+  const es = srv.eventSource('/')
+  const seen = []
+  es.addEventListener('message', (e) => seen.push(e.data))
+  es.addEventListener('error', () => seen.push('error'))
+  await bounded(once(es, 'message'), () => 'the first message')
+  // The continuation of the first message's once(): the other nine are already parsed, and queued.
+  es.close()
+  t.equal(es.readyState, CLOSED)
+  // Two full checkpoints later, nothing more has been dispatched.
+  await new Promise((resolve) => setImmediate(resolve))
+  await new Promise((resolve) => setImmediate(resolve))
+  t.same(seen, ['0'])
+})
+
+t.test('readyState is OPEN while the events of a chunk that also ended the response are dispatched', async (t) => {
+  const srv = await createServer(t, (req, res) => sse(res, manyEvents(3)))
+  const es = srv.eventSource('/')
+  const states = []
+  es.onmessage = () => states.push(es.readyState)
+  await bounded(once(es, 'error'), () => 'the error')
+  t.same(states, [EventSource.OPEN, EventSource.OPEN, EventSource.OPEN], 'the end is handled after the events')
+  es.close()
+})
+
+t.test('a listener added by a continuation of open gets a message sent with the response head', async (t) => {
+  const srv = await createServer(t, (req, res) => sse(res, 'event: greeting\ndata: hi\n\n', { end: false }))
+  const es = srv.eventSource('/')
+  const [greeting] = await bounded((async () => {
+    await once(es, 'open')
+    // Nobody listened for "greeting" when the chunk was parsed.
+    return once(es, 'greeting')
+  })(), () => 'the greeting')
+  t.equal(greeting.data, 'hi')
+  es.close()
+})
