@@ -96,6 +96,7 @@ function resolveDictionary (dict) {
     connectTimeout: 0,
     signal: null,
     highWaterMark: DEFAULT_HIGH_WATER_MARK,
+    closeOnEnd: Boolean(dict.closeOnEnd),
     credentialHeaders: [],
     allowInsecureRedirect: Boolean(dict.allowInsecureRedirect)
   }

@@ -11,6 +11,8 @@ export interface EventSourceEventMap {
   error: EventSourceErrorEvent
   message: MessageEvent
   open: Event
+  /** Extension, with `closeOnEnd` only: the server ended a 200 event stream, and the source is CLOSED. */
+  end: Event
 }
 
 /** What `init.headers` and `init.body` functions are called with, once per attempt. */
@@ -72,6 +74,11 @@ export interface EventSourceInit {
   allowInsecureRedirect?: boolean
   /** Events queued for `for await` before reading from the socket pauses. Default 1000. */
   highWaterMark?: number
+  /**
+   * The end of a 200 event stream is the end of the answer (an LLM-style POST): the source closes
+   * without reconnecting and fires `end`, not `error`; `for await` ends normally. Default false.
+   */
+  closeOnEnd?: boolean
   /** undici's (Node's built-in EventSource) shape, accepted as is. */
   node?: {
     dispatcher?: Dispatcher
@@ -196,7 +203,6 @@ export type ErrorCode =
   | 'ERR_INVALID_ARG_TYPE'
   | 'ERR_INVALID_ARG_VALUE'
   | 'ERR_OUT_OF_RANGE'
-  | 'ERR_MISSING_ARGS'
   | 'ERR_EVENTSOURCE_EVENT_TOO_LARGE'
   | 'ERR_EVENTSOURCE_WRITE_AFTER_END'
   | 'ERR_EVENTSOURCE_UNSUPPORTED_SCHEME'

@@ -73,6 +73,8 @@ function eventSourceInit (config, network) {
   if (config.connectTimeout !== undefined) init.connectTimeout = config.connectTimeout
   if (config.maxEventSize !== undefined) init.maxEventSize = config.maxEventSize
   if (network !== null) init.dispatcher = network.dispatcher
+  // --once: the end of the stream is the end of the run (an LLM-style response).
+  if (config.once) init.closeOnEnd = true
   return init
 }
 
@@ -96,13 +98,12 @@ async function streamEvents (config, network, { stdout, env }, reporter, session
   session.onStop(() => source.close())
   reporter.status(connectingLine(config, network))
   source.addEventListener('open', () => reporter.status('open', 'green'))
+  source.addEventListener('end', () => {
+    reporter.status('the server ended the stream')
+    session.stop(0)
+  })
   source.addEventListener('error', (event) => {
-    // --once: the end of the stream is the end of the run (an LLM-style response), anything else a failure.
-    if (config.once && event.willReconnect && event.code === 'ERR_EVENTSOURCE_STREAM_ENDED') {
-      reporter.status('the server ended the stream')
-      session.stop(0)
-      return
-    }
+    // With --once anything that ends the stream but its end (closeOnEnd) is a failure.
     if (event.willReconnect && !config.once) {
       reporter.status(`reconnecting in ${event.reconnectDelay} ms: ${describeError(event)}`, 'yellow')
       return

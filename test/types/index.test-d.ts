@@ -66,7 +66,11 @@ new EventSource('http://127.0.0.1/', {
   idleTimeout: 45_000,
   connectTimeout: 10_000,
   signal: AbortSignal.timeout(1000),
-  highWaterMark: 10
+  highWaterMark: 10,
+  closeOnEnd: true
+})
+source.addEventListener('end', (event) => {
+  expectType<Event>(event)
 })
 new EventSource('http://127.0.0.1/', { headers: [['x-a', '1']] })
 new EventSource('http://127.0.0.1/', { headers: new Headers({ 'x-a': '1' }) })
