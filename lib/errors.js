@@ -68,10 +68,6 @@ function outOfRange (name, range, value) {
     `The value of "${name}" is out of range. It must be ${range}. Received ${inspect(value)}`))
 }
 
-function missingArgs (name) {
-  return withToString(createError(TypeError, 'ERR_MISSING_ARGS', `The "${name}" argument must be specified`))
-}
-
 function invalidHttpToken (name, value) {
   return withToString(createError(TypeError, 'ERR_INVALID_HTTP_TOKEN',
     `${name} must be a valid HTTP token ["${String(value)}"]`))
@@ -106,7 +102,6 @@ module.exports = {
   invalidArgType,
   invalidArgValue,
   outOfRange,
-  missingArgs,
   invalidHttpToken,
   invalidChar,
   eventTooLarge,

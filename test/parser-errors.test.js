@@ -243,7 +243,7 @@ t.test('maxEventSize', async (t) => {
 })
 
 t.test('lib/errors.js', async (t) => {
-  const { describeReceived, invalidArgValue, missingArgs } = errors
+  const { describeReceived, invalidArgValue } = errors
   t.equal(describeReceived(undefined), ' Received undefined')
   t.equal(describeReceived(null), ' Received null')
   t.equal(describeReceived(function named () {}), ' Received function named')
@@ -262,9 +262,6 @@ t.test('lib/errors.js', async (t) => {
   })
   checkError(t, invalidArgValue('url', 5, 'is invalid'), {
     type: TypeError, code: 'ERR_INVALID_ARG_VALUE', message: 'The "url" argument is invalid. Received 5'
-  })
-  checkError(t, missingArgs('url'), {
-    type: TypeError, code: 'ERR_MISSING_ARGS', message: 'The "url" argument must be specified'
   })
   const err = errors.eventTooLarge(7)
   t.equal(err.toString(), 'RangeError [ERR_EVENTSOURCE_EVENT_TOO_LARGE]: An event exceeded the maximum event size of 7 bytes (maxEventSize)')
