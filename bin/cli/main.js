@@ -10,7 +10,7 @@
 
 const { once } = require('node:events')
 const { parseCommandLine, helpText, UsageError } = require('./options')
-const { colorEnabled, painter, formatEvent, formatJson, createReporter } = require('./output')
+const { colorEnabled, painter, escapeLines, MESSAGE_INDENT, formatEvent, formatJson, createReporter } = require('./output')
 const { createDispatcher } = require('./dispatcher')
 
 // After a stop, how long the process may take to wind down before it is made to exit.
@@ -213,7 +213,8 @@ async function main (args, io = {}) {
     prog = 'ssecat'
   } = io
   const usage = (message) => {
-    stderr.write(`${prog}: ${message}\nRun '${prog} --help' for the options.\n`)
+    // The message quotes the command line, and for a value the library or undici refused, their message.
+    stderr.write(`${prog}: ${escapeLines(message, MESSAGE_INDENT)}\nRun '${prog} --help' for the options.\n`)
     process.exitCode = 2
   }
 

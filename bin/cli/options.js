@@ -72,7 +72,7 @@ const HELP = [
     ['-n, --count <n>', 'exit after printing n events'],
     ['    --timeout <time>', 'exit after this time'],
     ['    --json', 'one JSON object per event: type, data, lastEventId, origin, time'],
-    ['    --raw', 'print the response bytes as received (one request, no parsing)'],
+    ['    --raw', 'print the response bytes as received, unescaped (one request, no parsing)'],
     ['-q, --quiet', 'no status lines (warnings and failures are still printed)']
   ]],
   ['Network', [
@@ -99,6 +99,8 @@ ${sections.join('\n')}
 Times are milliseconds, or take a unit: 500ms, 30s, 5m, 1h. Sizes take k, M or G.
 Exit status: 0 normal end (--count reached, --timeout, Ctrl-C), 1 connection failed, 2 usage error.
 Colour only on a terminal; NO_COLOR=1 turns it off, FORCE_COLOR=1 turns it on.
+Control characters, DEL, C1 and bidi controls from the server are printed escaped (\\x1b, \\u202e) on
+stdout and stderr, and as \\u001b in --json; only the body bytes --raw copies to stdout are not.
 `
 }
 
