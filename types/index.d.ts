@@ -29,15 +29,15 @@ export type RequestBody = string | Uint8Array | ArrayBuffer | URLSearchParams
 export interface ReconnectPolicy {
   /** The initial reconnection time in ms, replaced by the server's `retry:`. Default 3000. */
   delay?: number
-  /** Each consecutive failed attempt multiplies the delay by this. Default 1 (no backoff). */
+  /** Each attempt in a row that delivers no event multiplies the delay by this. Default 1 (no backoff). */
   factor?: number
   /** Upper bound of the backoff delay in ms. Default Infinity. */
   maxDelay?: number
   /** 'full': wait a random time between 0 and the delay. Default 'none'. */
   jitter?: 'none' | 'full'
-  /** Reconnections in a row without an open before the connection fails. Default Infinity. */
+  /** Reconnections in a row without an event (an open alone does not count) before the connection fails. Default Infinity. */
   maxRetries?: number
-  /** Statuses that reconnect (after Retry-After, when sent) instead of failing, e.g. [502, 503, 504, 429]. */
+  /** Statuses that reconnect instead of failing, e.g. [502, 503, 504, 429], waiting at least their Retry-After. */
   retryOnStatus?: number[]
 }
 
