@@ -7,7 +7,7 @@
 
 const { invalidArgType, invalidArgValue, outOfRange } = require('./errors')
 const { validateLimit } = require('./validators')
-const { normalizeHeaders, normalizeMethod, normalizeBody, validateLastEventId } = require('./request-init')
+const { normalizeHeaders, normalizeHeaderName, normalizeMethod, normalizeBody, validateLastEventId } = require('./request-init')
 
 const DEFAULT_HIGH_WATER_MARK = 1000
 
@@ -148,7 +148,7 @@ function resolveDictionary (dict) {
     if (!Array.isArray(names)) throw invalidArgType('init.credentialHeaders', 'an array of header names', names)
     init.credentialHeaders = names.map((name) => {
       if (typeof name !== 'string') throw invalidArgType('init.credentialHeaders[]', 'of type string', name)
-      return name.toLowerCase()
+      return normalizeHeaderName(name, 'init.credentialHeaders')
     })
   }
   if (dict.highWaterMark !== undefined) {

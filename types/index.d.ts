@@ -66,7 +66,7 @@ export interface EventSourceInit {
   connectTimeout?: number
   /** Closes the EventSource when aborted. */
   signal?: AbortSignal
-  /** More request headers that carry credentials: like Authorization, Cookie and Proxy-Authorization, they are not sent to another origin after a redirect. */
+  /** More request headers that carry credentials: like Authorization, Cookie and Proxy-Authorization, they are not sent to another origin after a redirect. Any case; trimmed; HTTP tokens (else ERR_INVALID_HTTP_TOKEN). */
   credentialHeaders?: string[]
   /** Follow a redirect from https: to http:. Default false: such a redirect fails the connection (ERR_EVENTSOURCE_INSECURE_REDIRECT). */
   allowInsecureRedirect?: boolean
