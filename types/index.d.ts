@@ -44,7 +44,7 @@ export interface ReconnectPolicy {
 export interface EventSourceInit {
   /** Standard member. Coerced to a boolean; Node has no cookie jar, so it changes no request. */
   withCredentials?: boolean
-  /** The undici Dispatcher for every request (proxies, TLS options, unix sockets). Default: undici's global dispatcher. */
+  /** The undici Dispatcher for every request (proxies, TLS options, unix sockets). Default: undici's global dispatcher. Redirects stay EventSource's: one that follows them itself fails the connection (ERR_EVENTSOURCE_DISPATCHER_REDIRECT). */
   dispatcher?: Dispatcher
   /** The initial reconnection time in ms (same as reconnect.delay). Default 3000. */
   reconnectionTime?: number
@@ -205,6 +205,7 @@ export type ErrorCode =
   | 'ERR_EVENTSOURCE_INVALID_REDIRECT'
   | 'ERR_EVENTSOURCE_TOO_MANY_REDIRECTS'
   | 'ERR_EVENTSOURCE_INSECURE_REDIRECT'
+  | 'ERR_EVENTSOURCE_DISPATCHER_REDIRECT'
   | 'ERR_EVENTSOURCE_NETWORK'
   | 'ERR_EVENTSOURCE_DECODING'
   | 'ERR_EVENTSOURCE_STREAM_ENDED'
