@@ -62,7 +62,7 @@ export interface EventSourceInit {
   reconnect?: ReconnectPolicy
   /** Treat an open connection that receives no byte for this many ms as dropped, and reconnect. Default: none. */
   idleTimeout?: number
-  /** Treat a request without response headers after this many ms as a network error, and reconnect. Default: none. */
+  /** Treat a request without a response head after this many ms as a network error, and reconnect. Default 30000; 0 for none. */
   connectTimeout?: number
   /** Closes the EventSource when aborted. */
   signal?: AbortSignal
