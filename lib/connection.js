@@ -196,7 +196,13 @@ class Connection {
       body: this.#body,
       // An event stream may be quiet for as long as it likes; browsers do not time out a body.
       // (undici's default would cut it after 300 s of silence.)
-      bodyTimeout: 0
+      bodyTimeout: 0,
+      // Redirects are ours to follow (#redirect), with the rules for credentials, https: to http: and
+      // loops. A dispatcher composed with undici's redirect interceptor, or an undici 6 Agent given
+      // maxRedirections, would follow them before we see them: 0 makes it stand down, in undici 6, 7
+      // and 8, as fetch() asks for it; every undici Dispatcher accepts it. A dispatcher that follows
+      // redirects anyway is caught in Hop (hopFollowedRedirect).
+      maxRedirections: 0
     }, hop)
   }
 
@@ -257,6 +263,18 @@ class Connection {
     this.#body = null
     this.#delegate.onOpen(details)
     return !this.#done
+  }
+
+  // The hop reports that its request follows a redirect the dispatcher took by itself (undici's
+  // RedirectHandler, used without regard to maxRedirections). Its rules are not ours: the request is
+  // aborted before it is sent, and the connection fails, as retrying would do the same.
+  hopFollowedRedirect (hop, history) {
+    if (hop !== this.#hop || this.#done) return
+    this.#discardHop()
+    const from = history[history.length - 1]
+    this.#finish('onFail', connectionError('ERR_EVENTSOURCE_DISPATCHER_REDIRECT',
+      `The dispatcher followed a redirect from ${from} by itself; EventSource follows redirects itself, to keep ` +
+      'credentials and https: safe: use a dispatcher without a redirect interceptor', { url: this.#url.href }))
   }
 
   hopData (hop, chunk) {
@@ -378,9 +396,12 @@ class Hop {
 
   // undici 6/7 handler API
 
-  onConnect (abort) {
+  // undici's RedirectHandler calls this again for each redirect it follows, with the URLs so far as
+  // context.history: never the case when the dispatcher leaves redirects to us.
+  onConnect (abort, context) {
     this.#abort = abort
     if (this.#aborted) abort(connectionError('ERR_EVENTSOURCE_ABORTED', 'The request was aborted'))
+    else if (context?.history?.length > 0) this.#connection.hopFollowedRedirect(this, context.history)
   }
 
   onHeaders (status, rawHeaders, resume, statusText) {
@@ -405,9 +426,10 @@ class Hop {
 
   // undici 7/8 handler API
 
-  onRequestStart (controller) {
+  onRequestStart (controller, context) {
     this.#controller = controller
     if (this.#aborted) controller.abort(connectionError('ERR_EVENTSOURCE_ABORTED', 'The request was aborted'))
+    else if (context?.history?.length > 0) this.#connection.hopFollowedRedirect(this, context.history)
   }
 
   onResponseStart (controller, status, headers, statusText) {

@@ -7,9 +7,16 @@
 
 const { invalidArgType, invalidArgValue, outOfRange } = require('./errors')
 const { validateLimit } = require('./validators')
-const { normalizeHeaders, normalizeMethod, normalizeBody, validateLastEventId } = require('./request-init')
+const { normalizeHeaders, normalizeHeaderName, normalizeMethod, normalizeBody, validateLastEventId } = require('./request-init')
 
 const DEFAULT_HIGH_WATER_MARK = 1000
+// The time from sending a request to its response head (connectTimeout). An event stream server can
+// send its head at once and take its time in the body, so a head that does not come means a server,
+// proxy or load balancer that accepted the connection and went away; without a limit the attempt
+// hangs for undici's headersTimeout, 300 s. 30 s leaves room for a cold start, a slow proxy or a
+// server that computes before it answers, and a silent one is then a network error that reconnects,
+// as the standard does for those. 0 waits as long as undici does.
+const DEFAULT_CONNECT_TIMEOUT = 30_000
 
 function isObject (value) {
   return value !== null && (typeof value === 'object' || typeof value === 'function')
@@ -93,7 +100,7 @@ function resolveDictionary (dict) {
     body: null,
     lastEventId: '',
     idleTimeout: 0,
-    connectTimeout: 0,
+    connectTimeout: DEFAULT_CONNECT_TIMEOUT,
     signal: null,
     highWaterMark: DEFAULT_HIGH_WATER_MARK,
     closeOnEnd: Boolean(dict.closeOnEnd),
@@ -149,7 +156,7 @@ function resolveDictionary (dict) {
     if (!Array.isArray(names)) throw invalidArgType('init.credentialHeaders', 'an array of header names', names)
     init.credentialHeaders = names.map((name) => {
       if (typeof name !== 'string') throw invalidArgType('init.credentialHeaders[]', 'of type string', name)
-      return name.toLowerCase()
+      return normalizeHeaderName(name, 'init.credentialHeaders')
     })
   }
   if (dict.highWaterMark !== undefined) {

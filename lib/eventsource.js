@@ -17,13 +17,13 @@ const { connectionError } = require('./errors')
 const { defineEventHandler } = require('./event-handler')
 const { resolveInit } = require('./eventsource-init')
 const { attemptRequest, isSendableLastEventId } = require('./request-init')
-const { backoffDelay, clampDelay } = require('./reconnect-policy')
+const { reconnectDelay } = require('./reconnect-policy')
 const { errorEventFor } = require('./error-event')
 const { MessageIterator } = require('./message-iterator')
 const { afterMicrotaskCheckpoint } = require('./microtask-checkpoint')
 
 // The default reconnection time: "a user-agent-defined value, probably in the region of a few
-// seconds". Chromium, Firefox and Node's built-in all use 3 s.
+// seconds". Chromium and Node's built-in use 3 s (Firefox 5 s).
 const DEFAULT_RECONNECTION_TIME = 3000
 
 let undici = null
@@ -92,8 +92,9 @@ class EventSource extends EventTarget {
   #reconnectionTime
   // The origin of the final URL of the current response, for MessageEvent#origin.
   #origin = ''
-  // Requests started (for init.headers/init.body functions), and failed attempts since the last open
-  // (for the reconnection policy).
+  // Requests started (for init.headers/init.body functions), and attempts in a row that delivered no
+  // event (for the reconnection policy: an `open` alone is not progress, or a server that answers and
+  // ends at once would reset the count forever).
   #attempts = 0
   #failures = 0
   #iterators = null
@@ -161,7 +162,11 @@ class EventSource extends EventTarget {
     this.#init = init
     this.#reconnectionTime = init.reconnect.delay ?? DEFAULT_RECONNECTION_TIME
     this.#parser = new EventSourceParser({
-      onEvent: (type, data, lastEventId) => this.#queueMessage(type, data, lastEventId),
+      onEvent: (type, data, lastEventId) => {
+        // An event is progress: the reconnection policy counts failures from here (see #failures).
+        this.#failures = 0
+        this.#queueMessage(type, data, lastEventId)
+      },
       onRetry: (ms) => { this.#reconnectionTime = ms },
       maxEventSize: init.maxEventSize,
       lastEventId: init.lastEventId
@@ -345,7 +350,6 @@ class EventSource extends EventTarget {
     this.#origin = this.#connection.url.origin
     this.#requestUrl = this.#connection.url
     this.#requestMethod = this.#connection.method
-    this.#failures = 0
     this.#queueTask(TASK_ANNOUNCE)
   }
 
@@ -449,7 +453,7 @@ class EventSource extends EventTarget {
     // Step 1: if the readyState attribute is set to CLOSED, abort these steps.
     if (this.#readyState === CLOSED) return
     const policy = this.#init.reconnect
-    // Extension: give up after maxRetries reconnections that did not open (none by default).
+    // Extension: give up after maxRetries reconnections that delivered no event (none by default).
     if (++this.#failures > policy.maxRetries) {
       const attempts = this.#failures
       this.#failConnection(connectionError('ERR_EVENTSOURCE_RETRIES_EXHAUSTED',
@@ -457,10 +461,9 @@ class EventSource extends EventTarget {
         { status: error.status, statusText: error.statusText, headers: error.headers, url: error.url }, error))
       return
     }
-    // The delay: the reconnection time, or what the backoff policy and Retry-After make of it.
-    const delay = error.retryAfter !== undefined
-      ? clampDelay(error.retryAfter)
-      : backoffDelay(this.#reconnectionTime, this.#failures, policy)
+    // The delay: the reconnection time, or what the backoff policy, Retry-After and the floor for
+    // attempts that deliver nothing make of it (lib/reconnect-policy.js).
+    const delay = reconnectDelay(this.#reconnectionTime, this.#failures, policy, error.retryAfter)
     // Step 2: set readyState to CONNECTING and fire an event named error.
     this.#readyState = CONNECTING
     this.dispatchEvent(errorEventFor(error, delay))

@@ -1,15 +1,54 @@
 'use strict'
 
 // How long to wait before reconnecting. With the defaults (factor 1, no cap, no jitter) the delay is
-// the reconnection time, exactly as the standard says; the rest is an opt-in policy.
+// the reconnection time, exactly as the standard says, for every server that delivers events; the rest
+// is an opt-in policy, plus a floor (stormFloor) for servers that keep answering with nothing.
 
 // setTimeout takes at most 2^31 - 1 ms and fires after 1 ms for anything larger: clamp instead, so
 // a huge `retry:` or Retry-After never turns into a reconnection loop.
 const MAX_TIMER_DELAY = 2 ** 31 - 1
 
+// The standard lets a server set the reconnection time to 0 (`retry: 0`) and end every response at
+// once: Chromium then reconnects as fast as the network allows, forever (about 600 requests a second
+// over loopback); Firefox raises any `retry:` below 500 ms to 500 ms, for every server. We keep the
+// reconnection time exact, as Chromium does, while attempts deliver events, and put a floor under the
+// wait only once attempts in a row have delivered none ("Optionally, wait some more", HTML 9.2.3): no
+// floor after the first (one dropped connection reconnects as the server asked), then 1, 2, 4 ... 512 ms,
+// then 1 s for as long as it lasts. However the server behaves, that is at most 11 attempts in any one
+// second, then one a second; a reconnection time or backoff above the floor is never changed.
+const STORM_FLOOR_MAX = 1000
+
+/**
+ * The least wait after `failures` attempts in a row that delivered no event.
+ * @param {number} failures 1 for the first
+ * @returns {number} milliseconds
+ */
+function stormFloor (failures) {
+  if (failures < 2) return 0
+  return Math.min(2 ** (failures - 2), STORM_FLOOR_MAX)
+}
+
+/**
+ * The wait before the next attempt: the backoff delay, at least the server's Retry-After, at least the
+ * storm floor.
+ * @param {number} reconnectionTime the current reconnection time (initial delay or the last `retry:`)
+ * @param {number} failures attempts in a row that delivered no event, this one included (1 for the first)
+ * @param {{ factor: number, maxDelay: number, jitter: 'none' | 'full' }} policy
+ * @param {number | undefined} retryAfter the response's Retry-After in ms (parseRetryAfter), if any
+ * @param {() => number} [random] for tests
+ * @returns {number} milliseconds
+ */
+function reconnectDelay (reconnectionTime, failures, policy, retryAfter, random = Math.random) {
+  let delay = backoffDelay(reconnectionTime, failures, policy, random)
+  // Retry-After is how long the server asks to be left alone: never sooner than that. It does not
+  // replace the backoff, which may be longer already; a `Retry-After: 0` asks for nothing.
+  if (retryAfter !== undefined && retryAfter > delay) delay = retryAfter
+  return Math.max(delay, stormFloor(failures))
+}
+
 /**
  * @param {number} reconnectionTime the current reconnection time (initial delay or the last `retry:`)
- * @param {number} failures consecutive failed attempts so far, this one included (1 for the first)
+ * @param {number} failures attempts in a row that delivered no event, this one included (1 for the first)
  * @param {{ factor: number, maxDelay: number, jitter: 'none' | 'full' }} policy
  * @param {() => number} [random] for tests
  * @returns {number} milliseconds
@@ -77,4 +116,4 @@ function parseRetryAfter (value, now) {
   return clampDelay(date - now)
 }
 
-module.exports = { backoffDelay, clampDelay, parseRetryAfter, MAX_TIMER_DELAY }
+module.exports = { reconnectDelay, backoffDelay, stormFloor, clampDelay, parseRetryAfter, MAX_TIMER_DELAY, STORM_FLOOR_MAX }

@@ -67,6 +67,20 @@ function normalizeHeaders (init, optionName) {
 }
 
 /**
+ * A header name given as an option on its own (credentialHeaders): with the leading and trailing HTTP
+ * whitespace a copy-paste brings along removed, checked to be a token, lower-cased as the request's
+ * header names are, so that it matches the header it names.
+ * @param {string} name
+ * @param {string} optionName for error messages
+ * @returns {string}
+ */
+function normalizeHeaderName (name, optionName) {
+  const trimmed = name.replace(EDGE_WHITESPACE, '')
+  if (!TOKEN.test(trimmed)) throw invalidHttpToken(`Header name in ${optionName}`, name)
+  return trimmed.toLowerCase()
+}
+
+/**
  * The method, as fetch normalizes it.
  * @param {unknown} method
  * @returns {string}
@@ -157,5 +171,5 @@ function isSendableLastEventId (id) {
 }
 
 module.exports = {
-  normalizeHeaders, normalizeMethod, normalizeBody, validateLastEventId, isSendableLastEventId, attemptRequest
+  normalizeHeaders, normalizeHeaderName, normalizeMethod, normalizeBody, validateLastEventId, isSendableLastEventId, attemptRequest
 }

@@ -48,8 +48,8 @@ async function close (server) {
 /**
  * The event stream server. GET /events: the first request gets `id: 1` / `data: first` and the end of
  * the body; every later one gets `id: 2` / `data: second` and stays open. GET /redirect: a 302 to
- * /events. GET /no-content: a 204. GET /plain: a text body. It records each request with the client
- * port it came from.
+ * /events. GET /redirect-away: a 302 to /events on another origin (localhost). GET /no-content: a
+ * 204. GET /plain: a text body. It records each request with the client port it came from.
  */
 async function startServer (t, { connectionClose = false } = {}) {
   const requests = []
@@ -63,6 +63,11 @@ async function startServer (t, { connectionClose = false } = {}) {
     }
     if (req.url === '/redirect') {
       res.writeHead(302, { location: '/events', ...extra })
+      res.end()
+      return
+    }
+    if (req.url === '/redirect-away') {
+      res.writeHead(302, { location: `http://localhost:${server.address().port}/events`, ...extra })
       res.end()
       return
     }
@@ -447,3 +452,103 @@ for (const api of HANDLER_APIS) {
     t.same(server.paths(), ['/no-content'], 'one request, no reconnection')
   })
 }
+
+// A dispatcher that follows redirects itself would apply its own rules, not ours: undici's redirect
+// handler keeps every header but Authorization, Cookie and Proxy-Authorization on a cross-origin hop,
+// so a credentialHeaders header would leak. Each request asks for maxRedirections: 0, which makes
+// undici's redirect interceptor (undici 7 and 8) and undici 6's Agent option stand down; a dispatcher
+// that follows a redirect anyway is refused before the redirected request is sent.
+const REDIRECTING = [
+  {
+    name: 'undici 7: agent.compose(interceptors.redirect())',
+    dispatcher: () => new undici.Agent().compose(undici.interceptors.redirect({ maxRedirections: 5 }))
+  },
+  {
+    name: 'undici 8: agent.compose(interceptors.redirect())',
+    skip: UNDICI8_SKIP,
+    dispatcher: () => {
+      const undici8 = require('undici8')
+      return new undici8.Agent().compose(undici8.interceptors.redirect({ maxRedirections: 5 }))
+    }
+  }
+]
+
+/** One EventSource with a credential header on `dispatcher` through /redirect-away to another origin. */
+async function redirectAway (t, server, dispatcher, expected) {
+  const es = new EventSource(`${server.base}/redirect-away`,
+    { dispatcher, headers: { 'x-token': 't' }, credentialHeaders: ['x-token'], reconnectionTime: 20 })
+  t.teardown(() => es.close())
+  const origins = []
+  es.addEventListener('message', (event) => origins.push(event.origin))
+  let error = null
+  es.addEventListener('error', (event) => { error ??= event })
+  const log = await record(es, expected)
+  return { log, origins, error }
+}
+
+for (const api of REDIRECTING) {
+  t.test(`${api.name}: redirects are still followed by EventSource, with its rules`, { skip: api.skip }, async (t) => {
+    const server = await startServer(t, { connectionClose: true })
+    const dispatcher = api.dispatcher()
+    t.teardown(() => dispatcher.destroy())
+    const expected = [['open', EventSource.OPEN], ['message', 'first', '1']]
+    const { log, origins } = await redirectAway(t, server, dispatcher, expected)
+    t.same(log, expected)
+    const port = server.host.split(':')[1]
+    t.same(origins, [`http://localhost:${port}`], 'the origin of the final URL: the 302 reached EventSource')
+    t.same(server.paths(), ['/redirect-away', '/events'])
+    const requests = server.events()
+    t.equal(requests.length, 1)
+    t.equal(requests[0]?.headers.host, `localhost:${port}`)
+    t.equal(requests[0]?.headers['x-token'], undefined, 'the credential header stayed with its origin')
+  })
+}
+
+t.test('a dispatcher that follows redirects whatever maxRedirections says is refused', async (t) => {
+  // undici's RedirectHandler.buildDispatch follows up to its own count and ignores the request's.
+  const server = await startServer(t, { connectionClose: true })
+  const agent = new undici.Agent()
+  t.teardown(() => agent.destroy())
+  const dispatcher = { dispatch: undici.RedirectHandler.buildDispatch(agent, 5) }
+  const { log, error } = await redirectAway(t, server, dispatcher, [['error', EventSource.CLOSED]])
+  t.same(log, [['error', EventSource.CLOSED]], 'the connection fails, without a reconnection')
+  t.equal(error.code, 'ERR_EVENTSOURCE_DISPATCHER_REDIRECT')
+  t.equal(error.message, `The dispatcher followed a redirect from ${server.base}/redirect-away by itself; ` +
+    'EventSource follows redirects itself, to keep credentials and https: safe: use a dispatcher without a redirect interceptor')
+  t.equal(error.willReconnect, false)
+  t.same(server.paths(), ['/redirect-away'], 'the redirected request was aborted before it was sent')
+})
+
+t.test('an undici 6 Agent with maxRedirections (Node\'s bundled undici, child process)', async (t) => {
+  const server = await startServer(t, { connectionClose: true })
+  const expected = [['open', EventSource.OPEN], ['message', 'first', '1']]
+  const result = await runChild(t, 'node-fetch-redirecting', server, { url: `${server.base}/redirect-away`, expected })
+  t.comment(`Node ${process.version} bundles undici ${result.report.bundledUndici}`)
+  checkChild(t, result, expected)
+  t.same(server.paths(), ['/redirect-away', '/events'])
+  const requests = server.events()
+  t.equal(requests[0]?.headers.host, `localhost:${server.host.split(':')[1]}`, 'EventSource followed the 302')
+  t.equal(requests[0]?.headers['x-token'], undefined, 'the credential header stayed with its origin')
+})
+
+t.test('an undici 6 Agent that follows redirects whatever maxRedirections says is refused (child process)',
+  { skip: NODE_MAJOR < 24 ? false : `Node ${process.version} bundles undici 7, whose Agent does not follow redirects` }, async (t) => {
+    const server = await startServer(t, { connectionClose: true })
+    const expected = [['error', EventSource.CLOSED]]
+    const result = await runChild(t, 'node-fetch-redirecting-always', server, { url: `${server.base}/redirect-away`, expected })
+    checkChild(t, result, expected)
+    t.same(result.report.errorCodes, ['ERR_EVENTSOURCE_DISPATCHER_REDIRECT'])
+    t.same(server.paths(), ['/redirect-away'], 'the redirected request was aborted before it was sent')
+  })
+
+t.test('undici 7 Client and Pool accept maxRedirections: 0', async (t) => {
+  for (const Dispatcher of [undici.Client, undici.Pool]) {
+    const server = await startServer(t)
+    const dispatcher = new Dispatcher(server.base)
+    t.teardown(() => dispatcher.destroy())
+    const es = new EventSource(server.url, { dispatcher, reconnectionTime: 20 })
+    t.teardown(() => es.close())
+    t.same(await record(es), EXPECTED_LOG, Dispatcher.name)
+    checkReconnection(t, server)
+  }
+})

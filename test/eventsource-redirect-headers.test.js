@@ -152,6 +152,17 @@ t.test('credentialHeaders: more headers kept from other origins', async (t) => {
   t.throws(() => new EventSource(a, { credentialHeaders: [1] }), { code: 'ERR_INVALID_ARG_TYPE' })
 })
 
+t.test('credentialHeaders names are trimmed and lower-cased: \' X-Token \' is kept from another origin', async (t) => {
+  const { srv, a, b } = await twoOrigins(t, (req, res) =>
+    req.url === '/start' ? redirect(res, 302, `${b}/end`) : sse(res, 'data: x\n\n', { end: false }))
+  const headers = { 'X-Token': 't', 'X-Other': 'o' }
+  const es = srv.eventSource(`${a}/start`, { headers, credentialHeaders: [' X-Token ', '\tX-Other\r\n'], reconnectionTime: 10 })
+  const message = await new Recorder(es).wait('message')
+  t.equal(message.origin, b, 'the redirect was followed')
+  const sent = srv.requests.map((r) => [r.headers.host, r.headers['x-token'], r.headers['x-other']])
+  t.same(sent, [[`127.0.0.1:${srv.port}`, 't', 'o'], [`localhost:${srv.port}`, undefined, undefined]])
+})
+
 // https: URLs carried over plain HTTP by a dispatcher that rewrites the scheme, so the redirect rules
 // for https: can be checked against a real (plain) server without certificates.
 function httpsOverHttp (t) {

@@ -150,6 +150,19 @@ t.test('header names that are not tokens throw ERR_INVALID_HTTP_TOKEN', async (t
   }
 })
 
+t.test('credentialHeaders names that are not tokens throw ERR_INVALID_HTTP_TOKEN', async (t) => {
+  // Surrounding HTTP whitespace is removed first (see eventsource-redirect-headers): these have
+  // something wrong inside, or nothing at all.
+  for (const name of ['x token', 'x-a\r\nx-b', 'x\0a', '', ' ', '\t\r\n', 'x:a', '(x)', 'ünï', 'x-a\v']) {
+    const err = thrownBy({ credentialHeaders: ['x-ok', name] })
+    t.ok(err instanceof TypeError && err.code === 'ERR_INVALID_HTTP_TOKEN', JSON.stringify(name), { found: err })
+    t.equal(err?.message, `Header name in init.credentialHeaders must be a valid HTTP token ["${name}"]`)
+  }
+  for (const name of [' X-Token ', '\tx-token\r\n', 'X-TOKEN']) {
+    t.equal(thrownBy({ credentialHeaders: [name] }), null, `${JSON.stringify(name)} is a token once trimmed`)
+  }
+})
+
 t.test('a header name that is a Symbol throws ERR_INVALID_HTTP_TOKEN', async (t) => {
   const err = thrownBy({ headers: [[Symbol('x'), 'v']] })
   t.ok(err instanceof TypeError, 'a TypeError')

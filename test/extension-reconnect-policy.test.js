@@ -6,7 +6,7 @@
 
 const t = require('tap')
 const { EventSource } = require('../')
-const { backoffDelay, clampDelay, parseRetryAfter, MAX_TIMER_DELAY } = require('../lib/reconnect-policy')
+const { backoffDelay, reconnectDelay, stormFloor, clampDelay, parseRetryAfter, MAX_TIMER_DELAY } = require('../lib/reconnect-policy')
 const { SSE, serve, open, record } = require('./helpers/extension-server')
 
 const policy = (p) => ({ factor: 1, maxDelay: Infinity, jitter: 'none', ...p })
@@ -45,6 +45,29 @@ t.test('backoffDelay never returns NaN', async (t) => {
   t.equal(backoffDelay(0, 1100, policy({ factor: 2 })), 0, 'retry: 0 stays 0 after many failures')
   t.equal(backoffDelay(Infinity, 1, policy({ jitter: 'full' }), () => 0), 0, 'random() 0 of an infinite bound')
   t.equal(clampDelay(NaN), 0)
+})
+
+t.test('stormFloor: none for the first failure, then 1, 2, 4 ... 512 ms, then 1 s', async (t) => {
+  t.same(Array.from({ length: 14 }, (_, i) => stormFloor(i + 1)), [0, 1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1000, 1000, 1000])
+  t.equal(stormFloor(1100), 1000, 'no overflow after many failures')
+  t.equal(stormFloor(0), 0)
+})
+
+t.test('reconnectDelay: the backoff, at least Retry-After, at least the storm floor', async (t) => {
+  const p = policy({ factor: 2 })
+  t.equal(reconnectDelay(100, 1, p, undefined), 100, 'the reconnection time')
+  t.equal(reconnectDelay(100, 3, p, undefined), 400, 'the backoff')
+  t.equal(reconnectDelay(100, 1, p, 0), 100, 'Retry-After: 0 does not replace the backoff')
+  t.equal(reconnectDelay(100, 1, p, 5000), 5000, 'a longer Retry-After is waited')
+  t.equal(reconnectDelay(1000, 4, p, 2000), 8000, 'a backoff longer than Retry-After is waited')
+  t.equal(reconnectDelay(0, 1, p, undefined), 0, 'retry: 0, once: at once')
+  t.equal(reconnectDelay(0, 5, p, undefined), 8, 'retry: 0, fifth failure in a row: the floor')
+  t.equal(reconnectDelay(0, 30, p, 0), 1000, 'and never below 1 s after a dozen')
+  t.equal(reconnectDelay(5, 30, p, undefined), MAX_TIMER_DELAY, 'a backoff above the floor is kept')
+  const full = policy({ jitter: 'full' })
+  t.equal(reconnectDelay(1000, 1, full, 300, () => 0.1), 300, 'Retry-After is a floor under the jitter too')
+  t.equal(reconnectDelay(1000, 9, full, undefined, () => 0), 128, 'so is the storm floor')
+  t.equal(reconnectDelay(1000, 9, full, undefined, () => 0.5), 500)
 })
 
 t.test('clampDelay', async (t) => {
@@ -143,8 +166,11 @@ t.test('end to end: full jitter stays within [0, bound] and is honoured', async 
   const { server, errors } = await failing(t, { delay: 10, factor: 2, maxDelay: 40, jitter: 'full' }, 8)
   const bounds = [10, 20, 40, 40, 40, 40, 40, 40]
   errors.forEach((e, i) => {
-    t.ok(Number.isInteger(e.reconnectDelay) && e.reconnectDelay >= 0 && e.reconnectDelay <= bounds[i],
-      `delay ${i + 1}: ${e.reconnectDelay} in [0, ${bounds[i]}]`)
+    // Eight failures in a row: the storm floor (0, 1, 2 ... 64 ms) is under the jitter.
+    const floor = stormFloor(i + 1)
+    const bound = Math.max(bounds[i], floor)
+    t.ok(Number.isInteger(e.reconnectDelay) && e.reconnectDelay >= floor && e.reconnectDelay <= bound,
+      `delay ${i + 1}: ${e.reconnectDelay} in [${floor}, ${bound}]`)
   })
   checkWaited(t, server, errors)
 })
@@ -179,8 +205,9 @@ t.test('retry: is the base of the backoff', async (t) => {
   t.same(rec.of('error').slice(0, 4).map((e) => e.reconnectDelay), [5, 10, 20, 40])
 })
 
-t.test('an open resets the backoff', async (t) => {
-  // Two failures, an open that ends, two failures.
+t.test('an event resets the backoff', async (t) => {
+  // Two failures, an open with an event that ends, two failures. (An open alone does not reset it:
+  // test/extension-reconnect-storms.test.js.)
   const plan = ['503', '503', 'open', '503', '503', 'hang']
   const server = await serve(t, (req, res, i) => {
     if (plan[i] === '503') res.writeHead(503).end()

@@ -1,13 +1,13 @@
 'use strict'
 
 // Giving up (reconnect.maxRetries) and retrying chosen statuses (reconnect.retryOnStatus), with the
-// server's Retry-After in both of its forms.
+// server's Retry-After in both of its forms, a floor under the backoff delay.
 
 const t = require('tap')
 const { EventSource, EventSourceErrorEvent } = require('../')
-const { SSE, serve, open, record, closedPort, elapse } = require('./helpers/extension-server')
+const { SSE, serve, open, record, closedPort, elapse, fakeClock, stamped, stepThrough } = require('./helpers/extension-server')
 
-t.test('maxRetries: N reconnections without an open, then CLOSED and one final error', async (t) => {
+t.test('maxRetries: N reconnections without an event, then CLOSED and one final error', async (t) => {
   const server = await serve(t, (req, res) => res.writeHead(503, { 'retry-after': 'soon', 'x-why': 'maintenance' }).end())
   const es = open(t, server.url(), { reconnect: { delay: 1, maxRetries: 2, retryOnStatus: [503] } })
   const rec = record(es)
@@ -48,8 +48,8 @@ t.test('maxRetries 0: the first failure is final; the cause keeps its own cause'
   t.equal(error.cause.cause.code, 'ECONNREFUSED')
 })
 
-t.test('maxRetries: an open resets the count', async (t) => {
-  // With maxRetries 2: fail, fail, open (reset) and end, fail, fail -> the 3rd failure in a row gives up.
+t.test('maxRetries: an event resets the count', async (t) => {
+  // With maxRetries 2: fail, fail, an event (reset) and the end, fail, fail -> the 3rd failure in a row gives up.
   const plan = ['503', '503', 'open', '503', '503', '503']
   const server = await serve(t, (req, res, i) => {
     if (plan[i] === 'open') res.writeHead(200, SSE).end('data: x\n\n')
@@ -66,8 +66,8 @@ t.test('maxRetries: an open resets the count', async (t) => {
   t.match(final.message, /^Gave up after 3 failed attempts in a row: /)
 })
 
-t.test('maxRetries counts an ended stream as a failure once it has not reopened', async (t) => {
-  // Every response opens and ends at once: the count never passes 1.
+t.test('maxRetries counts an ended stream as a failure only until the next event', async (t) => {
+  // Every response delivers an event and ends: the count never passes 1.
   const server = await serve(t, (req, res) => res.writeHead(200, SSE).end('data: x\n\n'))
   const es = open(t, server.url(), { reconnect: { delay: 0, maxRetries: 1 } })
   const rec = record(es)
@@ -97,52 +97,64 @@ t.test('the iteration rejects when the retries are exhausted', async (t) => {
     { code: 'ERR_EVENTSOURCE_RETRIES_EXHAUSTED', status: 502 })
 })
 
-t.test('retryOnStatus: Retry-After delay-seconds sets the delay', async (t) => {
+t.test('retryOnStatus: Retry-After is a floor under the backoff, not a replacement', async (t) => {
+  const clock = fakeClock(t)
   const server = await serve(t, (req, res, i) => {
     if (i === 0) res.writeHead(503, { 'retry-after': '0' }).end()
-    else if (i === 1) res.writeHead(429, { 'Retry-After': '2' }).end()
+    else if (i === 1) res.writeHead(429, { 'Retry-After': '3' }).end()
+    else if (i === 2) res.writeHead(503, { 'retry-after': '1' }).end()
     else res.writeHead(200, SSE).flushHeaders()
   })
-  // A 60 s backoff: only Retry-After can make the second request come this soon.
-  const es = open(t, server.url(), { reconnect: { delay: 60000, retryOnStatus: [429, 503] } })
-  const rec = record(es)
-  const first = await rec.nth('error')
-  t.equal(first.reconnectDelay, 0, 'Retry-After: 0')
-  t.equal(first.status, 503)
-  t.equal(first.headers.get('retry-after'), '0')
-  t.equal(first.willReconnect, true)
-  const second = await rec.nth('error', 2)
-  t.equal(second.reconnectDelay, 2000, 'Retry-After: 2')
-  t.equal(second.status, 429)
-  t.equal(second.statusText, 'Too Many Requests')
-  t.equal(es.readyState, EventSource.CONNECTING)
+  const source = stamped(t, clock, server.url(), { reconnect: { delay: 500, factor: 4, retryOnStatus: [429, 503] } })
+  const { delays, wrong } = await stepThrough(clock, source, 3)
+  t.same(wrong, [], 'every attempt came exactly when announced')
+  // Backoff 500, 2000, 8000; Retry-After 0, 3 s, 1 s: the longer of the two each time.
+  t.same(delays, [500, 3000, 8000])
+  t.same(source.attempts, [0, 500, 3500, 11500])
+  const errors = source.rec.of('error')
+  t.same(errors.map((e) => [e.status, e.headers.get('retry-after'), e.willReconnect]),
+    [[503, '0', true], [429, '3', true], [503, '1', true]])
+  t.equal(errors[1].statusText, 'Too Many Requests')
+  await source.rec.nth('open')
+  t.equal(source.es.readyState, EventSource.OPEN)
+})
+
+t.test('retryOnStatus: 503 with Retry-After: 0, forever, waits the reconnection time', async (t) => {
+  // Before: Retry-After replaced the delay, and this server got 1,112 requests in 2 s.
+  const clock = fakeClock(t)
+  const server = await serve(t, (req, res) => res.writeHead(503, { 'retry-after': '0' }).end())
+  const source = stamped(t, clock, server.url(), { reconnect: { retryOnStatus: [503] } })
+  const { delays, wrong } = await stepThrough(clock, source, 4)
+  t.same(wrong, [])
+  t.same(delays, [3000, 3000, 3000, 3000], 'the default reconnection time')
+  t.same(source.attempts, [0, 3000, 6000, 9000, 12000])
+  t.equal(source.attempts.filter((time) => time < 2000).length, 1, 'one request in the first 2 s')
+})
+
+t.test('retryOnStatus: Retry-After: 0 with a delay of 0 gets the storm floor', async (t) => {
+  const clock = fakeClock(t)
+  const server = await serve(t, (req, res) => res.writeHead(503, { 'retry-after': '0' }).end())
+  const source = stamped(t, clock, server.url(), { reconnect: { delay: 0, retryOnStatus: [503] } })
+  const { delays, wrong } = await stepThrough(clock, source, 13)
+  t.same(wrong, [])
+  t.same(delays, [0, 1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1000, 1000])
+  t.equal(source.attempts.filter((time) => time < 2000).length, 12, '12 requests in the first 2 s')
 })
 
 t.test('retryOnStatus: Retry-After as an HTTP-date', async (t) => {
-  let sent
+  // The fake clock starts on a whole second, so the dates are exact.
+  const clock = fakeClock(t, { now: Date.UTC(2030, 0, 1) })
   const server = await serve(t, (req, res, i) => {
-    if (i === 0) {
-      sent = Date.now()
-      res.writeHead(503, { 'retry-after': new Date(sent + 3000).toUTCString() }).end()
-    } else if (i === 1) {
-      res.writeHead(503, { 'retry-after': new Date(Date.now() - 60000).toUTCString() }).end()
-    } else {
-      res.writeHead(200, SSE).flushHeaders()
-    }
+    if (i === 0) res.writeHead(503, { 'retry-after': new Date(Date.now() + 3000).toUTCString() }).end()
+    else if (i === 1) res.writeHead(503, { 'retry-after': new Date(Date.now() - 60000).toUTCString() }).end()
+    else res.writeHead(200, SSE).flushHeaders()
   })
-  const es = open(t, server.url(), { reconnect: { delay: 60000, retryOnStatus: [503] } })
-  const rec = record(es)
-  const first = await rec.nth('error')
-  const received = Date.now()
-  // The date has whole seconds: sent + 3000 truncated, measured from a moment after `sent`.
-  t.ok(first.reconnectDelay > 3000 - 1000 - (received - sent) && first.reconnectDelay <= 3000,
-    `a date 3 s ahead: ${first.reconnectDelay} ms`)
-  es.close()
-
-  const again = open(t, server.url(), { reconnect: { delay: 60000, retryOnStatus: [503] } })
-  const rec2 = record(again)
-  await rec2.nth('open')
-  t.equal(rec2.of('error')[0].reconnectDelay, 0, 'a date in the past: at once')
+  const source = stamped(t, clock, server.url(), { reconnect: { delay: 10, retryOnStatus: [503] } })
+  const { delays, wrong } = await stepThrough(clock, source, 2)
+  t.same(wrong, [])
+  t.same(delays, [3000, 10], 'a date 3 s ahead; a date in the past asks for nothing: the backoff')
+  t.equal(source.rec.of('error')[0].headers.get('retry-after'), 'Tue, 01 Jan 2030 00:00:03 GMT')
+  await source.rec.nth('open')
 })
 
 t.test('retryOnStatus: without a usable Retry-After, the backoff applies', async (t) => {

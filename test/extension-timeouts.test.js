@@ -6,7 +6,7 @@
 const t = require('tap')
 const { once } = require('node:events')
 const { EventSource } = require('../')
-const { SSE, serve, open, record, elapse } = require('./helpers/extension-server')
+const { SSE, serve, open, record, elapse, fakeClock, stamped } = require('./helpers/extension-server')
 
 t.test('connectTimeout: a server that accepts but never answers', async (t) => {
   const closed = []
@@ -34,6 +34,38 @@ t.test('connectTimeout: a server that accepts but never answers', async (t) => {
   const socket = server.requests[0].socket
   if (!socket.destroyed) await once(socket, 'close', { signal: AbortSignal.timeout(5000) })
   t.ok(closed.includes(0), 'the timed-out request was aborted, its socket closed')
+})
+
+t.test('connectTimeout is 30 s by default', async (t) => {
+  const clock = fakeClock(t)
+  // No request gets an answer.
+  const server = await serve(t, () => {})
+  const source = stamped(t, clock, server.url())
+  await server.request(0)
+  clock.tick(29_999)
+  t.same(source.rec.types(), [], 'nothing after 29,999 ms')
+  clock.tick(1)
+  t.same(source.rec.types(), ['error'], 'a network error at 30,000 ms')
+  const error = source.rec.of('error')[0]
+  t.equal(error.code, 'ERR_EVENTSOURCE_CONNECT_TIMEOUT')
+  t.equal(error.message, `No response from ${server.origin} within 30000 ms (connectTimeout)`)
+  t.equal(error.willReconnect, true)
+  t.equal(error.reconnectDelay, 3000)
+  clock.tick(3000)
+  t.same(source.attempts, [0, 33_000], 'then a reconnection after the reconnection time')
+  await server.request(1)
+})
+
+t.test('connectTimeout: 0 waits for the response head as long as undici does', async (t) => {
+  const clock = fakeClock(t)
+  const server = await serve(t, () => {})
+  const source = stamped(t, clock, server.url(), { connectTimeout: 0 })
+  await server.request(0)
+  // undici's own headersTimeout is 300 s.
+  clock.tick(299_000)
+  t.same(source.rec.types(), [], 'no timeout of ours')
+  t.equal(source.es.readyState, EventSource.CONNECTING)
+  t.same(source.attempts, [0])
 })
 
 t.test('connectTimeout does not limit an open stream', async (t) => {

@@ -31,22 +31,22 @@ export type RequestBody = string | Uint8Array | ArrayBuffer | URLSearchParams
 export interface ReconnectPolicy {
   /** The initial reconnection time in ms, replaced by the server's `retry:`. Default 3000. */
   delay?: number
-  /** Each consecutive failed attempt multiplies the delay by this. Default 1 (no backoff). */
+  /** Each attempt in a row that delivers no event multiplies the delay by this. Default 1 (no backoff). */
   factor?: number
   /** Upper bound of the backoff delay in ms. Default Infinity. */
   maxDelay?: number
   /** 'full': wait a random time between 0 and the delay. Default 'none'. */
   jitter?: 'none' | 'full'
-  /** Reconnections in a row without an open before the connection fails. Default Infinity. */
+  /** Reconnections in a row without an event (an open alone does not count) before the connection fails. Default Infinity. */
   maxRetries?: number
-  /** Statuses that reconnect (after Retry-After, when sent) instead of failing, e.g. [502, 503, 504, 429]. */
+  /** Statuses that reconnect instead of failing, e.g. [502, 503, 504, 429], waiting at least their Retry-After. */
   retryOnStatus?: number[]
 }
 
 export interface EventSourceInit {
   /** Standard member. Coerced to a boolean; Node has no cookie jar, so it changes no request. */
   withCredentials?: boolean
-  /** The undici Dispatcher for every request (proxies, TLS options, unix sockets). Default: undici's global dispatcher. */
+  /** The undici Dispatcher for every request (proxies, TLS options, unix sockets). Default: undici's global dispatcher. Redirects stay EventSource's: one that follows them itself fails the connection (ERR_EVENTSOURCE_DISPATCHER_REDIRECT). */
   dispatcher?: Dispatcher
   /** The initial reconnection time in ms (same as reconnect.delay). Default 3000. */
   reconnectionTime?: number
@@ -64,11 +64,11 @@ export interface EventSourceInit {
   reconnect?: ReconnectPolicy
   /** Treat an open connection that receives no byte for this many ms as dropped, and reconnect. Default: none. */
   idleTimeout?: number
-  /** Treat a request without response headers after this many ms as a network error, and reconnect. Default: none. */
+  /** Treat a request without a response head after this many ms as a network error, and reconnect. Default 30000; 0 for none. */
   connectTimeout?: number
   /** Closes the EventSource when aborted. */
   signal?: AbortSignal
-  /** More request headers that carry credentials: like Authorization, Cookie and Proxy-Authorization, they are not sent to another origin after a redirect. */
+  /** More request headers that carry credentials: like Authorization, Cookie and Proxy-Authorization, they are not sent to another origin after a redirect. Any case; trimmed; HTTP tokens (else ERR_INVALID_HTTP_TOKEN). */
   credentialHeaders?: string[]
   /** Follow a redirect from https: to http:. Default false: such a redirect fails the connection (ERR_EVENTSOURCE_INSECURE_REDIRECT). */
   allowInsecureRedirect?: boolean
@@ -211,6 +211,7 @@ export type ErrorCode =
   | 'ERR_EVENTSOURCE_INVALID_REDIRECT'
   | 'ERR_EVENTSOURCE_TOO_MANY_REDIRECTS'
   | 'ERR_EVENTSOURCE_INSECURE_REDIRECT'
+  | 'ERR_EVENTSOURCE_DISPATCHER_REDIRECT'
   | 'ERR_EVENTSOURCE_NETWORK'
   | 'ERR_EVENTSOURCE_DECODING'
   | 'ERR_EVENTSOURCE_STREAM_ENDED'

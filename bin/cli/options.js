@@ -60,7 +60,7 @@ const HELP = [
     ['    --backoff <factor>', 'multiply the delay by this after each failed attempt in a row (default 1)'],
     ['    --max-delay <time>', 'upper bound of the backed-off delay'],
     ['    --jitter', 'wait a random time between 0 and the delay'],
-    ['    --max-retries <n>', 'fail after n reconnections in a row without an open (default: never)'],
+    ['    --max-retries <n>', 'fail after n reconnections in a row without an event (default: never)'],
     ['    --retry-on <statuses>', 'reconnect instead of failing on these statuses, e.g. 502,503,504,429'],
     ['    --idle-timeout <time>', 'reconnect when an open connection sends nothing for this long'],
     ['    --connect-timeout <time>', 'reconnect when no response arrives within this time'],

@@ -139,4 +139,55 @@ async function elapse (t, ms) {
   es.close()
 }
 
-module.exports = { TIMEOUT, SSE, bounded, serve, closedPort, open, record, elapse }
+/**
+ * Fake timers for one test, uninstalled at its teardown: setTimeout, setInterval, Date, performance and
+ * the rest, as a Jest or Sinon user fakes them, but not process.nextTick and queueMicrotask, nor
+ * setImmediate: undici 7 resumes a keep-alive client from a setImmediate (client-h1.js), so with a fake
+ * one the second request on a socket waits for the clock to move. Sockets stay real: a test waits for
+ * their events (bounded() counts on AbortSignal.timeout, which fake timers leave alone) and then moves
+ * the clock with clock.tick(ms), so every delay is asserted to the millisecond.
+ * @param {import('tap').Test} t
+ */
+function fakeClock (t, { now = 0 } = {}) {
+  const FakeTimers = require('@sinonjs/fake-timers')
+  const clock = FakeTimers.install({ now, toNotFake: ['nextTick', 'queueMicrotask', 'setImmediate', 'clearImmediate'] })
+  t.teardown(() => clock.uninstall())
+  return clock
+}
+
+/**
+ * An EventSource (closed at teardown) whose attempts are stamped with the fake clock's time since it
+ * was made, by a headers function: EventSource calls it synchronously when it starts an attempt.
+ * @returns {{ es: EventSource, rec: ReturnType<typeof record>, attempts: number[] }}
+ */
+function stamped (t, clock, url, init = {}) {
+  const attempts = []
+  const start = clock.now
+  const es = open(t, url, { ...init, headers: () => { attempts.push(clock.now - start); return {} } })
+  return { es, rec: record(es), attempts }
+}
+
+/**
+ * Drives a stamped EventSource through `n` error events on the fake clock: after each, moves the
+ * clock to one millisecond before the announced delay (no new attempt may have started yet) and then
+ * to the delay (one must have). Stops at an error that does not reconnect. Returns the announced
+ * delays, and what went wrong: attempts that came early or not at all.
+ */
+async function stepThrough (clock, { rec, attempts }, n) {
+  const delays = []
+  const wrong = []
+  for (let i = 1; i <= n; i++) {
+    const error = await rec.nth('error', i)
+    if (!error.willReconnect) break
+    delays.push(error.reconnectDelay)
+    if (error.reconnectDelay > 0) {
+      clock.tick(error.reconnectDelay - 1)
+      if (attempts.length !== i) wrong.push(`attempt ${i + 1} came before ${error.reconnectDelay} ms`)
+    }
+    clock.tick(error.reconnectDelay === 0 ? 0 : 1)
+    if (attempts.length !== i + 1) wrong.push(`attempt ${i + 1} did not come after ${error.reconnectDelay} ms`)
+  }
+  return { delays, wrong }
+}
+
+module.exports = { TIMEOUT, SSE, bounded, serve, closedPort, open, record, elapse, fakeClock, stamped, stepThrough }

@@ -7,7 +7,8 @@ import {
   EventSourceParserStream,
   EventSourceErrorEvent,
   type ParsedEvent,
-  type EventSourceInit
+  type EventSourceInit,
+  type ErrorCode
 } from '../..'
 
 const source = new EventSource('http://127.0.0.1/events')
@@ -81,6 +82,8 @@ source.addEventListener('error', (event) => {
   expectType<Headers | undefined>(event.headers)
   expectType<boolean>(event.willReconnect)
 })
+expectAssignable<ErrorCode>('ERR_EVENTSOURCE_DISPATCHER_REDIRECT')
+expectError<ErrorCode>('ERR_EVENTSOURCE_DISPATCHER_REDIRECTS')
 async function iterate (): Promise<void> {
   for await (const event of source) expectType<MessageEvent>(event)
 }
