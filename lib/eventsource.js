@@ -20,6 +20,7 @@ const { attemptRequest, isSendableLastEventId } = require('./request-init')
 const { backoffDelay, clampDelay } = require('./reconnect-policy')
 const { errorEventFor } = require('./error-event')
 const { MessageIterator } = require('./message-iterator')
+const { hasListener } = require('./has-listener')
 
 // The default reconnection time: "a user-agent-defined value, probably in the region of a few
 // seconds". Chromium, Firefox and Node's built-in all use 3 s.
@@ -55,9 +56,6 @@ class ConnectionDelegate {
   onFail (error) { report.fail(this.#source, error) }
 }
 
-// The usual event types, as bits: a Set of listened-for types costs about 150 bytes per source.
-const USUAL_TYPES = { __proto__: null, open: 1, message: 2, error: 4 }
-
 function brandCheck (object) {
   if (object === null || typeof object !== 'object' || !hasEventSourceBrand(object)) {
     throw new TypeError('Illegal invocation: the receiver is not an EventSource')
@@ -85,10 +83,6 @@ class EventSource extends EventTarget {
   #failures = 0
   #iterators = null
   #onAbort = null
-  // The event types that have had a listener (see addEventListener): bits of USUAL_TYPES, and a Set
-  // for any other type.
-  #listenedBits = 0
-  #listenedTypes = null
   // The values of onopen, onmessage and onerror (lib/event-handler.js), once any is set.
   #handlers = null
 
@@ -178,19 +172,6 @@ class EventSource extends EventTarget {
     if (this.#readyState === CLOSED) return
     this.#readyState = CLOSED
     this.#stop(null)
-  }
-
-  // Firing an event that has no listener has no effect anyone can observe, so a message of a type
-  // nobody listens for is not even created. A type stays listened-for once a listener was added: a
-  // listener can go (`once`, an AbortSignal) without removeEventListener being called.
-  addEventListener (type, listener, options) {
-    brandCheck(this)
-    super.addEventListener(type, listener, options)
-    if (listener === null || listener === undefined) return
-    const name = `${type}`
-    const bit = USUAL_TYPES[name]
-    if (bit !== undefined) this.#listenedBits |= bit
-    else (this.#listenedTypes ??= new Set()).add(name)
   }
 
   /**
@@ -369,17 +350,13 @@ class EventSource extends EventTarget {
   // HTML 9.2.6 "dispatch the event", steps 4-7: the parser has done steps 1-3.
   #dispatchMessage (type, data, lastEventId) {
     if (this.#readyState === CLOSED) return
-    if (this.#iterators === null && !this.#isListenedFor(type)) return
+    // A message of a type nobody listens for is not even created (lib/has-listener.js).
+    if (this.#iterators === null && !hasListener(this, type)) return
     const event = new MessageEvent(type, { data, origin: this.#origin, lastEventId })
     this.dispatchEvent(event)
     if (this.#iterators === null || this.#readyState === CLOSED) return
     for (const iterator of this.#iterators) iterator.push(event)
     if (this.#anyIteratorFull()) this.#connection?.pause()
-  }
-
-  #isListenedFor (type) {
-    const bit = USUAL_TYPES[type]
-    return bit !== undefined ? (this.#listenedBits & bit) !== 0 : this.#listenedTypes?.has(type) === true
   }
 
   #anyIteratorFull () {
