@@ -21,6 +21,7 @@ const { backoffDelay, clampDelay } = require('./reconnect-policy')
 const { errorEventFor } = require('./error-event')
 const { MessageIterator } = require('./message-iterator')
 const { hasListener } = require('./has-listener')
+const { dispatcherMaxEventSize } = require('./dispatcher-options')
 
 // The default reconnection time: "a user-agent-defined value, probably in the region of a few
 // seconds". Chromium, Firefox and Node's built-in all use 3 s.
@@ -123,7 +124,9 @@ class EventSource extends EventTarget {
     try {
       urlRecord = base === undefined ? new URL(urlString) : new URL(urlString, `${base}`)
     } catch (cause) {
-      throw new DOMException(`Failed to construct 'EventSource': The URL '${urlString}' is invalid.`,
+      // The URL parser's own words end the message, as in Node's built-in EventSource, whose whole
+      // message they are ("TypeError: Invalid URL"): code that matches on them keeps working.
+      throw new DOMException(`Failed to construct 'EventSource': The URL '${urlString}' is invalid: ${cause}`,
         { name: 'SyntaxError', cause })
     }
     this.#url = urlRecord.href
@@ -135,7 +138,9 @@ class EventSource extends EventTarget {
     this.#parser = new EventSourceParser({
       onEvent: (type, data, lastEventId) => this.#dispatchMessage(type, data, lastEventId),
       onRetry: (ms) => { this.#reconnectionTime = ms },
-      maxEventSize: init.maxEventSize,
+      // Extension: without init.maxEventSize, the limit the dispatcher carries, as undici's EventSource
+      // reads it (lib/dispatcher-options.js), else the parser's default.
+      maxEventSize: init.maxEventSize ?? dispatcherMaxEventSize(init.dispatcher ?? globalDispatcher()),
       lastEventId: init.lastEventId
     })
     if (init.signal !== null) {
