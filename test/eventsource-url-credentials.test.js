@@ -54,6 +54,8 @@ t.test('the header is exact for percent-encoded and non-ASCII userinfo', async (
     ['J%C3%BCrgen:%F0%9F%94%91', 'Jürgen:🔑'],
     ['token', 'token:'],
     [':secret', ':secret'],
+    // A % that starts no escape stays as it is (the URL standard's percent-decode).
+    ['100%:50%zz%4', '100%:50%zz%4'],
     // Decoded bytes that are not UTF-8: sent as written, as Chromium does.
     ['a%FF:b', 'a%FF:b']
   ]
@@ -92,6 +94,12 @@ t.test('without a Basic challenge the credentials are never sent', async (t) => 
       t.same(authorizations(srv), [undefined])
     })
   }
+  t.test('a URL without credentials has nothing to answer with', async (t) => {
+    const srv = await challenging(t)
+    const rec = new Recorder(srv.eventSource('/events'))
+    t.equal((await rec.first(['open', 'error'])).event.status, 401)
+    t.same(authorizations(srv), [undefined])
+  })
   t.test('one Basic challenge among others is answered', async (t) => {
     const srv = await challenging(t, { headers: { 'www-authenticate': ['Negotiate', 'Basic realm="x"'] } })
     await new Recorder(srv.eventSource(withUserinfo(srv, 'user:pass'))).wait('open')
