@@ -18,6 +18,7 @@ const { connectionError } = require('./errors')
 const { fromRawHeaders, fromParsedHeaders, mimeEssence } = require('./response-headers')
 const { parseContentEncoding, ContentDecoder } = require('./content-decoding')
 const { parseRetryAfter } = require('./reconnect-policy')
+const { includesCredentials, basicAuthorization, offersBasic } = require('./url-credentials')
 
 // fetch's redirect limit.
 const MAX_REDIRECTS = 20
@@ -70,6 +71,13 @@ class Connection {
   #allowInsecureRedirect
   #credentialOrigin
   #credentialsDropped = false
+  // Credentials in the URL (lib/url-credentials.js) are for the request's origin: the document's when
+  // there is one, else the EventSource's URL's. Fetch's response tainting turns "cors" for good once a
+  // request went elsewhere; from then on they are never used.
+  #requestOrigin
+  #leftRequestOrigin = false
+  // The Authorization value answering this hop's 401 challenge, once it has been answered.
+  #challengeAnswer = null
 
   /**
    * @param {ConnectionRequest} request
@@ -89,6 +97,7 @@ class Connection {
     this.#credentialHeaders = request.credentialHeaders
     this.#allowInsecureRedirect = request.allowInsecureRedirect
     this.#credentialOrigin = request.credentialOrigin
+    this.#requestOrigin = request.documentOrigin ?? request.credentialOrigin
   }
 
   /** The URL of the current request: after redirects, the final URL. */
@@ -179,11 +188,14 @@ class Connection {
       for (const name of this.#credentialHeaders) delete this.#headers[name]
       this.#credentialsDropped = true
     }
+    if (url.origin !== this.#requestOrigin) this.#leftRequestOrigin = true
     if (this.#connectTimeout !== 0) {
       this.#timer = setTimeout(() => this.#timedOut('ERR_EVENTSOURCE_CONNECT_TIMEOUT',
         `No response from ${url.origin} within ${this.#connectTimeout} ms (connectTimeout)`), this.#connectTimeout)
     }
+    // The URL's userinfo is never sent as such: undici gets the origin and the path.
     const headers = { ...this.#headers }
+    if (this.#challengeAnswer !== null && !this.#leftRequestOrigin) headers.authorization = this.#challengeAnswer
     const origin = this.#originHeader()
     if (origin !== null) headers.origin = origin
     const hop = this.#hop = new Hop(this)
@@ -223,6 +235,7 @@ class Connection {
       this.#redirect(status, headers.location)
       return false
     }
+    if (status === 401 && this.#answerChallenge(headers)) return false
     const details = { status, statusText, headers, url: this.#url.href }
     if (status !== 200) {
       this.#discardHop()
@@ -296,6 +309,21 @@ class Connection {
       `The connection to ${this.#url.origin} failed: ${err.message}`, { url: this.#url.href }, err))
   }
 
+  // Fetch's "HTTP-network-or-cache fetch" for a 401: retried once with the URL's credentials
+  // (lib/url-credentials.js), when the request may use them and the server asks for Basic. Returns
+  // whether the request was sent again.
+  #answerChallenge (headers) {
+    if (this.#challengeAnswer !== null || this.#leftRequestOrigin) return false
+    // A request that already has an Authorization header (the user's) gets none from the URL.
+    if (this.#headers.authorization !== undefined || !offersBasic(headers['www-authenticate'])) return false
+    const answer = basicAuthorization(this.#url)
+    if (answer === null) return false
+    this.#discardHop()
+    this.#challengeAnswer = answer
+    this.#dispatch()
+    return true
+  }
+
   // Fetch's "HTTP-redirect fetch", for an EventSource's GET (or the method a user chose).
   #redirect (status, location) {
     let next
@@ -311,8 +339,10 @@ class Connection {
         `The server redirected to an unsupported URL scheme: ${next.protocol}`, { status, url: this.#url.href }))
       return
     }
-    // Fetch: a CORS request redirected to a URL with credentials in it is a network error (futile to retry).
-    if (next.username !== '' || next.password !== '') {
+    // Fetch, steps 9 and 10: a redirect to a URL with credentials in it is a network error (futile to
+    // retry) unless it stays on the request's origin, which the request never left. (A relative
+    // Location keeps the credentials of the URL it is resolved against.)
+    if (includesCredentials(next) && (next.origin !== this.#requestOrigin || this.#leftRequestOrigin)) {
       this.#finish('onFail', connectionError('ERR_EVENTSOURCE_INVALID_REDIRECT',
         'The server redirected to a URL that includes credentials', { status, url: this.#url.href }))
       return
@@ -345,6 +375,9 @@ class Connection {
       this.#taintedOrigin = true
     }
     this.#url = next
+    // The new request is not an authentication fetch: it goes without the URL's credentials, and a
+    // 401 to it may be answered again.
+    this.#challengeAnswer = null
     this.#dispatch()
   }
 

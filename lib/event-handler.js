@@ -14,6 +14,8 @@
 // set to the target, and the handler value lives in the receiver's own slot. (A closure per receiver
 // and handler would cost a few hundred bytes on every idle connection.)
 
+const { addEventListener, removeEventListener } = EventTarget.prototype
+
 /**
  * @param {object} prototype
  * @param {string} type
@@ -28,28 +30,32 @@ function defineEventHandler (prototype, type, brandCheck, slot) {
     // `this` is the target (event.currentTarget would do too, but Node 20 clears it between listeners).
     if (callback.call(this, event) === false) event.preventDefault()
   }
-  Object.defineProperty(prototype, `on${type}`, {
-    enumerable: true,
-    configurable: true,
-    get () {
+  const name = `on${type}`
+  // An object literal's accessors with a computed key are named as WebIDL names them: `get onopen`,
+  // `set onopen`. The handler's listener is added and removed with EventTarget's own methods, as a
+  // browser does, whatever an object or subclass defines as addEventListener.
+  const accessors = {
+    get [name] () {
       brandCheck(this)
       return slot.get(this) ?? null
     },
-    set (value) {
+    set [name] (value) {
       brandCheck(this)
       if (value === null || (typeof value !== 'object' && typeof value !== 'function')) value = null
       const previous = slot.get(this)
       if (value === null) {
         if (previous !== undefined) {
           slot.set(this, undefined)
-          this.removeEventListener(type, listener)
+          removeEventListener.call(this, type, listener)
         }
         return
       }
       slot.set(this, value)
-      if (previous === undefined) this.addEventListener(type, listener)
+      if (previous === undefined) addEventListener.call(this, type, listener)
     }
-  })
+  }
+  // Enumerable and configurable, as an object literal's accessors are and WebIDL attributes must be.
+  Object.defineProperty(prototype, name, Object.getOwnPropertyDescriptor(accessors, name))
 }
 
 module.exports = { defineEventHandler }

@@ -21,6 +21,8 @@ const { reconnectDelay } = require('./reconnect-policy')
 const { errorEventFor } = require('./error-event')
 const { MessageIterator } = require('./message-iterator')
 const { afterMicrotaskCheckpoint } = require('./microtask-checkpoint')
+const { hasListener } = require('./has-listener')
+const { dispatcherMaxEventSize } = require('./dispatcher-options')
 
 // The default reconnection time: "a user-agent-defined value, probably in the region of a few
 // seconds". Chromium and Node's built-in use 3 s (Firefox 5 s).
@@ -55,9 +57,6 @@ class ConnectionDelegate {
   onNetworkError (error) { report.networkError(this.#source, error) }
   onFail (error) { report.fail(this.#source, error) }
 }
-
-// The usual event types, as bits: a Set of listened-for types costs about 150 bytes per source.
-const USUAL_TYPES = { __proto__: null, open: 1, message: 2, error: 4 }
 
 // The tasks an EventSource queues (see #queueTask): each entry of the queue is four slots, the kind
 // and up to three arguments, so that no object is allocated per event.
@@ -99,10 +98,6 @@ class EventSource extends EventTarget {
   #failures = 0
   #iterators = null
   #onAbort = null
-  // The event types that have had a listener (see addEventListener): bits of USUAL_TYPES, and a Set
-  // for any other type.
-  #listenedBits = 0
-  #listenedTypes = null
   // The values of onopen, onmessage and onerror (lib/event-handler.js), once any is set.
   #handlers = null
   // Tasks waiting to run (TASK_SLOTS slots each), from #taskHead on; null until the first. #taskRunning
@@ -152,7 +147,9 @@ class EventSource extends EventTarget {
     try {
       urlRecord = base === undefined ? new URL(urlString) : new URL(urlString, `${base}`)
     } catch (cause) {
-      throw new DOMException(`Failed to construct 'EventSource': The URL '${urlString}' is invalid.`,
+      // The URL parser's own words end the message, as in Node's built-in EventSource, whose whole
+      // message they are ("TypeError: Invalid URL"): code that matches on them keeps working.
+      throw new DOMException(`Failed to construct 'EventSource': The URL '${urlString}' is invalid: ${cause}`,
         { name: 'SyntaxError', cause })
     }
     this.#url = urlRecord.href
@@ -168,7 +165,9 @@ class EventSource extends EventTarget {
         this.#queueMessage(type, data, lastEventId)
       },
       onRetry: (ms) => { this.#reconnectionTime = ms },
-      maxEventSize: init.maxEventSize,
+      // Extension: without init.maxEventSize, the limit the dispatcher carries, as undici's EventSource
+      // reads it (lib/dispatcher-options.js), else the parser's default.
+      maxEventSize: init.maxEventSize ?? dispatcherMaxEventSize(init.dispatcher ?? globalDispatcher()),
       lastEventId: init.lastEventId
     })
     if (init.signal !== null) {
@@ -207,19 +206,6 @@ class EventSource extends EventTarget {
     if (this.#readyState === CLOSED) return
     this.#readyState = CLOSED
     this.#stop(null)
-  }
-
-  // Firing an event that has no listener has no effect anyone can observe, so a message of a type
-  // nobody listens for is not even created. A type stays listened-for once a listener was added: a
-  // listener can go (`once`, an AbortSignal) without removeEventListener being called.
-  addEventListener (type, listener, options) {
-    brandCheck(this)
-    super.addEventListener(type, listener, options)
-    if (listener === null || listener === undefined) return
-    const name = `${type}`
-    const bit = USUAL_TYPES[name]
-    if (bit !== undefined) this.#listenedBits |= bit
-    else (this.#listenedTypes ??= new Set()).add(name)
   }
 
   /**
@@ -482,17 +468,13 @@ class EventSource extends EventTarget {
   // by a continuation of the previous task.
   #dispatchMessage (type, data, lastEventId) {
     if (this.#readyState === CLOSED) return
-    if (this.#iterators === null && !this.#isListenedFor(type)) return
+    // A message of a type nobody listens for is not even created (lib/has-listener.js).
+    if (this.#iterators === null && !hasListener(this, type)) return
     const event = new MessageEvent(type, { data, origin: this.#origin, lastEventId })
     this.dispatchEvent(event)
     if (this.#iterators === null || this.#readyState === CLOSED) return
     for (const iterator of this.#iterators) iterator.push(event)
     if (this.#anyIteratorFull()) this.#connection?.pause()
-  }
-
-  #isListenedFor (type) {
-    const bit = USUAL_TYPES[type]
-    return bit !== undefined ? (this.#listenedBits & bit) !== 0 : this.#listenedTypes?.has(type) === true
   }
 
   #anyIteratorFull () {

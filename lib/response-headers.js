@@ -72,4 +72,4 @@ function mimeEssence (value) {
   return essence
 }
 
-module.exports = { fromRawHeaders, fromParsedHeaders, mimeEssence }
+module.exports = { fromRawHeaders, fromParsedHeaders, mimeEssence, splitHeaderValue }

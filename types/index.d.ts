@@ -50,7 +50,7 @@ export interface EventSourceInit {
   dispatcher?: Dispatcher
   /** The initial reconnection time in ms (same as reconnect.delay). Default 3000. */
   reconnectionTime?: number
-  /** Bytes buffered for one event before the connection fails with ERR_EVENTSOURCE_EVENT_TOO_LARGE. Default 64 MiB; Infinity disables. */
+  /** Bytes buffered for one event before the connection fails with ERR_EVENTSOURCE_EVENT_TOO_LARGE. Default: the dispatcher's `eventSource.maxEventSize` (undici's `new Agent({ eventSource: { maxEventSize } })`), else 64 MiB; Infinity disables. */
   maxEventSize?: number
   /** Request headers, or a function (sync or async) called before every attempt. Last-Event-ID stays managed by EventSource. */
   headers?: HeadersInitLike | ((context: AttemptContext) => HeadersInitLike | Promise<HeadersInitLike>)
