@@ -18,7 +18,7 @@ const { connectionError } = require('./errors')
 const { fromRawHeaders, fromParsedHeaders, mimeEssence } = require('./response-headers')
 const { parseContentEncoding, ContentDecoder } = require('./content-decoding')
 const { parseRetryAfter } = require('./reconnect-policy')
-const { includesCredentials, basicAuthorization, offersBasic } = require('./url-credentials')
+const { includesCredentials, basicAuthorization, offersBasic, displayHref } = require('./url-credentials')
 
 // fetch's redirect limit.
 const MAX_REDIRECTS = 20
@@ -114,7 +114,7 @@ class Connection {
     if (!isHttpScheme(this.#url)) {
       this.#finish('onFail', connectionError('ERR_EVENTSOURCE_UNSUPPORTED_SCHEME',
         `The URL scheme "${this.#url.protocol}" is not supported: an event stream needs http: or https:`,
-        { url: this.#url.href }))
+        { url: displayHref(this.#url) }))
       return
     }
     this.#dispatch()
@@ -161,7 +161,7 @@ class Connection {
   #timedOut (code, message) {
     this.#timer = null
     this.#discardHop()
-    this.#finish('onNetworkError', connectionError(code, message, { url: this.#url.href }))
+    this.#finish('onNetworkError', connectionError(code, message, { url: displayHref(this.#url) }))
   }
 
   // The idle timer is not reset per chunk (that would cost a timer operation per chunk): chunks stamp
@@ -236,7 +236,7 @@ class Connection {
       return false
     }
     if (status === 401 && this.#answerChallenge(headers)) return false
-    const details = { status, statusText, headers, url: this.#url.href }
+    const details = { status, statusText, headers, url: displayHref(this.#url) }
     if (status !== 200) {
       this.#discardHop()
       const error = connectionError('ERR_EVENTSOURCE_BAD_STATUS',
@@ -287,7 +287,7 @@ class Connection {
     const from = history[history.length - 1]
     this.#finish('onFail', connectionError('ERR_EVENTSOURCE_DISPATCHER_REDIRECT',
       `The dispatcher followed a redirect from ${from} by itself; EventSource follows redirects itself, to keep ` +
-      'credentials and https: safe: use a dispatcher without a redirect interceptor', { url: this.#url.href }))
+      'credentials and https: safe: use a dispatcher without a redirect interceptor', { url: displayHref(this.#url) }))
   }
 
   hopData (hop, chunk) {
@@ -306,7 +306,7 @@ class Connection {
   hopError (hop, err) {
     if (hop !== this.#hop || this.#done) return
     this.#finish('onNetworkError', connectionError('ERR_EVENTSOURCE_NETWORK',
-      `The connection to ${this.#url.origin} failed: ${err.message}`, { url: this.#url.href }, err))
+      `The connection to ${this.#url.origin} failed: ${err.message}`, { url: displayHref(this.#url) }, err))
   }
 
   // Fetch's "HTTP-network-or-cache fetch" for a 401: retried once with the URL's credentials
@@ -331,12 +331,12 @@ class Connection {
       next = new URL(location, this.#url)
     } catch (err) {
       this.#finish('onFail', connectionError('ERR_EVENTSOURCE_INVALID_REDIRECT',
-        `The server redirected to an invalid URL: ${location}`, { status, url: this.#url.href }, err))
+        `The server redirected to an invalid URL: ${location}`, { status, url: displayHref(this.#url) }, err))
       return
     }
     if (!isHttpScheme(next)) {
       this.#finish('onFail', connectionError('ERR_EVENTSOURCE_INVALID_REDIRECT',
-        `The server redirected to an unsupported URL scheme: ${next.protocol}`, { status, url: this.#url.href }))
+        `The server redirected to an unsupported URL scheme: ${next.protocol}`, { status, url: displayHref(this.#url) }))
       return
     }
     // Fetch, steps 9 and 10: a redirect to a URL with credentials in it is a network error (futile to
@@ -344,7 +344,7 @@ class Connection {
     // Location keeps the credentials of the URL it is resolved against.)
     if (includesCredentials(next) && (next.origin !== this.#requestOrigin || this.#leftRequestOrigin)) {
       this.#finish('onFail', connectionError('ERR_EVENTSOURCE_INVALID_REDIRECT',
-        'The server redirected to a URL that includes credentials', { status, url: this.#url.href }))
+        'The server redirected to a URL that includes credentials', { status, url: displayHref(this.#url) }))
       return
     }
     // Fetch follows https: -> http:, but that would send the request, its headers and body included, in
@@ -352,15 +352,15 @@ class Connection {
     // mixed content on secure pages).
     if (this.#url.protocol === 'https:' && next.protocol === 'http:' && !this.#allowInsecureRedirect) {
       this.#finish('onFail', connectionError('ERR_EVENTSOURCE_INSECURE_REDIRECT',
-        `The server redirected from https: to ${next.href}; set allowInsecureRedirect to follow it`,
-        { status, url: this.#url.href }))
+        `The server redirected from https: to ${displayHref(next)}; set allowInsecureRedirect to follow it`,
+        { status, url: displayHref(this.#url) }))
       return
     }
     // A redirect loop is a network error in fetch; retrying it would loop forever, so the connection
     // fails instead (the standard lets a user agent fail when reconnecting is known to be futile).
     if (++this.#redirects > MAX_REDIRECTS) {
       this.#finish('onFail', connectionError('ERR_EVENTSOURCE_TOO_MANY_REDIRECTS',
-        `More than ${MAX_REDIRECTS} redirects, the last to ${next.href}`, { status, url: this.#url.href }))
+        `More than ${MAX_REDIRECTS} redirects, the last to ${displayHref(next)}`, { status, url: displayHref(this.#url) }))
       return
     }
     // 303, and 301/302 after a POST, turn the request into a body-less GET.

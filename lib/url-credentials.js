@@ -90,4 +90,18 @@ function offersBasic (value) {
   return false
 }
 
-module.exports = { includesCredentials, basicAuthorization, offersBasic }
+/**
+ * The URL as it may be shown: in error messages and details, logs, a terminal. The password (and the
+ * user name with it) must not travel further than the request does.
+ * @param {URL} url
+ * @returns {string}
+ */
+function displayHref (url) {
+  if (!includesCredentials(url)) return url.href
+  const shown = new URL(url.href)
+  shown.username = ''
+  shown.password = ''
+  return shown.href
+}
+
+module.exports = { includesCredentials, basicAuthorization, offersBasic, displayHref }

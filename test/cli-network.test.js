@@ -103,3 +103,16 @@ t.test('https: to http: redirects fail unless --allow-insecure-redirect', async 
   t.equal(result.code, 0)
   t.equal(result.stdout, '[message] through\n')
 })
+
+t.test('a URL with credentials: the challenge is answered, and the password is never printed', async (t) => {
+  const srv = await serve(t, (req, res) => {
+    if (req.headers.authorization === undefined) res.writeHead(401, { 'www-authenticate': 'Basic realm="x"' }).end()
+    else sse(res, 'data: through\n\n', { end: false })
+  })
+  const url = srv.url().replace('http://', 'http://user:s3cret@')
+  const { code, stdout, stderr } = await runCli(t, ['-n', '1', url]).exited()
+  t.equal(code, 0)
+  t.equal(stdout, '[message] through\n')
+  t.match(stderr, `* connecting to ${srv.url()}\n`)
+  t.notMatch(stderr, 's3cret')
+})

@@ -80,6 +80,10 @@ t.test('a second 401 fails the connection as any status but 200 does', async (t)
   await reconnectCycle(t)
   t.same(authorizations(srv), [undefined, basic('user:wrong')], 'one retry, then nothing more')
   t.equal(rec.count('error'), 1)
+  // What the error says, its details included, never shows the password.
+  const cause = error.event.cause
+  t.equal(cause.url, `http://127.0.0.1:${srv.port}/events`, 'the URL in the details has no userinfo')
+  t.notMatch(`${error.event.message} ${cause.message} ${cause.stack}`, 'wrong', 'nor has any message')
 })
 
 t.test('without a Basic challenge the credentials are never sent', async (t) => {

@@ -12,6 +12,7 @@ const { once } = require('node:events')
 const { parseCommandLine, helpText, UsageError } = require('./options')
 const { colorEnabled, painter, escapeLines, MESSAGE_INDENT, formatEvent, formatJson, createReporter } = require('./output')
 const { createDispatcher } = require('./dispatcher')
+const { displayHref } = require('../../lib/url-credentials')
 
 // After a stop, how long the process may take to wind down before it is made to exit.
 const EXIT_GRACE = 2000
@@ -79,7 +80,8 @@ function eventSourceInit (config, network) {
 }
 
 function connectingLine (config, network) {
-  let line = `connecting to ${config.url}`
+  // Never the password of a URL with credentials: the terminal and logs are not the request.
+  let line = `connecting to ${displayHref(new URL(config.url))}`
   if (config.method !== 'GET') line += ` (${config.method})`
   if (network?.via) line += ` via ${network.via}`
   return line
