@@ -9,6 +9,10 @@
 //                                                     a full GC before every sample ('inner', the default)
 //   node benchmarks/parser.bench.mjs --no-keep        do not keep the previous iteration's parser alive
 //                                                     (shows the artefact described below)
+//   node benchmarks/parser.bench.mjs --processes 3    the whole run in 3 fresh processes, one after
+//                                                     another, then each fixture's p50 across them:
+//                                                     median and range (./parser-processes.mjs)
+//   node benchmarks/parser.bench.mjs --note 'text'    stored in the JSON (e.g. "quick run, loaded machine")
 //
 // Before timing, every implementation parses every fixture once and its output is compared with the
 // fixture's model (the events the generator wrote). Inside the timed iteration each implementation
@@ -30,6 +34,26 @@ import os from 'node:os'
 import v8 from 'node:v8'
 import vm from 'node:vm'
 import { buildFixtures, digest } from './fixtures.mjs'
+import { gitState } from './e2e/common.mjs'
+
+// ---- options ----
+
+const argv = process.argv.slice(2)
+function option (name) {
+  const i = argv.indexOf(name)
+  return i === -1 ? undefined : argv[i + 1]
+}
+const jsonPath = option('--json') ?? process.env.BENCH_JSON
+const note = option('--note') ?? null
+
+// --processes N (N > 1): this process times nothing; it runs the benchmark in N child processes
+// (--verify-only times nothing anyway: it runs here, once).
+const processes = Number(option('--processes') ?? '1')
+if (processes > 1 && !argv.includes('--verify-only')) {
+  const { runProcesses } = await import('./parser-processes.mjs')
+  await runProcesses({ processes, argv, jsonPath, note })
+  process.exit(0)
+}
 
 // mitata's .gc('inner') wants a real gc(); without --expose-gc it falls back to allocating 1 GiB.
 // `npm run bench` runs plain `node`, so expose it here, before mitata is loaded and looks for it.
@@ -46,14 +70,6 @@ const { createParser } = await import('eventsource-parser')
 const undiciVersion = require('undici/package.json').version
 const espVersion = require('eventsource-parser/package.json').version
 
-// ---- options ----
-
-const argv = process.argv.slice(2)
-function option (name) {
-  const i = argv.indexOf(name)
-  return i === -1 ? undefined : argv[i + 1]
-}
-const jsonPath = option('--json') ?? process.env.BENCH_JSON
 const filter = new RegExp(option('--filter') ?? '.*')
 const verifyOnly = argv.includes('--verify-only')
 const gcMode = option('--gc') ?? 'inner'
@@ -328,9 +344,12 @@ if (jsonPath) {
   const out = {
     node: process.version,
     v8: process.versions.v8,
+    date: new Date().toISOString(),
     platform: `${os.platform()}-${os.arch()}`,
     cpu: cpuModel,
     cores: os.availableParallelism?.() ?? os.cpus().length,
+    git: gitState(),
+    note,
     loadavg: { before: loadBefore, after: loadAfter },
     command: [process.argv0, ...process.execArgv, ...process.argv.slice(1)].join(' '),
     gc: gcMode,

@@ -107,7 +107,8 @@ export function summarize (values) {
 
 /** A Markdown table from a header row and rows of cells. Right-aligns every column but the first. */
 export function table (header, rows) {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)))
+  // At least 3 wide: a rule needs a '-' besides its ':', also under an empty header with no rows.
+  const widths = header.map((h, i) => Math.max(3, h.length, ...rows.map((r) => String(r[i]).length)))
   const line = (cells) => `| ${cells.map((c, i) => i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i])).join(' | ')} |`
   const rule = `| ${widths.map((w, i) => i === 0 ? '-'.repeat(w) : `${'-'.repeat(w - 1)}:`).join(' | ')} |`
   return [line(header), rule, ...rows.map(line)].join('\n')

@@ -102,7 +102,9 @@ for (const b of result.benchmarks) {
     perEvent[r.name] = {
       avgNs: r.stats.avg / divisor,
       p50Ns: r.stats.p50 / divisor,
-      minNs: r.stats.min / divisor
+      minNs: r.stats.min / divisor,
+      p99Ns: r.stats.p99 / divisor,
+      maxNs: r.stats.max / divisor
     }
   }
 }

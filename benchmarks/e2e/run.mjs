@@ -9,17 +9,22 @@
 //
 //   npm run bench:e2e
 //   node benchmarks/e2e/run.mjs [--processes 5] [--runs 5] [--clients ours,undici] [--workloads small]
-//                               [--json path] [--no-hot-path] [--no-chart]
+//                               [--json path] [--no-hot-path] [--no-chart] [--note text]
 //
 // --processes: client processes per (client, workload), interleaved across clients so that load
 // changes on a shared machine hit all of them; --runs: timed runs in each process (after its
 // verification run and one untimed warm-up run). Every sample is one connection, timed from the
 // constructor call to the last event; the tables show the median and the range.
+//
+// Cold and warm: each process's first connection (before its verification run) is timed too. The cold
+// figure is the median over processes of that first connection; the warm figure the median over
+// processes of each process's median of its timed runs (steady state). The main tables keep the median
+// over all timed runs.
 
 import { fileURLToPath } from 'node:url'
 import { dirname } from 'node:path'
 import {
-  startServer, ask, runChild, environment, summarize, table, fmtInt, fmtRatio, verdict,
+  startServer, ask, runChild, environment, summarize, median, table, fmtInt, fmtRatio, verdict,
   saveResults, option
 } from './common.mjs'
 import { CLIENTS, clientLabel } from './clients.mjs'
@@ -32,6 +37,8 @@ const processes = Number(option('--processes', '5'))
 const runs = Number(option('--runs', '5'))
 const clients = option('--clients', CLIENTS.join(',')).split(',')
 const jsonPath = option('--json', `${root}/benchmarks/results/e2e-${process.version}.json`)
+// Stored in the JSON and printed by the report (benchmarks/report.mjs), e.g. "quick run, loaded machine".
+const note = option('--note', null)
 
 const WORKLOADS = [
   { name: 'small', kind: 'small', n: 200_000, eventBytes: SMALL_EVENT_BYTES, title: '200,000 events of 67 bytes' },
@@ -58,7 +65,7 @@ for (const w of WORKLOADS) {
   const dataChars = eventData(w.kind, 0).length * w.n
   const url = `${server.base}/stream?kind=${w.kind}&n=${w.n}`
   console.log(`${w.title} (${(raw.bytes / 1024 / 1024).toFixed(1)} MiB): ${url}`)
-  const per = Object.fromEntries(clients.map((c) => [c, { verification: [], timed: [] }]))
+  const per = Object.fromEntries(clients.map((c) => [c, { verification: [], timed: [], processes: [] }]))
   for (let p = 0; p < processes; p++) {
     for (const client of clients) {
       const r = await runChild(script, { client, url, n: w.n, bytes: raw.bytes, runs }, { execArgv: ['--no-warnings'] })
@@ -70,31 +77,60 @@ for (const w of WORKLOADS) {
         console.log(`  ${labels[client]}: VERIFICATION FAILED: ${v.error ?? ''} count ${v.count}/${want.count}, hash ${v.hash === want.hash ? 'ok' : 'differs'}`)
         continue
       }
+      const failure = (t) => {
+        if (t.error !== null) return t.error
+        if (client !== 'floor' && t.chars !== dataChars) return `data length ${t.chars}, expected ${dataChars}`
+        return null
+      }
+      const sampleOf = (t) => ({ ns: t.ns, cpuUs: t.cpu.user + t.cpu.system, userUs: t.cpu.user, systemUs: t.cpu.system })
+      const proc = { round: p, cold: null, timed: [] }
+      const coldFailure = failure(r.cold)
+      if (coldFailure !== null) {
+        console.log(`  ${labels[client]}: cold run failed: ${coldFailure}`)
+        per[client].verification.push({ ok: false, error: coldFailure })
+      } else {
+        proc.cold = sampleOf(r.cold)
+      }
       for (const t of r.timed) {
-        const bad = t.error !== null ? t.error
-          : client !== 'floor' && t.chars !== dataChars ? `data length ${t.chars}, expected ${dataChars}`
-            : null
+        const bad = failure(t)
         if (bad !== null) {
           console.log(`  ${labels[client]}: timed run failed: ${bad}`)
           per[client].verification.push({ ok: false, error: bad })
           continue
         }
-        per[client].timed.push({ ns: t.ns, cpuUs: t.cpu.user + t.cpu.system, userUs: t.cpu.user, systemUs: t.cpu.system })
+        per[client].timed.push(sampleOf(t))
+        proc.timed.push(sampleOf(t))
       }
+      per[client].processes.push(proc)
       const last = per[client].timed.at(-1)
       if (last) console.log(`  ${labels[client].padEnd(34)} verified (${want.count} events, sha256 ${want.hash.slice(0, 12)}…); ${fmtInt(w.n / (last.ns / 1e9))} events/s, ${(last.cpuUs / w.n).toFixed(2)} µs CPU/event`)
     }
   }
   const workload = { title: w.title, events: w.n, eventBytes: w.eventBytes, totalBytes: raw.bytes, expectedHash: events.hash, clients: {} }
+  const rate = (t) => w.n / (t.ns / 1e9)
+  const cpuPerEvent = (t) => t.cpuUs / w.n
   for (const client of clients) {
     const { verification, timed } = per[client]
     const verified = verification.length > 0 && verification.every((v) => v.ok)
+    // Per process, in round order: its cold (first) connection, and the median of its timed runs.
+    const procs = per[client].processes.map((p) => ({
+      round: p.round,
+      cold: p.cold === null ? null : { eventsPerSecond: rate(p.cold), cpuUsPerEvent: cpuPerEvent(p.cold) },
+      warm: p.timed.length === 0 ? null : { eventsPerSecond: median(p.timed.map(rate)), cpuUsPerEvent: median(p.timed.map(cpuPerEvent)) }
+    }))
+    const across = (phase) => {
+      const values = procs.map((p) => p[phase]).filter((x) => x !== null)
+      return values.length === 0 ? null : { eventsPerSecond: summarize(values.map((x) => x.eventsPerSecond)), cpuUsPerEvent: summarize(values.map((x) => x.cpuUsPerEvent)) }
+    }
     workload.clients[client] = {
       label: labels[client],
       verified,
-      eventsPerSecond: timed.length ? summarize(timed.map((t) => w.n / (t.ns / 1e9))) : null,
-      cpuUsPerEvent: timed.length ? summarize(timed.map((t) => t.cpuUs / w.n)) : null,
+      eventsPerSecond: timed.length ? summarize(timed.map(rate)) : null,
+      cpuUsPerEvent: timed.length ? summarize(timed.map(cpuPerEvent)) : null,
       mibPerSecond: timed.length ? summarize(timed.map((t) => raw.bytes / 1024 / 1024 / (t.ns / 1e9))) : null,
+      cold: across('cold'),
+      warm: across('warm'),
+      processes: procs,
       timed
     }
   }
@@ -135,6 +171,14 @@ for (const [name, w] of Object.entries(results)) {
     ]
   })
   tables[name] = table(['client', 'events/s (median)', 'range', 'MiB/s', 'client CPU µs/event', 'ours ÷ this: events/s', 'this ÷ ours: CPU/event'], rows)
+  const coldWarm = clients.map((c) => {
+    const { label, cold, warm } = w.clients[c]
+    if (cold === null || warm === null) return [label, 'FAILED', '', '', '', '', '', '']
+    const range = (s) => `${fmtInt(s.min)}–${fmtInt(s.max)}`
+    return [label, fmtInt(cold.eventsPerSecond.median), range(cold.eventsPerSecond), fmtInt(warm.eventsPerSecond.median), range(warm.eventsPerSecond),
+      cold.cpuUsPerEvent.median.toFixed(2), warm.cpuUsPerEvent.median.toFixed(2), fmtRatio(warm.eventsPerSecond.median / cold.eventsPerSecond.median)]
+  })
+  tables[`${name}ColdWarm`] = table(['client', 'cold events/s (median)', 'range', 'warm events/s (median)', 'range', 'cold CPU µs/event', 'warm CPU µs/event', 'warm ÷ cold'], coldWarm)
 }
 
 const targets = []
@@ -150,6 +194,9 @@ target('16 KiB events/s: ours ÷ undici EventSource', 'large', 'undici', 3)
 for (const [name, w] of Object.entries(results)) {
   console.log(`${w.title}:`)
   console.log(tables[name])
+  console.log('')
+  console.log(`${w.title}, cold (each process's first connection) and warm (each process's median of its timed runs), medians over processes:`)
+  console.log(tables[`${name}ColdWarm`])
   console.log('')
 }
 if (hotPath !== null) {
@@ -168,6 +215,7 @@ const output = {
   command: 'npm run bench:e2e',
   argv,
   date: new Date().toISOString(),
+  note,
   environment: { ...env, loadavgAfter: (await import('node:os')).default.loadavg().map((x) => Number(x.toFixed(2))) },
   clients: labels,
   samples: { processes, runsPerProcess: runs },

@@ -1,4 +1,6 @@
 // One client process of the throughput benchmark (forked by ./run.mjs). It loads one client, then:
+//   0. a cold run: the first connection of this fresh process, timed like the timed runs below (the
+//      runner checks its count and data length like theirs): the "cold" figure;
 //   1. a verification run: the whole stream, every event hashed (type, last event ID, data), the count
 //      and hash sent to the parent; the floor hashes the raw bytes and counts the blank lines;
 //   2. one untimed warm-up run, then `runs` timed runs of the same stream: wall time and
@@ -108,6 +110,7 @@ function runFloor (verify) {
 }
 
 const run = client === 'floor' ? runFloor : runEventSource
+const cold = await run(false)
 const verification = await run(true)
 const timed = []
 if (verification.error === null) {
@@ -121,4 +124,4 @@ if (verification.error === null) {
     if (result.error !== null) break
   }
 }
-process.send({ verification, timed }, () => process.exit(0))
+process.send({ cold, verification, timed }, () => process.exit(0))

@@ -9,7 +9,7 @@
 //
 //   npm run bench:memory
 //   node benchmarks/memory/run.mjs [--repeat 3] [--counts 1000,5000] [--clients ours,undici]
-//                                  [--json path] [--no-chart] [--snapshot dir]
+//                                  [--json path] [--no-chart] [--snapshot dir] [--note text]
 //
 // --repeat: processes per (client, count), interleaved across clients; the tables show medians.
 // --snapshot dir: each client process also writes a heap snapshot (after the measurement) to dir.
@@ -38,6 +38,8 @@ const counts = option('--counts', '1000,5000').split(',').map(Number)
 const clients = option('--clients', CLIENTS.join(',')).split(',')
 const jsonPath = option('--json', `${root}/benchmarks/results/memory-${process.version}.json`)
 const snapshotDir = option('--snapshot', null)
+// Stored in the JSON and printed by the report (benchmarks/report.mjs), e.g. "quick run, loaded machine".
+const note = option('--note', null)
 const WARMUP = 20
 
 // ---- file descriptors ----
@@ -175,6 +177,7 @@ const output = {
   command: 'npm run bench:memory',
   argv,
   date: new Date().toISOString(),
+  note,
   environment: { ...env, loadavgAfter: os.loadavg().map((x) => Number(x.toFixed(2))), openFileLimit: openFileLimit()?.soft ?? null },
   clients: labels,
   repeat,

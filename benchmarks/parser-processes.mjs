@@ -1,0 +1,107 @@
+// `node benchmarks/parser.bench.mjs --processes N`: the parser benchmark in N fresh processes, one after
+// another, each timing all three parsers fixture by fixture (so the peers share each process's
+// conditions), then, per fixture, the median and range across processes of each parser's p50 and of
+// the p50 ratio ours ÷ fastest peer. The fastest peer is the one with the lowest median p50; the
+// headline ratio is ours' median p50 ÷ that peer's median p50, and its range is that of the
+// per-process ratios. A process that fails fails the run.
+
+import { spawn } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs'
+import os from 'node:os'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { summarize, gitState } from './e2e/common.mjs'
+
+const script = fileURLToPath(new URL('./parser.bench.mjs', import.meta.url))
+const fmtTime = (ns) => ns >= 1e6 ? `${(ns / 1e6).toFixed(2)} ms` : `${(ns / 1e3).toFixed(1)} µs`
+
+/** argv without `--processes N` and `--json path`: what each child gets, plus its own --json. */
+function childArgv (argv) {
+  const out = []
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--processes' || argv[i] === '--json') i++
+    else out.push(argv[i])
+  }
+  return out
+}
+
+function runOne (args) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...process.execArgv, script, ...args], { stdio: 'inherit' })
+    child.on('error', reject)
+    child.on('exit', (code, signal) => code === 0 ? resolve() : reject(new Error(`parser benchmark process exited with ${code ?? signal}`)))
+  })
+}
+
+/** Per fixture: every parser's p50 across processes, the fastest peer, and the ratio with its range. */
+export function summarizeRuns (runs) {
+  return runs[0].ratios.map((first) => {
+    const rows = runs.map((run) => run.ratios.find((r) => r.fixture === first.fixture))
+    const peerNames = Object.keys(first.peers)
+    const peers = Object.fromEntries(peerNames.map((name) => [name, summarize(rows.map((r) => r.peers[name].p50))]))
+    const fastestPeer = peerNames.reduce((a, b) => (peers[b].median < peers[a].median ? b : a))
+    const ours = summarize(rows.map((r) => r.ours.p50))
+    const ratio = ours.median / peers[fastestPeer].median
+    return {
+      fixture: first.fixture,
+      ours,
+      peers,
+      fastestPeer,
+      ratio,
+      // Each process's own ratio, against the same peer.
+      ratioPerProcess: summarize(rows.map((r) => r.ours.p50 / r.peers[fastestPeer].p50)),
+      verdict: ratio <= 0.5 ? 'meets 0.5x' : ratio < 1 ? 'faster, misses 0.5x' : 'NOT faster'
+    }
+  })
+}
+
+export async function runProcesses ({ processes, argv, jsonPath, note }) {
+  const dir = mkdtempSync(join(os.tmpdir(), 'parser-bench-'))
+  const runs = []
+  const loadBefore = os.loadavg()
+  try {
+    for (let p = 0; p < processes; p++) {
+      console.log(`==== parser benchmark process ${p + 1} of ${processes} ====`)
+      const file = join(dir, `run-${p}.json`)
+      await runOne([...childArgv(argv), '--json', file])
+      runs.push(JSON.parse(readFileSync(file, 'utf8')))
+      console.log('')
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+  const summary = summarizeRuns(runs)
+  const nameWidth = Math.max(...summary.map((s) => s.fixture.length))
+  const range = (s) => `${fmtTime(s.median)} (${fmtTime(s.min)}–${fmtTime(s.max)})`
+  console.log(`across ${processes} processes: p50 median (range); ratio = ours ÷ fastest peer's median p50 (range of the per-process ratios)`)
+  for (const s of summary) {
+    const peers = Object.entries(s.peers).map(([name, v]) => `${name.split('@')[0]} ${range(v)}`).join(', ')
+    console.log(`  ${s.fixture.padEnd(nameWidth)}  ours ${range(s.ours)}; ${peers}; ratio ${s.ratio.toFixed(2)} (${s.ratioPerProcess.min.toFixed(2)}–${s.ratioPerProcess.max.toFixed(2)}) vs ${s.fastestPeer.split('@')[0]}: ${s.verdict}`)
+  }
+  if (!jsonPath) return
+  const first = runs[0]
+  const out = {
+    node: first.node,
+    v8: first.v8,
+    date: new Date().toISOString(),
+    platform: first.platform,
+    cpu: first.cpu,
+    cores: first.cores,
+    git: gitState(),
+    note: note ?? null,
+    loadavg: { before: loadBefore, after: os.loadavg() },
+    command: [process.argv0, ...process.execArgv, ...process.argv.slice(1)].join(' '),
+    processes,
+    gc: first.gc,
+    keepAlive: first.keepAlive,
+    peers: first.peers,
+    fixtures: first.fixtures,
+    verification: first.verification,
+    summary,
+    // Each process's ratio rows (p50, min, avg per parser) and load; mitata's raw results are dropped.
+    runs: runs.map((r) => ({ loadavg: r.loadavg, ratios: r.ratios }))
+  }
+  mkdirSync(dirname(jsonPath), { recursive: true })
+  writeFileSync(jsonPath, JSON.stringify(out))
+  console.log(`results written to ${jsonPath}`)
+}

@@ -1,0 +1,93 @@
+// Generates the benchmark tables of README.md ("## Performance") and benchmarks/README.md from the
+// committed results (benchmarks/results/<kind>-<node version>.json, every Node version present), between
+// `<!-- bench:<name>:start -->` and `<!-- bench:<name>:end -->` markers, so the figures in the docs are
+// the figures in the JSON.
+//
+//   npm run bench:report             rewrite the blocks
+//   node benchmarks/report.mjs --check  exit 1 (and name the blocks) when a file differs from what the
+//                                       JSON gives; test/bench-report.test.js runs this
+
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { compareVersions } from './report/format.mjs'
+import { applyBlocks, changedBlocks } from './report/markers.mjs'
+import { e2eSection, memorySection, wholeClientSummary } from './report/whole-client.mjs'
+import { parserSection, parserSummary } from './report/parser.mjs'
+import { startupSection, startupSummary } from './report/startup.mjs'
+
+const root = fileURLToPath(new URL('..', import.meta.url))
+export const RESULTS_DIR = `${root}benchmarks/results`
+export const FILES = { readme: `${root}README.md`, benchmarks: `${root}benchmarks/README.md` }
+
+const KINDS = ['e2e', 'memory', 'parser', 'startup']
+
+/** { kind: [{ file, version, json }] }, each list sorted by Node version, oldest first. */
+export function loadResults (dir = RESULTS_DIR) {
+  const out = Object.fromEntries(KINDS.map((k) => [k, []]))
+  for (const file of readdirSync(dir)) {
+    const m = /^(e2e|memory|parser|startup)-(v\d+\.\d+\.\d+)\.json$/.exec(file)
+    if (m === null) continue
+    out[m[1]].push({ file, version: m[2], json: JSON.parse(readFileSync(`${dir}/${file}`, 'utf8')) })
+  }
+  for (const k of KINDS) out[k].sort((a, b) => compareVersions(a.version, b.version))
+  return out
+}
+
+/** The blocks of each file: { readme: { name: markdown }, benchmarks: { name: markdown } }. */
+export function renderBlocks (results, dir = RESULTS_DIR) {
+  return {
+    readme: {
+      'readme-whole-client': wholeClientSummary(results.e2e, results.memory, dir),
+      'readme-startup': startupSummary(results.startup),
+      'readme-parser': parserSummary(results.parser)
+    },
+    benchmarks: {
+      parser: parserSection(results.parser),
+      e2e: e2eSection(results.e2e, dir),
+      memory: memorySection(results.memory),
+      startup: startupSection(results.startup)
+    }
+  }
+}
+
+/**
+ * Each file's current text and the text the JSON gives: [{ path, before, after, changed: [names] }].
+ * `read` is injectable so the test can feed altered documents.
+ */
+export function generate ({ results = loadResults(), read = (p) => readFileSync(p, 'utf8'), dir = RESULTS_DIR } = {}) {
+  const blocks = renderBlocks(results, dir)
+  return Object.entries(FILES).map(([key, path]) => {
+    const before = read(path)
+    const after = applyBlocks(before, blocks[key], path)
+    return { path, before, after, changed: changedBlocks(before, after, Object.keys(blocks[key])) }
+  })
+}
+
+/** Notes of the committed results ("quick run, loaded machine"), so whoever regenerates sees them. */
+function notes (results) {
+  return KINDS.flatMap((k) => results[k].filter((r) => r.json.note).map((r) => `${r.file}: ${r.json.note}`))
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const check = process.argv.includes('--check')
+  const results = loadResults()
+  const files = generate({ results })
+  for (const n of notes(results)) console.log(`note: ${n}`)
+  let stale = 0
+  for (const f of files) {
+    const name = f.path.slice(root.length)
+    if (f.before === f.after) {
+      console.log(`${name}: up to date`)
+    } else if (check) {
+      stale++
+      console.log(`${name}: differs from benchmarks/results/ in block(s): ${f.changed.join(', ') || '(marker layout)'}`)
+    } else {
+      writeFileSync(f.path, f.after)
+      console.log(`${name}: rewrote ${f.changed.join(', ')}`)
+    }
+  }
+  if (stale > 0) {
+    console.log('run `npm run bench:report` to regenerate')
+    process.exitCode = 1
+  }
+}

@@ -1,0 +1,76 @@
+'use strict'
+
+// The benchmark tables of README.md and benchmarks/README.md are generated from the committed results
+// (benchmarks/results/*.json) by benchmarks/report.mjs. This runs the generator in check mode (no
+// benchmark is run): a table edited by hand, or results committed without regenerating, fail here.
+
+const t = require('tap')
+const path = require('node:path')
+const { execFile } = require('node:child_process')
+
+const root = path.join(__dirname, '..')
+const report = () => import('../benchmarks/report.mjs')
+
+t.test('the committed README tables are what the committed JSON gives (npm run bench:report -- --check)', (t) => {
+  execFile(process.execPath, [path.join(root, 'benchmarks', 'report.mjs'), '--check'], { cwd: root, timeout: 60_000 }, (err, stdout) => {
+    t.error(err, stdout)
+    t.match(stdout, /README\.md: up to date/)
+    t.match(stdout, /benchmarks\/README\.md: up to date/)
+    t.end()
+  })
+})
+
+t.test('a figure edited by hand inside a block is reported', async (t) => {
+  const { generate, FILES } = await report()
+  const fs = require('node:fs')
+  const real = fs.readFileSync(FILES.readme, 'utf8')
+  const start = real.indexOf('<!-- bench:readme-whole-client:start -->')
+  const end = real.indexOf('<!-- bench:readme-whole-client:end -->')
+  const block = real.slice(start, end)
+  const figure = /\d+\.\d+ M/.exec(block)
+  t.ok(figure, 'the block holds an events/s figure')
+  const edited = real.slice(0, start) + block.replace(figure[0], '9.99 M') + real.slice(end)
+  const files = generate({ read: (p) => (p === FILES.readme ? edited : fs.readFileSync(p, 'utf8')) })
+  const readme = files.find((f) => f.path === FILES.readme)
+  t.not(readme.before, readme.after)
+  t.same(readme.changed, ['readme-whole-client'])
+  t.equal(readme.after, real, 'regenerating restores the committed text')
+  t.same(files.find((f) => f.path === FILES.benchmarks).changed, [])
+})
+
+t.test('results that change make the blocks that show them differ', async (t) => {
+  const { generate, loadResults } = await report()
+  const results = loadResults()
+  t.ok(results.e2e.length > 0 && results.memory.length > 0 && results.parser.length > 0 && results.startup.length > 0,
+    'at least one committed result file of each kind')
+  const ours = results.e2e[0].json.workloads.small.clients.ours.eventsPerSecond
+  ours.median *= 2
+  const [readme, benchmarks] = generate({ results })
+  t.same(readme.changed, ['readme-whole-client'])
+  t.same(benchmarks.changed, ['e2e'])
+})
+
+t.test('every run names its Node version and its note', async (t) => {
+  const { renderBlocks, loadResults } = await report()
+  const results = loadResults()
+  results.parser[0].json.note = 'a note for the test'
+  const blocks = renderBlocks(results)
+  for (const kind of ['parser', 'e2e', 'memory', 'startup']) {
+    for (const run of results[kind]) {
+      const node = run.json.node ?? run.json.environment.node
+      t.match(blocks.benchmarks[kind], `**Node ${node}**`, `${kind}: ${run.file} is headed with its Node version`)
+      if (run.json.note) t.match(blocks.benchmarks[kind], `> Note: ${run.json.note}.`, `${kind}: ${run.file}'s note is printed`)
+    }
+  }
+  t.match(blocks.readme['readme-parser'], `> Note (Node ${results.parser[0].json.node}): a note for the test.`)
+})
+
+t.test('a missing marker is an error, not a silently stale table', async (t) => {
+  const { generate, FILES } = await report()
+  const fs = require('node:fs')
+  const read = (p) => {
+    const text = fs.readFileSync(p, 'utf8')
+    return p === FILES.benchmarks ? text.replace('<!-- bench:startup:end -->', '') : text
+  }
+  t.throws(() => generate({ read }), /bench:startup:start/)
+})
