@@ -8,8 +8,7 @@ const { EventSourceParser } = require('..')
 const errors = require('../lib/errors')
 const validators = require('../lib/validators')
 const { DEFAULT_MAX_EVENT_SIZE } = require('../lib/constants')
-const { catchError, checkError, throwsError } = require('./helpers/errors')
-const { parseAll, split } = require('./helpers/replay')
+const { catchError, checkError, throwsError, parseAll, split } = require('./helpers')
 
 const onEvent = () => {}
 const bytes = (text) => Buffer.from(text)

@@ -7,8 +7,7 @@
 
 const t = require('tap')
 const { isDeepStrictEqual } = require('node:util')
-const { split, parseStreams, describeBytes } = require('./helpers/replay')
-const { reference } = require('./helpers/reference')
+const { split, parseStreams, describeBytes, reference } = require('./helpers')
 
 const SEED = Number(process.env.SSE_SEED ?? 0x5e5e1d)
 const CASES = Number(process.env.SSE_CASES ?? 4000)
@@ -145,7 +144,7 @@ t.test(`random streams match the reference model (seed ${SEED}, ${CASES} cases)`
       streams.map(() => [])
     ]
     for (const variant of variants) {
-      const chunked = streams.map((s, k) => split(s, variant[k], i))
+      const chunked = streams.map((s, k) => split(s, variant[k], { rotate: i }))
       let actual
       try {
         actual = parseStreams(chunked, options)

@@ -6,7 +6,7 @@
 const fc = require('fast-check')
 const { isDeepStrictEqual } = require('node:util')
 const { stream, cuts, cutAt } = require('./arbitraries')
-const { parseStreams } = require('../helpers/replay')
+const { parseStreams } = require('../helpers/parse')
 const { reference } = require('../helpers/reference')
 
 const property = fc.property(stream, cuts, fc.option(fc.tuple(stream, cuts), { freq: 4 }), (first, firstCuts, second) => {
