@@ -66,6 +66,8 @@ class Connection {
   #timer = null
   #lastActivity = 0
   #paused = false
+  // The decoder holds enough undecoded input: the socket is not read until it drains.
+  #decoderFull = false
   #credentialHeaders
   #allowInsecureRedirect
   #credentialOrigin
@@ -120,10 +122,14 @@ class Connection {
     this.#decoder?.destroy()
   }
 
-  /** Stops reading the response body until resume(): TCP backpressure through the dispatcher. */
+  /**
+   * Stops reading the response body until resume(): TCP backpressure through the dispatcher. A
+   * decoder stops too, or a small compressed body could still turn into any number of events.
+   */
   pause () {
     this.#paused = true
     this.#hop?.pause()
+    this.#decoder?.pause()
   }
 
   resume () {
@@ -131,7 +137,9 @@ class Connection {
     this.#paused = false
     // Time spent paused by the consumer is not silence from the server.
     this.#lastActivity = performance.now()
-    this.#hop?.resume()
+    // What the decoder holds goes first; it may fill the consumer's queue again, or end the body.
+    this.#decoder?.resume()
+    if (!this.#paused && !this.#decoderFull) this.#hop?.resume()
   }
 
   // Aborts the current hop without hearing from it again: undici reports the abort as an error,
@@ -243,10 +251,15 @@ class Connection {
     if (codings !== null) {
       this.#decoder = new ContentDecoder(codings, {
         onData: (chunk) => this.#delegate.onData(chunk),
+        onDrain: () => {
+          this.#decoderFull = false
+          if (!this.#paused) this.#hop?.resume()
+        },
         onEnd: () => this.#finish('onEnd'),
         onError: (err) => this.#finish('onNetworkError', connectionError('ERR_EVENTSOURCE_DECODING',
           `The response body could not be decoded (Content-Encoding: ${headers['content-encoding']})`, details, err))
       })
+      if (this.#paused) this.#decoder.pause()
     }
     if (this.#idleTimeout !== 0) {
       this.#lastActivity = performance.now()
@@ -262,8 +275,12 @@ class Connection {
   hopData (hop, chunk) {
     if (hop !== this.#hop || this.#done) return
     if (this.#idleTimeout !== 0) this.#lastActivity = performance.now()
-    if (this.#decoder === null) this.#delegate.onData(chunk)
-    else this.#decoder.write(chunk)
+    if (this.#decoder === null) {
+      this.#delegate.onData(chunk)
+    } else if (!this.#decoder.write(chunk) && !this.#done) {
+      this.#decoderFull = true
+      hop.pause()
+    }
   }
 
   hopEnd (hop) {

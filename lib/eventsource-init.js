@@ -10,6 +10,8 @@ const { validateLimit } = require('./validators')
 const { normalizeHeaders, normalizeMethod, normalizeBody, validateLastEventId } = require('./request-init')
 
 const DEFAULT_HIGH_WATER_MARK = 1000
+// Bytes of queued events (lib/message-iterator.js counts them) before `for await` pauses the source.
+const DEFAULT_HIGH_WATER_MARK_BYTES = 16 * 1024 * 1024
 
 function isObject (value) {
   return value !== null && (typeof value === 'object' || typeof value === 'function')
@@ -96,6 +98,7 @@ function resolveDictionary (dict) {
     connectTimeout: 0,
     signal: null,
     highWaterMark: DEFAULT_HIGH_WATER_MARK,
+    highWaterMarkBytes: DEFAULT_HIGH_WATER_MARK_BYTES,
     credentialHeaders: [],
     allowInsecureRedirect: Boolean(dict.allowInsecureRedirect)
   }
@@ -154,6 +157,10 @@ function resolveDictionary (dict) {
   if (dict.highWaterMark !== undefined) {
     validateLimit(dict.highWaterMark, 'init.highWaterMark', { min: 1 })
     init.highWaterMark = dict.highWaterMark
+  }
+  if (dict.highWaterMarkBytes !== undefined) {
+    validateLimit(dict.highWaterMarkBytes, 'init.highWaterMarkBytes', { min: 1 })
+    init.highWaterMarkBytes = dict.highWaterMarkBytes
   }
   return init
 }

@@ -19,7 +19,8 @@ const { resolveInit } = require('./eventsource-init')
 const { attemptRequest, isSendableLastEventId } = require('./request-init')
 const { backoffDelay, clampDelay } = require('./reconnect-policy')
 const { errorEventFor } = require('./error-event')
-const { MessageIterator } = require('./message-iterator')
+const { MessageIterator, eventCost } = require('./message-iterator')
+const { unshared } = require('./unshared-string')
 
 // The default reconnection time: "a user-agent-defined value, probably in the region of a few
 // seconds". Chromium, Firefox and Node's built-in all use 3 s.
@@ -84,6 +85,8 @@ class EventSource extends EventTarget {
   #attempts = 0
   #failures = 0
   #iterators = null
+  // Network chunks received, for the iterators' queues (lib/message-iterator.js).
+  #chunks = 0
   #onAbort = null
   // The event types that have had a listener (see addEventListener): bits of USUAL_TYPES, and a Set
   // for any other type.
@@ -204,7 +207,7 @@ class EventSource extends EventTarget {
       resume: () => this.#resumeIfDrained(),
       close: () => this.close(),
       remove: (it) => { this.#iterators.delete(it); this.#resumeIfDrained() }
-    }, this.#init.highWaterMark)
+    }, this.#init.highWaterMark, this.#init.highWaterMarkBytes)
     if (this.#readyState === CLOSED) iterator.finish(null)
     else (this.#iterators ??= new Set()).add(iterator)
     return iterator
@@ -318,6 +321,7 @@ class EventSource extends EventTarget {
   }
 
   #onData (chunk) {
+    this.#chunks++
     try {
       this.#parser.write(chunk)
     } catch (err) {
@@ -370,16 +374,28 @@ class EventSource extends EventTarget {
   #dispatchMessage (type, data, lastEventId) {
     if (this.#readyState === CLOSED) return
     if (this.#iterators === null && !this.#isListenedFor(type)) return
+    // A queue that already spans many chunks gets strings of their own (see lib/message-iterator.js).
+    if (this.#iterators !== null && this.#anyIteratorKeepsChunks()) {
+      type = unshared(type)
+      data = unshared(data)
+      lastEventId = unshared(lastEventId)
+    }
     const event = new MessageEvent(type, { data, origin: this.#origin, lastEventId })
     this.dispatchEvent(event)
     if (this.#iterators === null || this.#readyState === CLOSED) return
-    for (const iterator of this.#iterators) iterator.push(event)
+    const cost = eventCost(event)
+    for (const iterator of this.#iterators) iterator.push(event, cost, this.#chunks)
     if (this.#anyIteratorFull()) this.#connection?.pause()
   }
 
   #isListenedFor (type) {
     const bit = USUAL_TYPES[type]
     return bit !== undefined ? (this.#listenedBits & bit) !== 0 : this.#listenedTypes?.has(type) === true
+  }
+
+  #anyIteratorKeepsChunks () {
+    for (const iterator of this.#iterators) if (iterator.keepsChunksBefore(this.#chunks)) return true
+    return false
   }
 
   #anyIteratorFull () {

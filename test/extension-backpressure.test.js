@@ -140,3 +140,24 @@ for (const api of apis) {
     await iterator.return()
   })
 }
+
+t.test('highWaterMarkBytes: large events stop the queue long before highWaterMark', async (t) => {
+  const dispatcher = new (require('undici').Agent)()
+  t.teardown(() => dispatcher.close())
+  const log = []
+  const server = await serve(t, (req, res) => flood(res, log))
+  // An event of 64 Ki characters counts 128 KiB (two bytes a character) and 512: 1 MiB is 8 of them,
+  // where highWaterMark (1000 by default) would take all 512.
+  const limit = 1024 * 1024
+  const es = open(t, server.url('/stalled'), { dispatcher, highWaterMarkBytes: limit, reconnectionTime: 60000 })
+  let dispatched = 0
+  es.addEventListener('message', () => dispatched++)
+  const iterator = es[Symbol.asyncIterator]()
+  t.equal((await iterator.next()).value.data.slice(0, 4), '0000')
+  await checkStalled(t, server, dispatcher, log[0].res, () => dispatched, log)
+  const cost = 512 + 2 * (SIZE - 8 + 'message'.length)
+  // Full at 8 queued; the network chunk that filled it may hold one more event.
+  t.ok(iterator.bytes >= limit && iterator.bytes <= limit + 2 * cost, `${iterator.bytes} bytes queued`)
+  await drain(t, iterator, 1)
+  await iterator.return()
+})

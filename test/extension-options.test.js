@@ -66,6 +66,7 @@ t.test('wrong types throw TypeError ERR_INVALID_ARG_TYPE naming the option', asy
     [{ signal: null }, 'init.signal', /Received null/],
     [{ signal: new AbortController() }, 'init.signal', /Received an instance of AbortController/],
     [{ highWaterMark: '2' }, 'init.highWaterMark'],
+    [{ highWaterMarkBytes: 1n }, 'init.highWaterMarkBytes', /must be of type number\. Received type bigint \(1n\)/],
     [{ credentialHeaders: 'x-api-key' }, 'init.credentialHeaders', /must be an array of header names/],
     [{ credentialHeaders: ['x-api-key', 1] }, 'init.credentialHeaders[]', /must be of type string\. Received type number \(1\)/],
     [{ reconnectionTime: '3s' }, 'init.reconnectionTime'],
@@ -100,6 +101,9 @@ t.test('values out of range throw RangeError ERR_OUT_OF_RANGE naming the option'
     [{ connectTimeout: 0.5 }, 'init.connectTimeout'],
     [{ highWaterMark: 0 }, 'init.highWaterMark', /an integer >= 1/],
     [{ highWaterMark: Infinity }, 'init.highWaterMark'],
+    [{ highWaterMarkBytes: 0 }, 'init.highWaterMarkBytes', /an integer >= 1\. Received 0$/],
+    [{ highWaterMarkBytes: 1.5 }, 'init.highWaterMarkBytes'],
+    [{ highWaterMarkBytes: Infinity }, 'init.highWaterMarkBytes'],
     [{ reconnectionTime: -1 }, 'init.reconnectionTime'],
     [{ maxEventSize: 0 }, 'init.maxEventSize']
   ], RangeError, 'ERR_OUT_OF_RANGE')
@@ -230,6 +234,8 @@ t.test('valid values are accepted', async (t) => {
     { signal: new AbortController().signal },
     { signal: AbortSignal.abort() },
     { highWaterMark: 1 },
+    { highWaterMarkBytes: 1 },
+    { highWaterMarkBytes: 2 ** 40 },
     { credentialHeaders: [] },
     { credentialHeaders: ['X-Api-Key'] },
     { allowInsecureRedirect: 'yes' },

@@ -62,12 +62,14 @@ async function startLeakServer (t) {
  * change what the heap holds, and the child's job is to measure it.
  * @param {string[]} args
  * @param {number} timeout ms for the whole run
+ * @param {{ script?: string, execArgv?: string[] }} [options] another child script (the memory tests' is
+ *   reliability-memory-child.js), and more Node flags
  */
-async function runChild (args, timeout) {
+async function runChild (args, timeout, { script = CHILD, execArgv = [] } = {}) {
   const env = { ...process.env }
   delete env.NODE_V8_COVERAGE
   delete env.NODE_OPTIONS
-  const child = spawn(process.execPath, ['--expose-gc', CHILD, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, ['--expose-gc', ...execArgv, script, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] })
   let stdout = ''
   let stderr = ''
   let reportedAt = null
