@@ -16,7 +16,7 @@
 
 const { connectionError } = require('./errors')
 const { fromRawHeaders, fromParsedHeaders, mimeEssence } = require('./response-headers')
-const { parseContentEncoding, ContentDecoder } = require('./content-decoding')
+const { parseContentEncoding, ContentDecoder, MAX_CODINGS } = require('./content-decoding')
 const { parseRetryAfter } = require('./reconnect-policy')
 
 // fetch's redirect limit.
@@ -248,6 +248,15 @@ class Connection {
       return false
     }
     const codings = parseContentEncoding(headers['content-encoding'])
+    if (codings !== null && codings.length > MAX_CODINGS) {
+      // Fetch would return a network error, which reestablishes; but the server would send the same
+      // header again, so the connection fails instead (reconnecting is known to be futile, which the
+      // standard lets a user agent act on), as for a redirect loop.
+      this.#discardHop()
+      this.#finish('onFail', connectionError('ERR_EVENTSOURCE_TOO_MANY_CODINGS',
+        `The response lists ${codings.length} content codings; at most ${MAX_CODINGS} are decoded`, details))
+      return false
+    }
     if (codings !== null) {
       this.#decoder = new ContentDecoder(codings, {
         onData: (chunk) => this.#delegate.onData(chunk),
