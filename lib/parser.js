@@ -21,6 +21,7 @@ const {
   LF, CR, SPACE, COLON, NUL, DIGIT_0, DIGIT_9, BOM, DEFAULT_MAX_EVENT_SIZE
 } = require('./constants')
 const { invalidArgType, eventTooLarge, writeAfterEnd } = require('./errors')
+const { SLICE_MIN, unshared } = require('./unshared-string')
 const {
   validateObject, validateFunction, validateOptionalFunction, validateString, validateLimit
 } = require('./validators')
@@ -37,6 +38,21 @@ function decode (bytes, start, end, text) {
   if (text !== null) return text.slice(start, end)
   if (end - start >= LONG_VALUE && isAscii(bytes.subarray(start, end))) return latin1Slice.call(bytes, start, end)
   return utf8Slice.call(bytes, start, end)
+}
+
+// What a decoded value of `byteLength` bytes costs for maxEventSize: its bytes, or two bytes per UTF-16
+// unit when that is more (V8 stores a value with a character above U+00FF at two bytes per unit). A
+// value of as many units as bytes is ASCII, counted right, or lone bytes that are not UTF-8, each a
+// U+FFFD stored at two bytes and counted one: telling them apart would take a scan per value, and
+// memory stays within twice the limit all the same (test/parser-memory.test.js).
+function valueCost (value, byteLength) {
+  return value.length === byteLength || byteLength >= 2 * value.length ? byteLength : 2 * value.length
+}
+
+// The last event ID string, when it is the ID buffer again (a new stream, or the one given to the
+// constructor): it may cost two bytes per unit, and its bytes are not known.
+function idStringCost (id) {
+  return 2 * id.length
 }
 
 // An ASCII chunk at least this long is decoded once, as a whole. Values then hold a slice of that
@@ -56,10 +72,18 @@ const COPY_MAX = 64
 const SMALL_PIECE = 128
 const SCRATCH_SIZE = 4096
 
-// What a data line costs at the least, for maxEventSize: each line joins the data buffer as one more
-// string (a V8 cons string is 32 bytes), so counting only its bytes would let a stream of empty
-// `data:` lines hold 32 times the limit in memory.
+// What the buffered fields cost in memory, for maxEventSize (measured with 200,000 lines of each shape,
+// Node 20 and 24). A value costs its bytes; a value that decodes to fewer UTF-16 units than it has bytes
+// is not ASCII, and V8 may store it at two bytes per unit: it costs the more of the two (see valueCost).
+// The first data line of an event is the data buffer itself: its value and LF, at least DATA_LINE_COST,
+// what a small string costs with its header. Each further line joins it as `data + '\n' + value`: two
+// V8 cons strings of 32 bytes, the value's own 16-byte header and up to 8 bytes of alignment, which is
+// DATA_JOIN_COST on top of the value. Counting only the bytes let 2 M short lines under a 64 MiB limit
+// take 231 MiB.
 const DATA_LINE_COST = 32
+const DATA_JOIN_COST = 88
+// How many bytes of chunk text the data buffer may keep alive beyond its own length (see #unpin()).
+const PIN_SLACK = 64 * 1024
 
 // Known field names are at most 5 bytes long ("event", "retry"), so the colon that ends one is
 // within the first 6 bytes of its line.
@@ -95,17 +119,26 @@ class EventSourceParser {
   #eventType = ''
   #idBuffer = ''
   #lastEventId = ''
-  // Bytes buffered for the current event: data values plus their LFs, at least DATA_LINE_COST a line.
+  // What the buffers of the current event cost in memory (see DATA_LINE_COST): the data buffer, the
+  // event type buffer and the last event ID buffer, which carries over from one event to the next.
   // The limit applies to this plus the raw bytes of the line being read.
   #eventSize = 0
+  #idCost = 0
+  // The data buffer holds slices of this write's chunk text (see write() and #unpin()), and how many
+  // bytes of chunk texts it has kept alive since it was last copied (not reset at dispatch: counting
+  // texts of an earlier event only makes a copy come sooner).
+  #pinning = null
+  #pinned = 0
 
   /**
    * @param {object} options
    * @param {(type: string, data: string, lastEventId: string) => void} options.onEvent
    * @param {(ms: number) => void} [options.onRetry] called as soon as a valid `retry` line is parsed
    * @param {(text: string) => void} [options.onComment] called with the text after `:` (one leading space removed)
-   * @param {number} [options.maxEventSize] the limit on one event: its data so far (value bytes plus one per
-   *   data line, at least 32 a line) plus the raw bytes of the line being read, complete or not;
+   * @param {number} [options.maxEventSize] the limit on what one event holds in memory: its data so far
+   *   (value bytes plus one per data line, at least 32 for the first line, 88 more for each further one;
+   *   a value that is not ASCII counts at least two bytes per UTF-16 unit), its event type and the ID
+   *   buffer (their value bytes), plus the raw bytes of the line being read, complete or not;
    *   Infinity disables
    * @param {string} [options.lastEventId] the last event ID string to start from
    */
@@ -122,6 +155,7 @@ class EventSourceParser {
     this.#onComment = onComment ?? null
     this.#maxEventSize = maxEventSize
     this.#idBuffer = this.#lastEventId = lastEventId
+    this.#eventSize = this.#idCost = idStringCost(lastEventId)
   }
 
   /** The last event ID string: the id buffer as of the last dispatch. Survives reset(). */
@@ -167,6 +201,7 @@ class EventSourceParser {
         lineStart = end + 1
       }
       if (lineStart < length) this.#stash(chunk, lineStart, length)
+      if (this.#pinning !== null) this.#unpin()
       return
     }
     // Where indexOf last found a CR from (-1: not yet): looked up once per chunk, not once per line.
@@ -203,6 +238,7 @@ class EventSourceParser {
       lineStart = ++pos
     }
     if (lineStart < length) this.#stash(chunk, lineStart, length)
+    if (this.#pinning !== null) this.#unpin()
   }
 
   /**
@@ -236,15 +272,33 @@ class EventSourceParser {
     this.#scratch = null
     this.#scratchUsed = 0
     this.#scratchStart = 0
-    this.#clearEvent()
     this.#idBuffer = this.#lastEventId
+    this.#idCost = idStringCost(this.#lastEventId)
+    this.#pinning = null
+    this.#pinned = 0
+    this.#clearEvent()
   }
 
   #clearEvent () {
     this.#data = ''
     this.#dataLines = 0
     this.#eventType = ''
-    this.#eventSize = 0
+    this.#eventSize = this.#idCost
+  }
+
+  // Out of line, once per write at most: the data buffer holds slices of this write's chunk text (an
+  // ASCII chunk is decoded whole, see write()), which keep all of that text alive after the write, the
+  // bytes of lines that are not data too. Once the texts kept this way outweigh both the data and
+  // PIN_SLACK, the data is copied out of them: memory stays within twice what is counted plus
+  // PIN_SLACK, and the copies cost no more than the text written since the last one (linear work).
+  // The slack spares the common case, an event cut in two by a chunk boundary, a copy per chunk.
+  #unpin () {
+    const pinned = this.#pinned += this.#pinning.length
+    this.#pinning = null
+    if (pinned > PIN_SLACK && pinned > this.#data.length) {
+      this.#data = unshared(this.#data)
+      this.#pinned = 0
+    }
   }
 
   // Out of line: the leading BOM check and a CR left pending by the previous chunk. Returns where
@@ -392,7 +446,9 @@ class EventSourceParser {
       case 0x65: // e: event
         if (nameLength === 5 && bytes[start + 1] === 0x76 && bytes[start + 2] === 0x65 &&
             bytes[start + 3] === 0x6e && bytes[start + 4] === 0x74) {
-          this.#eventType = decode(bytes, valueStart, end, text)
+          // A type it replaces is freed, but still counted: a repeated `event:` line is rare, and
+          // counting it costs an event nothing on the common path.
+          this.#eventSize += valueCost(this.#eventType = decode(bytes, valueStart, end, text), end - valueStart)
         }
         return
       case 0x69: // i: id
@@ -409,9 +465,16 @@ class EventSourceParser {
   // "Append the field value to the data buffer, then append a single U+000A LINE FEED (LF)."
   // The LF is counted here and added before the next value instead, so dispatch need not strip it.
   #appendData (bytes, start, end, text) {
-    this.#eventSize += end - start + 1 > DATA_LINE_COST ? end - start + 1 : DATA_LINE_COST
     const value = decode(bytes, start, end, text)
-    this.#data = this.#dataLines++ === 0 ? value : this.#data + '\n' + value
+    const cost = valueCost(value, end - start) + 1
+    if (this.#dataLines++ === 0) {
+      this.#data = value
+      this.#eventSize += cost > DATA_LINE_COST ? cost : DATA_LINE_COST
+    } else {
+      this.#data = this.#data + '\n' + value
+      this.#eventSize += DATA_JOIN_COST + cost
+    }
+    if (text !== null && end - start >= SLICE_MIN) this.#pinning = text
   }
 
   // "If the field value does not contain U+0000 NULL, then set the last event ID buffer to the field
@@ -420,7 +483,12 @@ class EventSourceParser {
     for (let i = start; i < end; i++) {
       if (bytes[i] === NUL) return
     }
-    this.#idBuffer = decode(bytes, start, end, text)
+    const id = this.#idBuffer = decode(bytes, start, end, text)
+    // It replaces the ID buffer's value, which may live on as the last event ID string until the next
+    // dispatch: that one was counted for the event that set it.
+    const cost = valueCost(id, end - start)
+    this.#eventSize += cost - this.#idCost
+    this.#idCost = cost
   }
 
   // "If the field value consists of only ASCII digits", the reconnection time. An empty value is not
@@ -443,6 +511,7 @@ class EventSourceParser {
     this.#lastEventId = this.#idBuffer
     if (this.#dataLines === 0) {
       this.#eventType = ''
+      this.#eventSize = this.#idCost
       return
     }
     const type = this.#eventType === '' ? 'message' : this.#eventType

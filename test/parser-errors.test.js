@@ -155,10 +155,51 @@ t.test('maxEventSize', async (t) => {
 
   t.test('the size is per event', async (t) => {
     const input = bytes('data:abc\n\ndata:abc\n\nevent:long-type-name\nid:long-id-value\nretry:12345\n:comment\ndata:abc\n\n')
-    // The longest line is 20 bytes; the stream is far longer than that.
-    const records = parseAll([input], { maxEventSize: 20 })
+    // The longest line is 20 bytes, the largest event 38 (its type, 14, and ID, 13, count too, with
+    // the longest line after them, 'retry:12345'); the stream is far longer than that.
+    const records = parseAll([input], { maxEventSize: 38 })
     t.equal(records.filter((r) => r[0] === 'event').length, 3)
     t.equal(records.length, 5, 'and the retry and the comment')
+  })
+
+  t.test('the event type and the ID buffer count, at their value bytes', async (t) => {
+    // type 4 + id 3 + 'data:a' 6 = 13; the data line then counts 32.
+    const input = bytes('event:type\nid:one\ndata:a\n\n')
+    t.same(parseAll([input], { maxEventSize: 13 }), [['event', 'type', 'a', 'one']])
+    throwsError(t, () => parseAll([input], { maxEventSize: 12 }), tooLarge(12))
+    // A later ID replaces the earlier one, in the count too: 13 while 'id:i' (4) is read, then 1 while
+    // 'data:abcdefghijklmnop' (21) is.
+    const replaced = bytes('id:long-id-value\nid:i\ndata:abcdefghijklmnop\n\n')
+    t.same(parseAll([replaced], { maxEventSize: 22 }), [['event', 'message', 'abcdefghijklmnop', 'i']])
+    throwsError(t, () => parseAll([replaced], { maxEventSize: 21 }), tooLarge(21))
+    // A later type is counted on top of the earlier one (a repeated `event:` line is rare): 3 + 1 + 6.
+    const retyped = bytes('event:abc\nevent:d\ndata:a\n\n')
+    t.same(parseAll([retyped], { maxEventSize: 10 }), [['event', 'd', 'a', '']])
+    throwsError(t, () => parseAll([retyped], { maxEventSize: 9 }), tooLarge(9))
+    // reset() keeps the last event ID, counted at two bytes per character from then on.
+    const { parser, events } = collecting({ maxEventSize: 30 })
+    parser.write(bytes('id:0123456789\ndata:a\n\n'))
+    parser.reset()
+    parser.write(bytes('data:bcdef\n\n')) // 20 + 10
+    throwsError(t, () => parser.write(bytes('data:bcdefg\n\n')), tooLarge(30))
+    t.same(events, [['message', 'a', '0123456789'], ['message', 'bcdef', '0123456789']])
+    // The ID buffer outlives its event: it counts for the next ones too, until it changes.
+    const carried = bytes('id:0123456789\ndata:a\n\ndata:bc\n\n')
+    t.same(parseAll([carried], { maxEventSize: 17 }), [['event', 'message', 'a', '0123456789'], ['event', 'message', 'bc', '0123456789']])
+    throwsError(t, () => parseAll([carried], { maxEventSize: 16 }), tooLarge(16))
+    // A value that is not ASCII counts at least two bytes per UTF-16 unit: V8 may store it so.
+    const wide = bytes('event:\u20ac\u20ac\u20ac\u20acx\ndata:a\n\n') // 13 bytes, 5 units: 13
+    t.same(parseAll([wide], { maxEventSize: 19 }), [['event', '\u20ac\u20ac\u20ac\u20acx', 'a', '']])
+    const ascii = bytes('event:a\u20acbcdefgh\ndata:a\n\n') // 11 bytes, 9 units: 18
+    t.same(parseAll([ascii], { maxEventSize: 24 }), [['event', 'a\u20acbcdefgh', 'a', '']])
+    throwsError(t, () => parseAll([ascii], { maxEventSize: 23 }), tooLarge(23))
+  })
+
+  t.test('each data line after the first counts 88 bytes more: two joins and a string', async (t) => {
+    // 'a' + LF: 32; 'b' + LF: 88 + 2; then 'data:c' (6) is read: 128.
+    const input = bytes('data:a\ndata:b\ndata:c\n\n')
+    t.same(parseAll([input], { maxEventSize: 128 }), [['event', 'message', 'a\nb\nc', '']])
+    throwsError(t, () => parseAll([input], { maxEventSize: 127 }), tooLarge(127))
   })
 
   t.test('events before the overflow in the same chunk are delivered, later ones not', async (t) => {
