@@ -48,7 +48,7 @@ export interface EventSourceInit {
   dispatcher?: Dispatcher
   /** The initial reconnection time in ms (same as reconnect.delay). Default 3000. */
   reconnectionTime?: number
-  /** Bytes buffered for one event before the connection fails with ERR_EVENTSOURCE_EVENT_TOO_LARGE. Default 64 MiB; Infinity disables. */
+  /** What one event may hold in memory (its data, event type and ID buffer, at their cost in memory, and the line being read) before the connection fails with ERR_EVENTSOURCE_EVENT_TOO_LARGE. Default 64 MiB; Infinity disables. */
   maxEventSize?: number
   /** Request headers, or a function (sync or async) called before every attempt. Last-Event-ID stays managed by EventSource. */
   headers?: HeadersInitLike | ((context: AttemptContext) => HeadersInitLike | Promise<HeadersInitLike>)
@@ -70,8 +70,10 @@ export interface EventSourceInit {
   credentialHeaders?: string[]
   /** Follow a redirect from https: to http:. Default false: such a redirect fails the connection (ERR_EVENTSOURCE_INSECURE_REDIRECT). */
   allowInsecureRedirect?: boolean
-  /** Events queued for `for await` before reading from the socket pauses. Default 1000. */
+  /** Events queued for `for await` before reading from the socket (and decoding) pauses. Default 1000. */
   highWaterMark?: number
+  /** Bytes of events queued for `for await` (data, type and last event ID at two bytes per UTF-16 unit, plus 512 per event) before reading from the socket (and decoding) pauses. Default 16 MiB. */
+  highWaterMarkBytes?: number
   /** undici's (Node's built-in EventSource) shape, accepted as is. */
   node?: {
     dispatcher?: Dispatcher
@@ -146,7 +148,7 @@ export interface EventSourceParserOptions {
   onRetry? (ms: number): void
   /** Called with the text after `:` of a comment line, one leading space removed. */
   onComment? (text: string): void
-  /** Limit on one event: its data so far (value bytes + 1 per data line, at least 32 a line: what a line costs in memory) plus the raw bytes of the line being read. Default 64 MiB; Infinity disables. */
+  /** Limit on what one event holds in memory: its data so far (value bytes + 1 per data line, at least 32 for the first line and 88 more for each further one; a value that is not ASCII at least two bytes per UTF-16 unit), its event type and ID buffer (their value bytes), plus the raw bytes of the line being read. Default 64 MiB; Infinity disables. */
   maxEventSize?: number
   /** The last event ID string to start from. Default "". */
   lastEventId?: string
@@ -207,6 +209,7 @@ export type ErrorCode =
   | 'ERR_EVENTSOURCE_INSECURE_REDIRECT'
   | 'ERR_EVENTSOURCE_NETWORK'
   | 'ERR_EVENTSOURCE_DECODING'
+  | 'ERR_EVENTSOURCE_TOO_MANY_CODINGS'
   | 'ERR_EVENTSOURCE_STREAM_ENDED'
   | 'ERR_EVENTSOURCE_CONNECT_TIMEOUT'
   | 'ERR_EVENTSOURCE_IDLE_TIMEOUT'

@@ -7,7 +7,8 @@ import {
   EventSourceParserStream,
   EventSourceErrorEvent,
   type ParsedEvent,
-  type EventSourceInit
+  type EventSourceInit,
+  type ErrorCode
 } from '../..'
 
 const source = new EventSource('http://127.0.0.1/events')
@@ -66,8 +67,11 @@ new EventSource('http://127.0.0.1/', {
   idleTimeout: 45_000,
   connectTimeout: 10_000,
   signal: AbortSignal.timeout(1000),
-  highWaterMark: 10
+  highWaterMark: 10,
+  highWaterMarkBytes: 1024 * 1024
 })
+expectError(new EventSource('http://127.0.0.1/', { highWaterMarkBytes: '1M' }))
+expectAssignable<ErrorCode>('ERR_EVENTSOURCE_TOO_MANY_CODINGS')
 new EventSource('http://127.0.0.1/', { headers: [['x-a', '1']] })
 new EventSource('http://127.0.0.1/', { headers: new Headers({ 'x-a': '1' }) })
 expectError(new EventSource('http://127.0.0.1/', { reconnect: { jitter: 'half' } }))
