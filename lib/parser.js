@@ -21,7 +21,7 @@ const {
   LF, CR, SPACE, COLON, NUL, DIGIT_0, DIGIT_9, BOM, DEFAULT_MAX_EVENT_SIZE
 } = require('./constants')
 const { invalidArgType, eventTooLarge, writeAfterEnd } = require('./errors')
-const { SLICE_MIN, unshared } = require('./unshared-string')
+const { unshared } = require('./unshared-string')
 const {
   validateObject, validateFunction, validateOptionalFunction, validateString, validateLimit
 } = require('./validators')
@@ -73,13 +73,13 @@ const SMALL_PIECE = 128
 const SCRATCH_SIZE = 4096
 
 // What the buffered fields cost in memory, for maxEventSize (measured with 200,000 lines of each shape,
-// Node 20 and 24). A value costs its bytes; a value that decodes to fewer UTF-16 units than it has bytes
-// is not ASCII, and V8 may store it at two bytes per unit: it costs the more of the two (see valueCost).
-// The first data line of an event is the data buffer itself: its value and LF, at least DATA_LINE_COST,
-// what a small string costs with its header. Each further line joins it as `data + '\n' + value`: two
-// V8 cons strings of 32 bytes, the value's own 16-byte header and up to 8 bytes of alignment, which is
-// DATA_JOIN_COST on top of the value. Counting only the bytes let 2 M short lines under a 64 MiB limit
-// take 231 MiB.
+// Node 20 and 24). A value costs its bytes; one that is not ASCII may be stored at two bytes per UTF-16
+// unit, and then costs that (see valueCost): always for the event type and the ID, for data values of
+// LONG_VALUE bytes or more. The first data line of an event is the data buffer itself: its value and
+// LF, at least DATA_LINE_COST, what a small string costs with its header. Each further line joins it
+// as `data + '\n' + value`: two V8 cons strings of 32 bytes, the value's own 16-byte header and up to 8
+// bytes of alignment, which is DATA_JOIN_COST on top of the value. Counting only the bytes let 2 M
+// short lines under a 64 MiB limit take 231 MiB.
 const DATA_LINE_COST = 32
 const DATA_JOIN_COST = 88
 // How many bytes of chunk text the data buffer may keep alive beyond its own length (see #unpin()).
@@ -124,10 +124,8 @@ class EventSourceParser {
   // The limit applies to this plus the raw bytes of the line being read.
   #eventSize = 0
   #idCost = 0
-  // The data buffer holds slices of this write's chunk text (see write() and #unpin()), and how many
-  // bytes of chunk texts it has kept alive since it was last copied (not reset at dispatch: counting
-  // texts of an earlier event only makes a copy come sooner).
-  #pinning = null
+  // How many bytes of chunk texts the data buffer may have kept alive since it was last copied (see
+  // #unpin(); not reset at dispatch: counting texts of an earlier event only makes a copy come sooner).
   #pinned = 0
 
   /**
@@ -136,9 +134,10 @@ class EventSourceParser {
    * @param {(ms: number) => void} [options.onRetry] called as soon as a valid `retry` line is parsed
    * @param {(text: string) => void} [options.onComment] called with the text after `:` (one leading space removed)
    * @param {number} [options.maxEventSize] the limit on what one event holds in memory: its data so far
-   *   (value bytes plus one per data line, at least 32 for the first line, 88 more for each further one;
-   *   a value that is not ASCII counts at least two bytes per UTF-16 unit), its event type and the ID
-   *   buffer (their value bytes), plus the raw bytes of the line being read, complete or not;
+   *   (value bytes plus one per data line, at least 32 for the first line, 88 more for each further one),
+   *   its event type and the ID buffer (their value bytes), plus the raw bytes of the line being read,
+   *   complete or not; a type, an ID or a data value of 1 KiB or more that is not ASCII counts two bytes
+   *   per UTF-16 unit when that is more;
    *   Infinity disables
    * @param {string} [options.lastEventId] the last event ID string to start from
    */
@@ -201,7 +200,7 @@ class EventSourceParser {
         lineStart = end + 1
       }
       if (lineStart < length) this.#stash(chunk, lineStart, length)
-      if (this.#pinning !== null) this.#unpin()
+      if (text !== null && this.#dataLines !== 0) this.#unpin(text)
       return
     }
     // Where indexOf last found a CR from (-1: not yet): looked up once per chunk, not once per line.
@@ -238,7 +237,7 @@ class EventSourceParser {
       lineStart = ++pos
     }
     if (lineStart < length) this.#stash(chunk, lineStart, length)
-    if (this.#pinning !== null) this.#unpin()
+    if (text !== null && this.#dataLines !== 0) this.#unpin(text)
   }
 
   /**
@@ -274,7 +273,6 @@ class EventSourceParser {
     this.#scratchStart = 0
     this.#idBuffer = this.#lastEventId
     this.#idCost = idStringCost(this.#lastEventId)
-    this.#pinning = null
     this.#pinned = 0
     this.#clearEvent()
   }
@@ -286,15 +284,15 @@ class EventSourceParser {
     this.#eventSize = this.#idCost
   }
 
-  // Out of line, once per write at most: the data buffer holds slices of this write's chunk text (an
-  // ASCII chunk is decoded whole, see write()), which keep all of that text alive after the write, the
-  // bytes of lines that are not data too. Once the texts kept this way outweigh both the data and
-  // PIN_SLACK, the data is copied out of them: memory stays within twice what is counted plus
-  // PIN_SLACK, and the copies cost no more than the text written since the last one (linear work).
-  // The slack spares the common case, an event cut in two by a chunk boundary, a copy per chunk.
-  #unpin () {
-    const pinned = this.#pinned += this.#pinning.length
-    this.#pinning = null
+  // Out of line, once per write at most, when an event is still open at the end of an ASCII chunk:
+  // its data buffer may hold slices of the chunk's text (an ASCII chunk is decoded whole, see write()),
+  // which keep all of that text alive after the write, the bytes of lines that are not data too. Once
+  // the texts kept this way outweigh both the data and PIN_SLACK, the data is copied out of them:
+  // memory stays within twice what is counted plus PIN_SLACK, and the copies cost no more than the
+  // text written since the last one (linear work). The slack spares the common case, an event cut in
+  // two by a chunk boundary, a copy per chunk.
+  #unpin (text) {
+    const pinned = this.#pinned += text.length
     if (pinned > PIN_SLACK && pinned > this.#data.length) {
       this.#data = unshared(this.#data)
       this.#pinned = 0
@@ -466,7 +464,7 @@ class EventSourceParser {
   // The LF is counted here and added before the next value instead, so dispatch need not strip it.
   #appendData (bytes, start, end, text) {
     const value = decode(bytes, start, end, text)
-    const cost = valueCost(value, end - start) + 1
+    const cost = end - start + 1
     if (this.#dataLines++ === 0) {
       this.#data = value
       this.#eventSize += cost > DATA_LINE_COST ? cost : DATA_LINE_COST
@@ -474,7 +472,10 @@ class EventSourceParser {
       this.#data = this.#data + '\n' + value
       this.#eventSize += DATA_JOIN_COST + cost
     }
-    if (text !== null && end - start >= SLICE_MIN) this.#pinning = text
+    // A long value that is not ASCII may take two bytes per unit: that is counted too. A short one's
+    // excess is within what DATA_JOIN_COST counts beyond its cost (and within DATA_LINE_COST for a
+    // first line), and leaving it out keeps value.length out of this path.
+    if (cost > LONG_VALUE) this.#eventSize += valueCost(value, cost - 1) - (cost - 1)
   }
 
   // "If the field value does not contain U+0000 NULL, then set the last event ID buffer to the field

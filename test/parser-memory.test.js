@@ -10,6 +10,7 @@
 const t = require('tap')
 const path = require('node:path')
 const { runChild } = require('./helpers/reliability-leaks')
+const { EventSourceParser } = require('..')
 
 const MiB = 1024 * 1024
 const CHILD = path.join(__dirname, 'helpers', 'reliability-memory-child.js')
@@ -36,3 +37,18 @@ for (const [shape, limit] of Object.entries(SHAPES)) {
     t.ok(report.growth <= 2 * limit, `${(report.growth / MiB).toFixed(2)} MiB held for a limit of ${limit / MiB} MiB (${report.ratio.toFixed(2)}x)`)
   })
 }
+
+t.test('data lines over chunks of more than 64 KiB of text are copied out of them, intact', async (t) => {
+  const events = []
+  const parser = new EventSourceParser({ onEvent: (type, data) => events.push(data) })
+  const lines = []
+  for (let i = 0; i < 4; i++) {
+    // A data line, then a comment that fills the chunk: the value is a slice of the chunk's text.
+    const chunk = Buffer.alloc(80 * 1024, 0x70)
+    lines.push(`line-${i}-0123456789`)
+    chunk.write(`\ndata: ${lines[i]}\n:`)
+    parser.write(chunk)
+  }
+  parser.write(Buffer.from('\n\n'))
+  t.same(events, [lines.join('\n')])
+})
