@@ -41,12 +41,12 @@ function decode (bytes, start, end, text) {
 }
 
 // What a decoded value of `byteLength` bytes costs for maxEventSize: its bytes, or two bytes per UTF-16
-// unit when that is more (V8 stores a value with a character above U+00FF at two bytes per unit). A
-// value of as many units as bytes is ASCII, counted right, or lone bytes that are not UTF-8, each a
-// U+FFFD stored at two bytes and counted one: telling them apart would take a scan per value, and
-// memory stays within twice the limit all the same (test/parser-memory.test.js).
+// unit when V8 stores it so (a character above U+00FF). A value of fewer units than bytes has
+// multi-byte characters; one of as many is ASCII, unless it holds U+FFFD, which bytes that are not
+// UTF-8 decode to, one per byte. indexOf() answers at once for a one-byte string, which cannot hold it.
 function valueCost (value, byteLength) {
-  return value.length === byteLength || byteLength >= 2 * value.length ? byteLength : 2 * value.length
+  if (value.length !== byteLength) return byteLength >= 2 * value.length ? byteLength : 2 * value.length
+  return byteLength !== 0 && value.indexOf('\ufffd') !== -1 ? 2 * byteLength : byteLength
 }
 
 // The last event ID string, when it is the ID buffer again (a new stream, or the one given to the
@@ -74,14 +74,14 @@ const SCRATCH_SIZE = 4096
 
 // What the buffered fields cost in memory, for maxEventSize (measured with 200,000 lines of each shape,
 // Node 20 and 24). A value costs its bytes; one that is not ASCII may be stored at two bytes per UTF-16
-// unit, and then costs that (see valueCost): always for the event type and the ID, for data values of
-// LONG_VALUE bytes or more. The first data line of an event is the data buffer itself: its value and
+// unit, and then costs that (see valueCost). The first data line of an event is the data buffer itself: its value and
 // LF, at least DATA_LINE_COST, what a small string costs with its header. Each further line joins it
-// as `data + '\n' + value`: two V8 cons strings of 32 bytes, the value's own 16-byte header and up to 8
-// bytes of alignment, which is DATA_JOIN_COST on top of the value. Counting only the bytes let 2 M
-// short lines under a 64 MiB limit take 231 MiB.
+// as `data + '\n' + value`: two V8 cons strings of 32 bytes and the value (a 32-byte slice, or a
+// 16-byte header and up to 8 bytes of alignment before its characters): at least DATA_JOIN_COST. An
+// empty value makes one cons string: DATA_LINE_COST. A long value counts its bytes, its overhead being
+// small beside them. Counting 32 for every line let 2 M short lines under a 64 MiB limit take 231 MiB.
 const DATA_LINE_COST = 32
-const DATA_JOIN_COST = 88
+const DATA_JOIN_COST = 96
 // How many bytes of chunk text the data buffer may keep alive beyond its own length (see #unpin()).
 const PIN_SLACK = 64 * 1024
 
@@ -134,10 +134,10 @@ class EventSourceParser {
    * @param {(ms: number) => void} [options.onRetry] called as soon as a valid `retry` line is parsed
    * @param {(text: string) => void} [options.onComment] called with the text after `:` (one leading space removed)
    * @param {number} [options.maxEventSize] the limit on what one event holds in memory: its data so far
-   *   (value bytes plus one per data line, at least 32 for the first line, 88 more for each further one),
+   *   (value bytes plus one per data line, at least 32 for the first line and 96 for each further one
+   *   with a value, 32 for one without),
    *   its event type and the ID buffer (their value bytes), plus the raw bytes of the line being read,
-   *   complete or not; a type, an ID or a data value of 1 KiB or more that is not ASCII counts two bytes
-   *   per UTF-16 unit when that is more;
+   *   complete or not; a value that is not ASCII counts two bytes per UTF-16 unit when that is more;
    *   Infinity disables
    * @param {string} [options.lastEventId] the last event ID string to start from
    */
@@ -446,7 +446,8 @@ class EventSourceParser {
             bytes[start + 3] === 0x6e && bytes[start + 4] === 0x74) {
           // A type it replaces is freed, but still counted: a repeated `event:` line is rare, and
           // counting it costs an event nothing on the common path.
-          this.#eventSize += valueCost(this.#eventType = decode(bytes, valueStart, end, text), end - valueStart)
+          const type = this.#eventType = decode(bytes, valueStart, end, text)
+          this.#eventSize += text !== null ? end - valueStart : valueCost(type, end - valueStart)
         }
         return
       case 0x69: // i: id
@@ -464,18 +465,19 @@ class EventSourceParser {
   // The LF is counted here and added before the next value instead, so dispatch need not strip it.
   #appendData (bytes, start, end, text) {
     const value = decode(bytes, start, end, text)
-    const cost = end - start + 1
+    // A value from an ASCII chunk's text is ASCII: only others can cost two bytes per unit.
+    const cost = text === null ? valueCost(value, end - start) + 1 : end - start + 1
     if (this.#dataLines++ === 0) {
       this.#data = value
       this.#eventSize += cost > DATA_LINE_COST ? cost : DATA_LINE_COST
+    } else if (start === end) {
+      // `data + '\n' + ''` is one cons string: `+ ''` makes none.
+      this.#data = this.#data + '\n'
+      this.#eventSize += DATA_LINE_COST
     } else {
       this.#data = this.#data + '\n' + value
-      this.#eventSize += DATA_JOIN_COST + cost
+      this.#eventSize += cost > DATA_JOIN_COST ? cost : DATA_JOIN_COST
     }
-    // A long value that is not ASCII may take two bytes per unit: that is counted too. A short one's
-    // excess is within what DATA_JOIN_COST counts beyond its cost (and within DATA_LINE_COST for a
-    // first line), and leaving it out keeps value.length out of this path.
-    if (cost > LONG_VALUE) this.#eventSize += valueCost(value, cost - 1) - (cost - 1)
   }
 
   // "If the field value does not contain U+0000 NULL, then set the last event ID buffer to the field
@@ -487,7 +489,7 @@ class EventSourceParser {
     const id = this.#idBuffer = decode(bytes, start, end, text)
     // It replaces the ID buffer's value, which may live on as the last event ID string until the next
     // dispatch: that one was counted for the event that set it.
-    const cost = valueCost(id, end - start)
+    const cost = text !== null ? end - start : valueCost(id, end - start)
     this.#eventSize += cost - this.#idCost
     this.#idCost = cost
   }

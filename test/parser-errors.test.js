@@ -195,11 +195,28 @@ t.test('maxEventSize', async (t) => {
     throwsError(t, () => parseAll([ascii], { maxEventSize: 23 }), tooLarge(23))
   })
 
-  t.test('each data line after the first counts 88 bytes more: two joins and a string', async (t) => {
-    // 'a' + LF: 32; 'b' + LF: 88 + 2; then 'data:c' (6) is read: 128.
+  t.test('each data line after the first counts at least 96 bytes: two joins and a string', async (t) => {
+    // 'a' + LF: 32; 'b' + LF: 96; then 'data:c' (6) is read: 134.
     const input = bytes('data:a\ndata:b\ndata:c\n\n')
-    t.same(parseAll([input], { maxEventSize: 128 }), [['event', 'message', 'a\nb\nc', '']])
-    throwsError(t, () => parseAll([input], { maxEventSize: 127 }), tooLarge(127))
+    t.same(parseAll([input], { maxEventSize: 134 }), [['event', 'message', 'a\nb\nc', '']])
+    throwsError(t, () => parseAll([input], { maxEventSize: 133 }), tooLarge(133))
+    // A longer value counts its bytes and LF: 32 + 101, then 6.
+    const long = bytes(`data:a\ndata:${'x'.repeat(100)}\ndata:c\n\n`)
+    t.same(parseAll([long], { maxEventSize: 139 }), [['event', 'message', `a\n${'x'.repeat(100)}\nc`, '']])
+    throwsError(t, () => parseAll([long], { maxEventSize: 138 }), tooLarge(138))
+    // An empty value adds one join only: 32 + 32, then 6.
+    const empty = bytes('data:a\ndata\ndata:c\n\n')
+    t.same(parseAll([empty], { maxEventSize: 70 }), [['event', 'message', 'a\n\nc', '']])
+    throwsError(t, () => parseAll([empty], { maxEventSize: 69 }), tooLarge(69))
+    // A data value that is not ASCII counts two bytes per unit: 'é' x 100 is 200 bytes and 100 units,
+    // 100 bytes that are not UTF-8 decode to 100 U+FFFD, 'x' x 100 and a euro sign to 101 units.
+    const wide = (value, limit) => parseAll([Buffer.concat([bytes('data:a\ndata:'), value, bytes('\ndata:c\n\n')])], { maxEventSize: limit })
+    t.equal(wide(bytes('\u00e9'.repeat(100)), 32 + 201 + 6)[0][2].length, 104)
+    throwsError(t, () => wide(bytes('\u00e9'.repeat(100)), 32 + 201 + 5), tooLarge(238))
+    t.equal(wide(Buffer.alloc(100, 0xff), 32 + 201 + 6)[0][2].length, 104)
+    throwsError(t, () => wide(Buffer.alloc(100, 0xff), 32 + 201 + 5), tooLarge(238))
+    t.equal(wide(bytes(`${'x'.repeat(100)}\u20ac`), 32 + 203 + 6)[0][2].length, 105)
+    throwsError(t, () => wide(bytes(`${'x'.repeat(100)}\u20ac`), 32 + 203 + 5), tooLarge(240))
   })
 
   t.test('events before the overflow in the same chunk are delivered, later ones not', async (t) => {

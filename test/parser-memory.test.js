@@ -21,6 +21,8 @@ t.setTimeout(180_000)
 const SHAPES = {
   'empty-lines': 8 * MiB,
   'short-lines': 8 * MiB,
+  'short-lines-utf8': 8 * MiB,
+  'empty-lines-utf8': 8 * MiB,
   'long-line': 8 * MiB,
   fields: 8 * MiB,
   wide: 8 * MiB,

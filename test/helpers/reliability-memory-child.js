@@ -107,6 +107,16 @@ const SHAPES = {
   // The data buffer grows by one join per line: cons strings cost more than the bytes.
   'empty-lines': repeated('data:\n'),
   'short-lines': repeated('data: 12345\n'),
+  // The same in chunks that are not ASCII (a comment with an é leads each): values are decoded one by
+  // one, and the data buffer is never copied whole.
+  'short-lines-utf8': () => {
+    const template = Buffer.from(`: \u00e9\n${'data: 12345\n'.repeat(5400)}`, 'utf8')
+    return () => Buffer.from(template)
+  },
+  'empty-lines-utf8': () => {
+    const template = Buffer.from(`: \u00e9\n${'data:\n'.repeat(10800)}`, 'utf8')
+    return () => Buffer.from(template)
+  },
   // One line that never ends: held as raw pieces.
   'long-line': () => (i) => i === 0 ? Buffer.from('data: ') : Buffer.alloc(CHUNK, 0x78),
   // A type and an ID of almost the limit each, then data.
