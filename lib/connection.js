@@ -16,7 +16,7 @@
 
 const { connectionError } = require('./errors')
 const { fromRawHeaders, fromParsedHeaders, mimeEssence } = require('./response-headers')
-const { parseContentEncoding, ContentDecoder } = require('./content-decoding')
+const { parseContentEncoding, ContentDecoder, MAX_CODINGS } = require('./content-decoding')
 const { parseRetryAfter } = require('./reconnect-policy')
 const { includesCredentials, basicAuthorization, offersBasic, displayHref } = require('./url-credentials')
 
@@ -67,6 +67,8 @@ class Connection {
   #timer = null
   #lastActivity = 0
   #paused = false
+  // The decoder holds enough undecoded input: the socket is not read until it drains.
+  #decoderFull = false
   #credentialHeaders
   #allowInsecureRedirect
   #credentialOrigin
@@ -129,10 +131,14 @@ class Connection {
     this.#decoder?.destroy()
   }
 
-  /** Stops reading the response body until resume(): TCP backpressure through the dispatcher. */
+  /**
+   * Stops reading the response body until resume(): TCP backpressure through the dispatcher. A
+   * decoder stops too, or a small compressed body could still turn into any number of events.
+   */
   pause () {
     this.#paused = true
     this.#hop?.pause()
+    this.#decoder?.pause()
   }
 
   resume () {
@@ -140,7 +146,9 @@ class Connection {
     this.#paused = false
     // Time spent paused by the consumer is not silence from the server.
     this.#lastActivity = performance.now()
-    this.#hop?.resume()
+    // What the decoder holds goes first; it may fill the consumer's queue again, or end the body.
+    this.#decoder?.resume()
+    if (!this.#paused && !this.#decoderFull) this.#hop?.resume()
   }
 
   // Aborts the current hop without hearing from it again: undici reports the abort as an error,
@@ -259,13 +267,27 @@ class Connection {
       return false
     }
     const codings = parseContentEncoding(headers['content-encoding'])
+    if (codings !== null && codings.length > MAX_CODINGS) {
+      // Fetch would return a network error, which reestablishes; but the server would send the same
+      // header again, so the connection fails instead (reconnecting is known to be futile, which the
+      // standard lets a user agent act on), as for a redirect loop.
+      this.#discardHop()
+      this.#finish('onFail', connectionError('ERR_EVENTSOURCE_TOO_MANY_CODINGS',
+        `The response lists ${codings.length} content codings; at most ${MAX_CODINGS} are decoded`, details))
+      return false
+    }
     if (codings !== null) {
       this.#decoder = new ContentDecoder(codings, {
         onData: (chunk) => this.#delegate.onData(chunk),
+        onDrain: () => {
+          this.#decoderFull = false
+          if (!this.#paused) this.#hop?.resume()
+        },
         onEnd: () => this.#finish('onEnd'),
         onError: (err) => this.#finish('onNetworkError', connectionError('ERR_EVENTSOURCE_DECODING',
           `The response body could not be decoded (Content-Encoding: ${headers['content-encoding']})`, details, err))
       })
+      if (this.#paused) this.#decoder.pause()
     }
     if (this.#idleTimeout !== 0) {
       this.#lastActivity = performance.now()
@@ -293,8 +315,12 @@ class Connection {
   hopData (hop, chunk) {
     if (hop !== this.#hop || this.#done) return
     if (this.#idleTimeout !== 0) this.#lastActivity = performance.now()
-    if (this.#decoder === null) this.#delegate.onData(chunk)
-    else this.#decoder.write(chunk)
+    if (this.#decoder === null) {
+      this.#delegate.onData(chunk)
+    } else if (!this.#decoder.write(chunk) && !this.#done) {
+      this.#decoderFull = true
+      hop.pause()
+    }
   }
 
   hopEnd (hop) {
