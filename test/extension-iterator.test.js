@@ -176,7 +176,8 @@ t.test('a long queue is consumed in order (the queue compacts as it drains)', as
   t.equal(expected, n, 'all of them, in order')
 })
 
-t.test('MessageIterator: the queue is bounded in bytes too, and resumes below half of both bounds', async (t) => {
+// What a MessageIterator asks of its source, recorded.
+function recordingSource () {
   const calls = []
   const source = {
     pause: () => calls.push('pause'),
@@ -184,6 +185,11 @@ t.test('MessageIterator: the queue is bounded in bytes too, and resumes below ha
     close: () => calls.push('close'),
     remove: () => calls.push('remove')
   }
+  return { calls, source }
+}
+
+t.test('MessageIterator: the queue is bounded in bytes too, and resumes below half of both bounds', async (t) => {
+  const { calls, source } = recordingSource()
   const iterator = new MessageIterator(source, 100, 1000)
   iterator.push('a', 600)
   t.equal(iterator.bytes, 600)
@@ -253,13 +259,7 @@ t.test('eventCost: two bytes per UTF-16 unit of data, type and last event ID, pl
 })
 
 t.test('MessageIterator: push after the end and a second finish are ignored', async (t) => {
-  const calls = []
-  const source = {
-    pause: () => calls.push('pause'),
-    resume: () => calls.push('resume'),
-    close: () => calls.push('close'),
-    remove: () => calls.push('remove')
-  }
+  const { calls, source } = recordingSource()
   const iterator = new MessageIterator(source, 2)
   iterator.push('a')
   t.equal(iterator.size, 1)

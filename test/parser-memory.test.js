@@ -9,16 +9,12 @@
 
 const t = require('tap')
 const path = require('node:path')
-const { runChild } = require('./helpers')
+const { runHeapChild } = require('./helpers')
 const { EventSourceParser } = require('..')
 
 const MiB = 1024 * 1024
 const CHILD = path.join(__dirname, 'children', 'memory.js')
 
-// The child measures its own heap: --expose-gc, and none of the test runner's hooks or coverage.
-function memoryChild (t, args, ms) {
-  return runChild(t, ['--expose-gc', CHILD, ...args.map(String)], { isolate: true, coverage: false }).exited(ms)
-}
 
 // Seven child processes, one of which parses 600 MiB: more than tap's 30 s on a loaded machine.
 t.setTimeout(180_000)
@@ -37,7 +33,7 @@ const SHAPES = {
 }
 for (const [shape, limit] of Object.entries(SHAPES)) {
   t.test(`maxEventSize bounds what the parser holds: ${shape}`, async (t) => {
-    const { report, code } = await memoryChild(t, ['parser', shape, limit], 60_000)
+    const { report, code } = await runHeapChild(t, CHILD, ['parser', shape, limit], 60_000)
     t.equal(report.error, undefined, 'the child ran')
     t.equal(code, 0)
     t.ok(report.chunks > 0, `${report.chunks} chunks of 64 KiB before the limit`)

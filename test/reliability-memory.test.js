@@ -10,15 +10,11 @@ const t = require('tap')
 const path = require('node:path')
 const zlib = require('node:zlib')
 const { readFileSync } = require('node:fs')
-const { serve, SSE_HEADERS, runCli, runChild } = require('./helpers')
+const { serve, SSE_HEADERS, runCli, runHeapChild } = require('./helpers')
 
 const MiB = 1024 * 1024
 const CHILD = path.join(__dirname, 'children', 'memory.js')
 
-// The child measures its own heap: --expose-gc, and none of the test runner's hooks or coverage.
-function memoryChild (t, args, ms) {
-  return runChild(t, ['--expose-gc', CHILD, ...args.map(String)], { isolate: true, coverage: false }).exited(ms)
-}
 
 // Three child processes and two CLI runs decoding 64 MiB each: more than tap's 30 s on a loaded machine.
 t.setTimeout(180_000)
@@ -41,7 +37,7 @@ t.test('the bomb is one', async (t) => {
 
 t.test('a gzip bomb and a consumer that stops reading: the decoder stops too', async (t) => {
   const srv = await bombServer(t)
-  const { report, code } = await memoryChild(t, ['stalled', srv.url('/'), EVENTS], 60_000)
+  const { report, code } = await runHeapChild(t, CHILD, ['stalled', srv.url('/'), EVENTS], 60_000)
   t.equal(report.error, undefined, 'the child ran')
   t.equal(code, 0)
   t.equal(report.controlEvents, EVENTS, 'a control source read the whole body meanwhile')
@@ -57,7 +53,7 @@ t.test('a gzip bomb and a consumer that stops reading: the decoder stops too', a
 
 t.test('a gzip bomb and a consumer slower than the decoder', async (t) => {
   const srv = await bombServer(t)
-  const { report, code } = await memoryChild(t, ['slow', srv.url('/'), EVENTS, 4096], 120_000)
+  const { report, code } = await runHeapChild(t, CHILD, ['slow', srv.url('/'), EVENTS, 4096], 120_000)
   t.equal(report.error, undefined, 'the child ran')
   t.equal(code, 0)
   t.equal(report.read, EVENTS, 'every event arrived')
@@ -80,7 +76,7 @@ t.test('queued events keep their own strings, not the text of the chunk they cam
     }
     res.end()
   })
-  const { report, code } = await memoryChild(t, ['stalled', srv.url('/'), count], 60_000)
+  const { report, code } = await runHeapChild(t, CHILD, ['stalled', srv.url('/'), count], 60_000)
   t.equal(report.error, undefined, 'the child ran')
   t.equal(code, 0)
   t.equal(report.controlEvents, count)

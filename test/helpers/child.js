@@ -118,4 +118,16 @@ function runChild (t, args, { input, stdin = input === undefined ? 'ignore' : 'p
   }
 }
 
-module.exports = { runChild, childEnv }
+/**
+ * Runs a child script that measures its own heap (--expose-gc), without the test runner's hooks and
+ * without coverage, which would both weigh on what it measures; resolves like exited().
+ * @param {import('tap').Test} t
+ * @param {string} script
+ * @param {unknown[]} args
+ * @param {number} ms
+ */
+function runHeapChild (t, script, args, ms) {
+  return runChild(t, ['--expose-gc', script, ...args.map(String)], { isolate: true, coverage: false }).exited(ms)
+}
+
+module.exports = { runChild, runHeapChild, childEnv }

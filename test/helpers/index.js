@@ -9,7 +9,7 @@ module.exports = {
   ...require('./eventsource'), // open, closeAtTeardown, reconnectionCycle
   ...require('./recorder'), // Recorder, record, recordExpected
   ...require('./proxy'), // proxyServer
-  ...require('./child'), // runChild, childEnv
+  ...require('./child'), // runChild, runHeapChild, childEnv
   ...require('./tls'), // tlsFixture
   ...require('./dispatcher'), // countingDispatcher, loopbackLookup
   ...require('./fake-clock'), // fakeClock, withFakeTimers, stamped, stepThrough
