@@ -14,17 +14,19 @@
 
 const { getEventListeners } = require('node:events')
 
-// The symbol, if this runtime's EventTarget has it and it counts listeners as described.
+// The symbol, if this runtime's EventTarget has it and it counts listeners as described. (Node 24 and
+// later create the map at the first addEventListener: until then the property is there, undefined.)
 const kEvents = (() => {
   const probe = new EventTarget()
   const symbol = Object.getOwnPropertySymbols(probe).find((s) => s.description === 'kEvents')
-  // (Node's map is a SafeMap of its internal primordials: not `instanceof Map` here, but a Map.)
-  if (symbol === undefined || typeof probe[symbol]?.get !== 'function') return null
+  if (symbol === undefined) return null
   const listener = () => {}
   probe.addEventListener('probe', listener)
-  const added = probe[symbol].get('probe')?.size === 1
+  // (Node's map is a SafeMap of its internal primordials: not `instanceof Map` here, but a Map.)
+  const map = probe[symbol]
+  const added = typeof map?.get === 'function' && map.get('probe')?.size === 1
   probe.removeEventListener('probe', listener)
-  const removed = !(probe[symbol].get('probe')?.size > 0)
+  const removed = !(probe[symbol]?.get('probe')?.size > 0)
   return added && removed ? symbol : null
 })()
 
@@ -36,9 +38,9 @@ const kEvents = (() => {
  * @returns {number}
  */
 function listenerCount (target, type) {
-  if (kEvents !== null) {
-    const events = target[kEvents]
-    if (events !== undefined) return events.get(type)?.size ?? 0
+  if (kEvents !== null && kEvents in target) {
+    // undefined until the first listener is added (Node 24 and later).
+    return target[kEvents]?.get(type)?.size ?? 0
   }
   if (typeof target.listeners === 'function') return 1
   return getEventListeners(target, type).length
