@@ -59,6 +59,9 @@ function E (code, message, Base, kind) {
     return error
   }
   Object.defineProperty(EventSourceError, 'name', { value: code })
+  // The arguments the message takes, as a function's length says (a connection error's details and
+  // cause are optional).
+  Object.defineProperty(EventSourceError, 'length', { value: arity })
   // What kind of code this is: test/errors-documented.test.js leaves the internal ones out.
   Object.defineProperty(EventSourceError, 'kind', { value: kind ?? null })
   codes[code] = EventSourceError
