@@ -6,7 +6,7 @@
 // than as a silently different workload.
 
 const t = require('tap')
-const { EventSourceParser } = require('../lib/parser')
+const { parseAll } = require('./helpers')
 
 // name → events, retry values, total stream bytes, chunks, sha256 of the expected output (digest()).
 const EVENTS_250 = 'e7decc8243c751283de1cc9f94d6fbe1f1d0c77f8b3d099d5b2a7f9e08a7f25d'
@@ -29,16 +29,13 @@ const pinned = {
   'UTF-8 text, 7-byte chunks': { events: 200, retries: 0, bytes: 33155, chunks: 4737, digest: '8dbf6d2448681b331862b66fd5069a9944120af6c467ee6b0fdbcceffe12b363' }
 }
 
+/** The events and retry values our parser reports for `chunks`, in the shape the digest takes. */
 function parse (chunks) {
-  const events = []
-  const retries = []
-  const parser = new EventSourceParser({
-    onEvent (type, data, lastEventId) { events.push({ type, data, lastEventId }) },
-    onRetry (ms) { retries.push(ms) }
-  })
-  for (const chunk of chunks) parser.write(chunk)
-  parser.end()
-  return { events, retries }
+  const records = parseAll(chunks)
+  return {
+    events: records.filter((r) => r[0] === 'event').map(([, type, data, lastEventId]) => ({ type, data, lastEventId })),
+    retries: records.filter((r) => r[0] === 'retry').map(([, ms]) => ms)
+  }
 }
 
 t.test('benchmark fixtures', async (t) => {

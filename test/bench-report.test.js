@@ -6,18 +6,16 @@
 
 const t = require('tap')
 const path = require('node:path')
-const { execFile } = require('node:child_process')
+const { runChild } = require('./helpers')
 
 const root = path.join(__dirname, '..')
 const report = () => import('../benchmarks/report.mjs')
 
-t.test('the committed README tables are what the committed JSON gives (npm run bench:report -- --check)', (t) => {
-  execFile(process.execPath, [path.join(root, 'benchmarks', 'report.mjs'), '--check'], { cwd: root, timeout: 60_000 }, (err, stdout) => {
-    t.error(err, stdout)
-    t.match(stdout, /README\.md: up to date/)
-    t.match(stdout, /benchmarks\/README\.md: up to date/)
-    t.end()
-  })
+t.test('the committed README tables are what the committed JSON gives (npm run bench:report -- --check)', async (t) => {
+  const { code, stdout } = await runChild(t, [path.join(root, 'benchmarks', 'report.mjs'), '--check'], { cwd: root }).exited(60_000)
+  t.equal(code, 0, stdout)
+  t.match(stdout, /README\.md: up to date/)
+  t.match(stdout, /benchmarks\/README\.md: up to date/)
 })
 
 t.test('a figure edited by hand inside a block is reported', async (t) => {

@@ -7,7 +7,7 @@
 // The servers are node:net ones: node:http refuses to write control characters in a status text.
 
 const t = require('tap')
-const { runCli, serveRawResponse, lines } = require('./fixtures/cli-harness')
+const { runCli, rawServer, lines } = require('./helpers')
 const { escapeControls, escapeLines, formatJson, createReporter } = require('../bin/cli/output')
 const { helpText } = require('../bin/cli/options')
 
@@ -119,7 +119,7 @@ t.test('the reporter escapes every message, with or without --quiet, colour or n
 })
 
 t.test('a hostile status text', async (t) => {
-  const srv = await serveRawResponse(t, () => response(`HTTP/1.1 500 Oops${HOSTILE}\r\ncontent-length: 0`))
+  const srv = await rawServer(t, () => response(`HTTP/1.1 500 Oops${HOSTILE}\r\ncontent-length: 0`))
   for (const mode of MODES) {
     const cli = runCli(t, [...mode, srv.url()])
     const { code, stdout, stderr } = await cli.exited()
@@ -132,7 +132,7 @@ t.test('a hostile status text', async (t) => {
 })
 
 t.test('a hostile status text on an error event that reconnects, then gives up', async (t) => {
-  const srv = await serveRawResponse(t, () => response(`HTTP/1.1 503 Busy${HOSTILE}\r\ncontent-length: 0`))
+  const srv = await rawServer(t, () => response(`HTTP/1.1 503 Busy${HOSTILE}\r\ncontent-length: 0`))
   const cli = runCli(t, ['--retry-on', '503', '--max-retries', '1', '--retry', '1', srv.url()])
   const { code, stderr } = await cli.exited()
   t.equal(code, 1)
@@ -142,33 +142,26 @@ t.test('a hostile status text on an error event that reconnects, then gives up',
   assertInert(t, cli.stderrBuffer, [LF], 'stderr')
 })
 
-t.test('a hostile Content-Type', async (t) => {
-  const head = Buffer.concat([Buffer.from('HTTP/1.1 200 OK\r\ncontent-length: 0\r\ncontent-type: text/html'), HEADER_BYTES])
-  const srv = await serveRawResponse(t, () => response(head))
-  for (const mode of MODES) {
-    const cli = runCli(t, [...mode, srv.url()])
-    const { code, stdout, stderr } = await cli.exited()
-    t.equal(code, 1, `${mode}`)
-    t.equal(stdout, '')
-    t.equal(lines(stderr).at(-1), `* failed: The server answered with Content-Type "text/html${HEADER_ESCAPED}": ` +
-      'an event stream needs text/event-stream (ERR_EVENTSOURCE_BAD_CONTENT_TYPE)')
-    assertInert(t, cli.stderrBuffer, [LF], `stderr ${mode}`)
-  }
-})
-
-t.test('a hostile Location', async (t) => {
-  const head = Buffer.concat([Buffer.from('HTTP/1.1 302 Found\r\ncontent-length: 0\r\nlocation: http://['), HEADER_BYTES])
-  const srv = await serveRawResponse(t, () => response(head))
-  for (const mode of MODES) {
-    const cli = runCli(t, [...mode, srv.url()])
-    const { code, stdout, stderr } = await cli.exited()
-    t.equal(code, 1, `${mode}`)
-    t.equal(stdout, '')
-    t.equal(lines(stderr).at(-1),
-      `* failed: The server redirected to an invalid URL: http://[${HEADER_ESCAPED} (ERR_EVENTSOURCE_INVALID_REDIRECT)`)
-    assertInert(t, cli.stderrBuffer, [LF], `stderr ${mode}`)
-  }
-})
+// A hostile header value, where the failure message quotes it.
+for (const [what, head, failure] of [
+  ['Content-Type', 'HTTP/1.1 200 OK\r\ncontent-length: 0\r\ncontent-type: text/html',
+    `* failed: The server answered with Content-Type "text/html${HEADER_ESCAPED}": ` +
+      'an event stream needs text/event-stream (ERR_EVENTSOURCE_BAD_CONTENT_TYPE)'],
+  ['Location', 'HTTP/1.1 302 Found\r\ncontent-length: 0\r\nlocation: http://[',
+    `* failed: The server redirected to an invalid URL: http://[${HEADER_ESCAPED} (ERR_EVENTSOURCE_INVALID_REDIRECT)`]
+]) {
+  t.test(`a hostile ${what}`, async (t) => {
+    const srv = await rawServer(t, () => response(Buffer.concat([Buffer.from(head), HEADER_BYTES])))
+    for (const mode of MODES) {
+      const cli = runCli(t, [...mode, srv.url()])
+      const { code, stdout, stderr } = await cli.exited()
+      t.equal(code, 1, `${mode}`)
+      t.equal(stdout, '')
+      t.equal(lines(stderr).at(-1), failure)
+      assertInert(t, cli.stderrBuffer, [LF], `stderr ${mode}`)
+    }
+  })
+}
 
 // The event fields: a comment (never printed), a type, an ID and two data lines with every class,
 // and a tab, which the human form keeps.
@@ -181,7 +174,7 @@ const HUMAN = `${HEAD} ${String.raw`one ${ESCAPED}`}\tend\n` +
   `${' '.repeat(HEAD.length + 1)}${String.raw`\x1b[1A\x1b[2Ktwo\u2029\x85`}\n`
 
 t.test('hostile event type, ID, data and comment, in the human form', async (t) => {
-  const srv = await serveRawResponse(t, () => response('HTTP/1.1 200 OK\r\ncontent-type: text/event-stream', STREAM))
+  const srv = await rawServer(t, () => response('HTTP/1.1 200 OK\r\ncontent-type: text/event-stream', STREAM))
   for (const mode of [[], ['-q']]) {
     const cli = runCli(t, ['--once', ...mode, srv.url()])
     const { code, stdout, stderr } = await cli.exited()
@@ -194,7 +187,7 @@ t.test('hostile event type, ID, data and comment, in the human form', async (t) 
 })
 
 t.test('hostile event type, ID and data, in --json', async (t) => {
-  const srv = await serveRawResponse(t, () => response('HTTP/1.1 200 OK\r\ncontent-type: text/event-stream', STREAM))
+  const srv = await rawServer(t, () => response('HTTP/1.1 200 OK\r\ncontent-type: text/event-stream', STREAM))
   const cli = runCli(t, ['--once', '--json', srv.url()])
   const { code, stdout } = await cli.exited()
   t.equal(code, 0)
@@ -214,7 +207,7 @@ t.test('--raw: stdout stays raw, the status and headers on stderr are escaped', 
   const head = Buffer.concat([Buffer.from('HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\nlocation: /x'),
     HEADER_BYTES])
   const body = Buffer.from(STREAM, 'utf8')
-  const srv = await serveRawResponse(t, () => response(head, body))
+  const srv = await rawServer(t, () => response(head, body))
   const cli = runCli(t, ['--raw', srv.url()])
   const { code, stderr } = await cli.exited()
   t.equal(code, 0)

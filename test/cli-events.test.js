@@ -5,12 +5,12 @@
 
 const t = require('tap')
 const { once } = require('node:events')
-const { runCli, serve, sse, lines, bounded } = require('./fixtures/cli-harness')
+const { runCli, serve, sse, lines, bounded } = require('./helpers')
 
-// Resolves when the server sees the client's connection of request `record` close.
-function clientGone (record) {
-  if (record.req.socket.destroyed) return Promise.resolve()
-  return bounded(once(record.req.socket, 'close'), () => 'the client to close its connection')
+// Resolves when the server sees the client's connection of request `req` close.
+function clientGone (req) {
+  if (req.socket.destroyed) return Promise.resolve()
+  return bounded(once(req.socket, 'close'), 'the client to close its connection')
 }
 
 t.test('--type prints only the chosen types, and --count counts only those', async (t) => {
@@ -31,12 +31,12 @@ t.test('--type message selects unnamed events', async (t) => {
 t.test('--count exits 0 after n events and closes the connection the server keeps open', async (t) => {
   const srv = await serve(t, (req, res) => sse(res, 'data: 1\n\ndata: 2\n\ndata: 3\n\n', { end: false }))
   const cli = runCli(t, ['-n', '2', srv.url()])
-  const record = await srv.request(0)
+  const req = await srv.request(0)
   const { code, stdout, stderr } = await cli.exited()
   t.equal(code, 0)
   t.same(lines(stdout), ['[message] 1', '[message] 2'])
   t.match(stderr, '* received 2 events, closing')
-  await clientGone(record)
+  await clientGone(req)
   t.equal(srv.requests.length, 1)
 })
 
@@ -54,7 +54,7 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
     const srv = await serve(t, (req, res) => sse(res, 'data: first\n\n', { end: false }))
     const cli = runCli(t, [srv.url()])
     await cli.waitFor('stdout', '[message] first\n')
-    const record = await srv.request(0)
+    const req = await srv.request(0)
     cli.child.kill(signal)
     const { code, signal: killedBy, stdout, stderr } = await cli.exited()
     t.equal(code, 0)
@@ -62,7 +62,7 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
     t.equal(stdout, '[message] first\n')
     t.match(stderr, `* ${signal}, closing`)
     t.notMatch(stderr, /Error|^\s+at /m)
-    await clientGone(record)
+    await clientGone(req)
   })
 }
 

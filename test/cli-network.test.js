@@ -5,53 +5,53 @@
 // redirect safeguards (--credential-header, --allow-insecure-redirect).
 
 const t = require('tap')
-const { runCli, serve, serveTls, proxy, sse, TLS_CERT } = require('./fixtures/cli-harness')
+const { runCli, serve, tlsFixture, proxyServer, sse } = require('./helpers')
 
 const oneEvent = (req, res) => sse(res, 'data: through\n\n', { end: false })
 
 t.test('--proxy tunnels the request through the proxy', async (t) => {
   const srv = await serve(t, oneEvent)
-  const px = await proxy(t)
+  const px = await proxyServer(t)
   const { code, stdout, stderr } = await runCli(t, ['--proxy', px.url, '-n', '1', srv.url()]).exited()
   t.equal(code, 0)
   t.equal(stdout, '[message] through\n')
-  t.same(px.connects, [new URL(srv.origin).host])
+  t.same(px.seen.map((r) => [r.method, r.target]), [['CONNECT', new URL(srv.origin).host]])
   t.match(stderr, `* connecting to ${srv.url()} via ${px.url}/\n`)
 })
 
 t.test('HTTP_PROXY is used when --proxy is not given', async (t) => {
   const srv = await serve(t, oneEvent)
-  const px = await proxy(t)
+  const px = await proxyServer(t)
   const { code, stdout, stderr } = await runCli(t, ['-n', '1', srv.url()], { env: { HTTP_PROXY: px.url } }).exited()
   t.equal(code, 0)
   t.equal(stdout, '[message] through\n')
-  t.same(px.connects, [new URL(srv.origin).host])
+  t.same(px.seen.map((r) => [r.method, r.target]), [['CONNECT', new URL(srv.origin).host]])
   t.match(stderr, 'via HTTP_PROXY')
 })
 
 t.test('NO_PROXY keeps a host away from the proxy', async (t) => {
   const srv = await serve(t, oneEvent)
-  const px = await proxy(t)
+  const px = await proxyServer(t)
   const env = { http_proxy: px.url, NO_PROXY: 'localhost,127.0.0.1' }
   const { code, stdout } = await runCli(t, ['-n', '1', srv.url()], { env }).exited()
   t.equal(code, 0)
   t.equal(stdout, '[message] through\n')
-  t.same(px.connects, [], 'the proxy saw nothing')
+  t.same(px.seen, [], 'the proxy saw nothing')
   t.equal(srv.requests.length, 1)
 })
 
 t.test('--proxy wins over the environment', async (t) => {
   const srv = await serve(t, oneEvent)
-  const chosen = await proxy(t)
-  const other = await proxy(t)
+  const chosen = await proxyServer(t)
+  const other = await proxyServer(t)
   const { code } = await runCli(t, ['--proxy', chosen.url, '-n', '1', srv.url()], { env: { HTTP_PROXY: other.url } }).exited()
   t.equal(code, 0)
-  t.equal(chosen.connects.length, 1)
-  t.same(other.connects, [])
+  t.same(chosen.seen.map((r) => r.method), ['CONNECT'])
+  t.same(other.seen, [])
 })
 
 t.test('https with a self-signed certificate fails without --cacert', async (t) => {
-  const srv = await serveTls(t, oneEvent)
+  const srv = await serve(t, oneEvent, { tls: tlsFixture() })
   const { code, stdout, stderr } = await runCli(t, ['--max-retries', '0', srv.url()]).exited()
   t.equal(code, 1)
   t.equal(stdout, '')
@@ -59,15 +59,15 @@ t.test('https with a self-signed certificate fails without --cacert', async (t) 
 })
 
 t.test('--cacert trusts the given certificate', async (t) => {
-  const srv = await serveTls(t, oneEvent)
-  const { code, stdout, stderr } = await runCli(t, ['--cacert', TLS_CERT, '-n', '1', srv.url()]).exited()
+  const srv = await serve(t, oneEvent, { tls: tlsFixture() })
+  const { code, stdout, stderr } = await runCli(t, ['--cacert', tlsFixture().certFile, '-n', '1', srv.url()]).exited()
   t.equal(code, 0)
   t.equal(stdout, '[message] through\n')
   t.notMatch(stderr, 'WARNING')
 })
 
 t.test('--insecure connects anyway, with a warning that --quiet does not hide', async (t) => {
-  const srv = await serveTls(t, oneEvent)
+  const srv = await serve(t, oneEvent, { tls: tlsFixture() })
   const { code, stdout, stderr } = await runCli(t, ['-k', '-q', '-n', '1', srv.url()]).exited()
   t.equal(code, 0)
   t.equal(stdout, '[message] through\n')
@@ -94,12 +94,12 @@ t.test('--credential-header keeps a header from another origin after a redirect'
 
 t.test('https: to http: redirects fail unless --allow-insecure-redirect', async (t) => {
   const plain = await serve(t, oneEvent)
-  const secure = await serveTls(t, redirectTo(plain.url('/plain')))
-  let result = await runCli(t, ['--cacert', TLS_CERT, secure.url()]).exited()
+  const secure = await serve(t, redirectTo(plain.url('/plain')), { tls: tlsFixture() })
+  let result = await runCli(t, ['--cacert', tlsFixture().certFile, secure.url()]).exited()
   t.equal(result.code, 1)
   t.match(result.stderr, /\* failed: The server redirected from https: to http:.*\(ERR_EVENTSOURCE_INSECURE_REDIRECT\)/)
   t.equal(plain.requests.length, 0)
-  result = await runCli(t, ['--cacert', TLS_CERT, '--allow-insecure-redirect', '-n', '1', secure.url()]).exited()
+  result = await runCli(t, ['--cacert', tlsFixture().certFile, '--allow-insecure-redirect', '-n', '1', secure.url()]).exited()
   t.equal(result.code, 0)
   t.equal(result.stdout, '[message] through\n')
 })

@@ -5,7 +5,7 @@
 // colour decided by NO_COLOR, FORCE_COLOR and whether the stream is a terminal.
 
 const t = require('tap')
-const { runCli, serve, sse, lines } = require('./fixtures/cli-harness')
+const { runCli, serve, sse, lines } = require('./helpers')
 const { colorEnabled } = require('../bin/cli/output')
 
 const EVENTS = [

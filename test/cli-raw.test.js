@@ -4,7 +4,7 @@
 // untouched, the status and headers on stderr.
 
 const t = require('tap')
-const { runCli, serve, sse, lines } = require('./fixtures/cli-harness')
+const { runCli, serve, sse, lines } = require('./helpers')
 
 // Everything the parser would smooth over: a BOM, CR and CRLF line ends, comments, a retry field,
 // a field without a colon, bytes that are not UTF-8.
@@ -37,9 +37,9 @@ t.test('--raw sends the same method, headers and body as the EventSource would',
     '-d', '{"q":1}', srv.url()]).exited()
   t.equal(code, 0)
   t.equal(stdout, 'data: ok\n\n')
-  const req = srv.requests[0]
+  const req = await srv.request(0)
   t.equal(req.method, 'POST')
-  t.equal(req.body, '{"q":1}')
+  t.equal(req.body.toString(), '{"q":1}')
   t.equal(req.headers['content-type'], 'application/json')
   t.equal(req.headers.authorization, 'Bearer t0k')
   t.equal(req.headers.accept, 'text/event-stream')

@@ -6,7 +6,7 @@
 const t = require('tap')
 const net = require('node:net')
 const { once } = require('node:events')
-const { runCli, serve, sse, lines } = require('./fixtures/cli-harness')
+const { runCli, serve, sse, lines } = require('./helpers')
 
 t.test('a dropped stream is reestablished: stderr says when and why; Last-Event-ID resumes it', async (t) => {
   const srv = await serve(t, (req, res, i) => {

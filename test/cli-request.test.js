@@ -6,7 +6,7 @@
 const t = require('tap')
 const path = require('node:path')
 const { writeFileSync } = require('node:fs')
-const { runCli, serve, sse } = require('./fixtures/cli-harness')
+const { runCli, serve, sse } = require('./helpers')
 
 // A server answering each request with one event, kept open; the CLI exits after it (-n 1).
 async function oneEvent (t) {
@@ -18,7 +18,8 @@ async function run (t, args, options) {
   const { code, stdout } = await runCli(t, ['-q', '-n', '1', ...args, srv.url('/stream?x=1')], options).exited()
   t.equal(code, 0, 'exit status')
   t.equal(srv.requests.length, 1)
-  return { ...srv.requests[0], stdout }
+  const req = await srv.request(0)
+  return { method: req.method, url: req.url, headers: req.headers, body: req.body.toString(), stdout }
 }
 
 t.test('-H headers reach the server, repeated ones joined, with the EventSource defaults', async (t) => {

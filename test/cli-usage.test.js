@@ -5,7 +5,7 @@
 // with --max-retries 0, so an error that slipped through would show up as exit status 1.
 
 const t = require('tap')
-const { runCli } = require('./fixtures/cli-harness')
+const { runCli } = require('./helpers')
 const pkg = require('../package.json')
 const { parseCommandLine, UsageError } = require('../bin/cli/options')
 

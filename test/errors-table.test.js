@@ -8,7 +8,7 @@
 const t = require('tap')
 const path = require('node:path')
 const { codes } = require('../lib/errors')
-const { checkError } = require('./helpers/errors')
+const { checkError } = require('./helpers')
 
 const ARGUMENT_CODES = {
   ERR_INVALID_ARG_TYPE: TypeError,

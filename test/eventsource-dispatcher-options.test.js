@@ -10,7 +10,7 @@ const { constants: { MAX_STRING_LENGTH } } = require('node:buffer')
 const undici = require('undici')
 const { EventSource } = require('../')
 const { dispatcherMaxEventSize } = require('../lib/dispatcher-options')
-const { createServer, sse, Recorder } = require('./helpers/sse-server')
+const { serve, sse, record, closeAtTeardown } = require('./helpers')
 
 const { CLOSED } = EventSource
 
@@ -30,9 +30,9 @@ function agent (t, Agent, maxEventSize) {
 
 /** What an EventSource made by `make(url)` does with STREAM: 'too large', or the data it received. */
 async function outcome (t, make) {
-  const srv = await createServer(t, (req, res) => sse(res, STREAM, { end: false }))
-  const es = srv.track(make(srv.url('/')))
-  const rec = new Recorder(es)
+  const srv = await serve(t, (req, res) => sse(res, STREAM, { end: false }))
+  const es = closeAtTeardown(t, make(srv.url('/')))
+  const rec = record(es)
   const first = await rec.first(['message', 'error'])
   if (first.type === 'error') {
     t.equal(first.readyState, CLOSED)

@@ -7,7 +7,7 @@
 const t = require('tap')
 const zlib = require('node:zlib')
 const { EventSource } = require('../')
-const { createServer, sse, Recorder, deferred } = require('./helpers/sse-server')
+const { serve, sse, record, deferred, onceBounded } = require('./helpers')
 
 const { CONNECTING, CLOSED } = EventSource
 const BODY = 'id: 1\ndata: first é\n\nevent: two\ndata: second\n\n'
@@ -29,11 +29,11 @@ function encode (codings, text) {
 
 // Serves `body` with a Content-Encoding and checks the two events of BODY arrive decoded.
 async function expectDecoded (t, contentEncoding, body) {
-  const srv = await createServer(t, (req, res) => {
+  const srv = await serve(t, (req, res) => {
     sse(res, undefined, { headers: { 'content-encoding': contentEncoding } })
     res.write(body)
   })
-  const rec = new Recorder(srv.eventSource('/'), ['open', 'message', 'two', 'error'])
+  const rec = record(srv.eventSource('/'), ['open', 'message', 'two', 'error'])
   await rec.first(['two', 'error'])
   t.same(rec.events.map((e) => `${e.type}:${e.data}`), ['open:undefined', 'message:first é', 'two:second'],
     `Content-Encoding: ${contentEncoding}`)
@@ -41,8 +41,8 @@ async function expectDecoded (t, contentEncoding, body) {
 }
 
 t.test('the request advertises the codings it decodes', async (t) => {
-  const srv = await createServer(t, (req, res) => sse(res, 'data: x\n\n', { end: false }))
-  await new Recorder(srv.eventSource('/')).wait('message')
+  const srv = await serve(t, (req, res) => sse(res, 'data: x\n\n', { end: false }))
+  await record(srv.eventSource('/')).wait('message')
   t.equal(srv.requests[0].headers['accept-encoding'], 'gzip, deflate, br')
 })
 
@@ -73,7 +73,7 @@ t.test('bodies left as they are', async (t) => {
 
 t.test('events are delivered as their compressed bytes arrive', async (t) => {
   const next = deferred()
-  const srv = await createServer(t, (req, res) => {
+  const srv = await serve(t, (req, res) => {
     sse(res, undefined, { headers: { 'content-encoding': 'gzip' } })
     const gzip = zlib.createGzip()
     gzip.pipe(res)
@@ -86,7 +86,7 @@ t.test('events are delivered as their compressed bytes arrive', async (t) => {
       gzip.flush(zlib.constants.Z_SYNC_FLUSH)
     })
   })
-  const rec = new Recorder(srv.eventSource('/'))
+  const rec = record(srv.eventSource('/'))
   t.equal((await rec.wait('message')).data, 'one')
   next.resolve()
   t.equal((await rec.wait('message', 2)).data, 'two')
@@ -94,7 +94,7 @@ t.test('events are delivered as their compressed bytes arrive', async (t) => {
 
 t.test('brotli streams are delivered as they arrive', async (t) => {
   const next = deferred()
-  const srv = await createServer(t, (req, res) => {
+  const srv = await serve(t, (req, res) => {
     sse(res, undefined, { headers: { 'content-encoding': 'br' } })
     const br = zlib.createBrotliCompress()
     br.pipe(res)
@@ -105,18 +105,18 @@ t.test('brotli streams are delivered as they arrive', async (t) => {
       br.flush()
     })
   })
-  const rec = new Recorder(srv.eventSource('/'))
+  const rec = record(srv.eventSource('/'))
   t.equal((await rec.wait('message')).data, 'one')
   next.resolve()
   t.equal((await rec.wait('message', 2)).data, 'two')
 })
 
 t.test('the end of a compressed body reestablishes the connection', async (t) => {
-  const srv = await createServer(t, (req, res, i) => {
+  const srv = await serve(t, (req, res, i) => {
     sse(res, undefined, { headers: { 'content-encoding': 'gzip' } })
     res.end(zlib.gzipSync(`data: ${i}\n\n`))
   })
-  const rec = new Recorder(srv.eventSource('/'))
+  const rec = record(srv.eventSource('/'))
   await rec.wait('message', 2)
   t.same(rec.types.slice(0, 5), ['open', 'message', 'error', 'open', 'message'])
   t.equal(rec.events[2].readyState, CONNECTING)
@@ -124,12 +124,12 @@ t.test('the end of a compressed body reestablishes the connection', async (t) =>
 })
 
 t.test('an empty compressed body ends the stream', async (t) => {
-  const srv = await createServer(t, (req, res, i) => {
+  const srv = await serve(t, (req, res, i) => {
     sse(res, undefined, { headers: { 'content-encoding': i === 0 ? 'gzip' : 'identity' } })
     if (i === 0) res.end()
     else res.write('data: after\n\n')
   })
-  const rec = new Recorder(srv.eventSource('/'))
+  const rec = record(srv.eventSource('/'))
   await rec.wait('message')
   t.same(rec.types, ['open', 'error', 'open', 'message'])
   t.equal(rec.events[1].readyState, CONNECTING)
@@ -148,7 +148,7 @@ t.test('a corrupt body is a network error: the connection is reestablished', asy
     'the inner coding corrupt': [zlib.gzipSync(Buffer.from('not deflate data at all')), 'deflate, gzip']
   }
   for (const [name, [body, coding]] of Object.entries(corrupt)) {
-    const srv = await createServer(t, (req, res, i) => {
+    const srv = await serve(t, (req, res, i) => {
       if (i === 0) {
         sse(res, undefined, { headers: { 'content-encoding': coding } })
         res.end(body)
@@ -157,7 +157,7 @@ t.test('a corrupt body is a network error: the connection is reestablished', asy
       }
     })
     const es = srv.eventSource('/')
-    const rec = new Recorder(es)
+    const rec = record(es)
     await rec.first(['message'])
     t.same(rec.types, ['open', 'error', 'open', 'message'], `${name}: open, error, reconnection`)
     t.equal(rec.events[1].readyState, CONNECTING, `${name}: reestablished, not failed`)
@@ -173,7 +173,7 @@ t.test('events decoded before the corruption are delivered', async (t) => {
   // garbage is sent once the event has been dispatched: Node's zlib drops the output of a write that
   // fails, so an event sharing a network chunk with the corruption would be lost.
   const sent = deferred()
-  const srv = await createServer(t, (req, res, i) => {
+  const srv = await serve(t, (req, res, i) => {
     sse(res, undefined, { headers: { 'content-encoding': 'gzip' } })
     if (i > 0) return
     const gzip = zlib.createGzip()
@@ -182,7 +182,7 @@ t.test('events decoded before the corruption are delivered', async (t) => {
     gzip.flush(zlib.constants.Z_SYNC_FLUSH)
     sent.promise.then(() => res.end(Buffer.alloc(16, 0xff)))
   })
-  const rec = new Recorder(srv.eventSource('/'))
+  const rec = record(srv.eventSource('/'))
   t.equal((await rec.wait('message')).data, 'intact')
   sent.resolve()
   const error = await rec.wait('error')
@@ -193,28 +193,28 @@ t.test('events decoded before the corruption are delivered', async (t) => {
 
 t.test('close() while decoding stops everything', async (t) => {
   t.test('inside onmessage, with more events in the same decoded chunk', async (t) => {
-    const srv = await createServer(t, (req, res) => {
+    const srv = await serve(t, (req, res) => {
       sse(res, undefined, { headers: { 'content-encoding': 'gzip' } })
       res.write(zlib.gzipSync('data: 1\n\ndata: 2\n\ndata: 3\n\n'))
     })
     const es = srv.eventSource('/')
-    const rec = new Recorder(es)
+    const rec = record(es)
     es.onmessage = () => es.close()
     await rec.wait('message')
-    await new Promise((resolve) => srv.requests[0].socket.once('close', resolve))
+    await onceBounded(srv.requests[0].socket, 'close')
     t.same(rec.types, ['open', 'message'])
     t.equal(es.readyState, CLOSED)
   })
 
   t.test('inside onopen, before any compressed byte arrived', async (t) => {
-    const srv = await createServer(t, (req, res) => {
+    const srv = await serve(t, (req, res) => {
       sse(res, undefined, { headers: { 'content-encoding': 'br' } })
     })
     const es = srv.eventSource('/')
-    const rec = new Recorder(es)
+    const rec = record(es)
     es.onopen = () => es.close()
     await rec.wait('open')
-    await new Promise((resolve) => srv.requests[0].socket.once('close', resolve))
+    await onceBounded(srv.requests[0].socket, 'close')
     t.same(rec.types, ['open'])
   })
 })

@@ -10,7 +10,7 @@
 const t = require('tap')
 const { once } = require('node:events')
 const { EventSource } = require('../')
-const { createServer, sse, bounded, Recorder } = require('./helpers/sse-server')
+const { serve, sse, bounded, record } = require('./helpers')
 
 const { CONNECTING, CLOSED } = EventSource
 
@@ -22,7 +22,7 @@ function manyEvents (count) {
 
 t.test('a loop of await once(source, "message") receives all of 1,000 events sent in one write', async (t) => {
   // sse() writes the head and the whole body at once, then ends the response: one chunk on loopback.
-  const srv = await createServer(t, (req, res) => sse(res, manyEvents(1000)))
+  const srv = await serve(t, (req, res) => sse(res, manyEvents(1000)))
   const es = srv.eventSource('/')
   await bounded((async () => {
     await once(es, 'open')
@@ -41,7 +41,7 @@ t.test('a loop of await once(source, "message") receives all of 1,000 events sen
 })
 
 t.test('await once(source, "open") then once(source, "error") sees an empty response that ended at once', async (t) => {
-  const srv = await createServer(t, (req, res) => sse(res, ''))
+  const srv = await serve(t, (req, res) => sse(res, ''))
   const es = srv.eventSource('/')
   await bounded((async () => {
     await once(es, 'open')
@@ -61,7 +61,7 @@ const deep = async (n) => {
 }
 
 t.test('an await once() loop misses nothing, however long the chain before it comes round again', async (t) => {
-  const srv = await createServer(t, (req, res) => sse(res, manyEvents(5), { end: false }))
+  const srv = await serve(t, (req, res) => sse(res, manyEvents(5), { end: false }))
   const es = srv.eventSource('/')
   const order = []
   await bounded((async () => {
@@ -80,7 +80,7 @@ t.test('an await once() loop misses nothing, however long the chain before it co
 })
 
 t.test('a listener that stays: continuations it starts directly run before the next message', async (t) => {
-  const srv = await createServer(t, (req, res) => sse(res, manyEvents(3), { end: false }))
+  const srv = await serve(t, (req, res) => sse(res, manyEvents(3), { end: false }))
   const es = srv.eventSource('/')
   const order = []
   es.onmessage = async (event) => {
@@ -89,7 +89,7 @@ t.test('a listener that stays: continuations it starts directly run before the n
     await null
     order.push(`await ${event.data}`)
   }
-  const rec = new Recorder(es, ['message'])
+  const rec = record(es, ['message'])
   await rec.wait('message', 3)
   await deep(2)
   t.same(order, ['message 0', 'then 0', 'await 0', 'message 1', 'then 1', 'await 1', 'message 2', 'then 2', 'await 2'])
@@ -97,7 +97,7 @@ t.test('a listener that stays: continuations it starts directly run before the n
 })
 
 t.test('close() from a continuation drops the events still queued from the same chunk', async (t) => {
-  const srv = await createServer(t, (req, res) => sse(res, manyEvents(10)))
+  const srv = await serve(t, (req, res) => sse(res, manyEvents(10)))
   const es = srv.eventSource('/')
   const seen = []
   es.addEventListener('message', (e) => seen.push(e.data))
@@ -113,7 +113,7 @@ t.test('close() from a continuation drops the events still queued from the same 
 })
 
 t.test('readyState is OPEN while the events of a chunk that also ended the response are dispatched', async (t) => {
-  const srv = await createServer(t, (req, res) => sse(res, manyEvents(3)))
+  const srv = await serve(t, (req, res) => sse(res, manyEvents(3)))
   const es = srv.eventSource('/')
   const states = []
   es.onmessage = () => states.push(es.readyState)
@@ -123,7 +123,7 @@ t.test('readyState is OPEN while the events of a chunk that also ended the respo
 })
 
 t.test('a listener added by a continuation of open gets a message sent with the response head', async (t) => {
-  const srv = await createServer(t, (req, res) => sse(res, 'event: greeting\ndata: hi\n\n', { end: false }))
+  const srv = await serve(t, (req, res) => sse(res, 'event: greeting\ndata: hi\n\n', { end: false }))
   const es = srv.eventSource('/')
   const [greeting] = await bounded((async () => {
     await once(es, 'open')

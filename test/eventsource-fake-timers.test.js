@@ -15,40 +15,11 @@
 
 const t = require('tap')
 const { once } = require('node:events')
-const FakeTimers = require('@sinonjs/fake-timers')
-const { Agent } = require('undici')
-const { EventSource } = require('../')
-const { createServer, sse, bounded } = require('./helpers/sse-server')
+const { serve, sse, bounded, countingDispatcher, withFakeTimers } = require('./helpers')
 
 const CONFIGS = {
   JEST: { toNotFake: ['nextTick', 'setImmediate'] },
   SINON: { toNotFake: ['nextTick', 'queueMicrotask'] }
-}
-
-// A real undici Agent that also records, synchronously, every request the EventSource hands it: the
-// moment a timer callback starts an attempt, without waiting for the server to see it.
-function recordingDispatcher (t) {
-  const agent = new Agent()
-  t.teardown(() => agent.close())
-  const dispatches = []
-  return {
-    dispatches,
-    dispatch (options, handler) {
-      dispatches.push(options)
-      return agent.dispatch(options, handler)
-    }
-  }
-}
-
-// Runs `body(clock)` with fake timers installed, and uninstalls them before the test ends: tap's own
-// bookkeeping at the end of a test needs the real clock.
-async function withFakeTimers (config, body) {
-  const clock = FakeTimers.install(config)
-  try {
-    await body(clock)
-  } finally {
-    clock.uninstall()
-  }
 }
 
 // Lets every promise job and nextTick callback already queued run (a handful of checkpoints), without
@@ -59,7 +30,7 @@ async function settle () {
 
 for (const [name, config] of Object.entries(CONFIGS)) {
   t.test(`${name}: first request, open and messages without ticking the clock`, async (t) => {
-    const srv = await createServer(t, (req, res) => sse(res, 'data: one\n\ndata: two\n\n', { end: false }))
+    const srv = await serve(t, (req, res) => sse(res, 'data: one\n\ndata: two\n\n', { end: false }))
     await withFakeTimers(config, async (clock) => {
       const es = srv.eventSource('/')
       const seen = []
@@ -74,47 +45,47 @@ for (const [name, config] of Object.entries(CONFIGS)) {
   })
 
   t.test(`${name}: close() right after the constructor sends nothing`, async (t) => {
-    const srv = await createServer(t, (req, res) => sse(res, 'data: one\n\n'))
+    const srv = await serve(t, (req, res) => sse(res, 'data: one\n\n'))
     await withFakeTimers(config, async (clock) => {
-      const dispatcher = recordingDispatcher(t)
+      const dispatcher = countingDispatcher(t)
       const es = srv.eventSource('/', { dispatcher })
       es.close()
       await settle()
-      t.equal(dispatcher.dispatches.length, 0, 'no request was started')
+      t.equal(dispatcher.calls.length, 0, 'no request was started')
       t.equal(srv.requests.length, 0)
     })
   })
 
   t.test(`${name}: the reconnection waits exactly the reconnection time, retry: included`, async (t) => {
-    const srv = await createServer(t, (req, res, index) => sse(res, index === 0 ? 'retry: 5000\ndata: a\n\n' : 'data: b\n\n'))
+    const srv = await serve(t, (req, res, index) => sse(res, index === 0 ? 'retry: 5000\ndata: a\n\n' : 'data: b\n\n'))
     await withFakeTimers(config, async (clock) => {
-      const dispatcher = recordingDispatcher(t)
+      const dispatcher = countingDispatcher(t)
       const es = srv.eventSource('/', { dispatcher })
       const [error] = await bounded(once(es, 'error'), () => 'the end of the first response')
       t.equal(error.reconnectDelay, 5000, 'retry: set the reconnection time')
       clock.tick(4999)
-      t.equal(dispatcher.dispatches.length, 1, 'not reconnected 1 ms early')
+      t.equal(dispatcher.calls.length, 1, 'not reconnected 1 ms early')
       clock.tick(1)
-      t.equal(dispatcher.dispatches.length, 2, 'reconnected at 5000 ms of fake time')
-      t.equal(dispatcher.dispatches[1].headers['last-event-id'], undefined, 'no ID was sent')
+      t.equal(dispatcher.calls.length, 2, 'reconnected at 5000 ms of fake time')
+      t.equal(dispatcher.calls[1].headers['last-event-id'], undefined, 'no ID was sent')
       await bounded(srv.request(1), () => 'the second request')
       es.close()
     })
   })
 
   t.test(`${name}: backoff follows the fake clock`, async (t) => {
-    const srv = await createServer(t, (req, res) => { res.writeHead(503); res.end() })
+    const srv = await serve(t, (req, res) => { res.writeHead(503); res.end() })
     await withFakeTimers(config, async (clock) => {
-      const dispatcher = recordingDispatcher(t)
+      const dispatcher = countingDispatcher(t)
       const es = srv.eventSource('/', { dispatcher, reconnect: { delay: 1000, factor: 2, retryOnStatus: [503] } })
       const delays = []
       for (let attempt = 1; attempt <= 3; attempt++) {
         const [error] = await bounded(once(es, 'error'), () => `error ${attempt}`)
         delays.push(error.reconnectDelay)
         clock.tick(error.reconnectDelay - 1)
-        t.equal(dispatcher.dispatches.length, attempt, `attempt ${attempt + 1} not started early`)
+        t.equal(dispatcher.calls.length, attempt, `attempt ${attempt + 1} not started early`)
         clock.tick(1)
-        t.equal(dispatcher.dispatches.length, attempt + 1, `attempt ${attempt + 1} started on time`)
+        t.equal(dispatcher.calls.length, attempt + 1, `attempt ${attempt + 1} started on time`)
       }
       t.same(delays, [1000, 2000, 4000])
       es.close()
@@ -122,7 +93,7 @@ for (const [name, config] of Object.entries(CONFIGS)) {
   })
 
   t.test(`${name}: idleTimeout follows the fake clock`, async (t) => {
-    const srv = await createServer(t, (req, res) => sse(res))
+    const srv = await serve(t, (req, res) => sse(res))
     await withFakeTimers(config, async (clock) => {
       const es = srv.eventSource('/', { idleTimeout: 60000, reconnectionTime: 1000 })
       await bounded(once(es, 'open'), () => 'open')
@@ -140,7 +111,7 @@ for (const [name, config] of Object.entries(CONFIGS)) {
 
   t.test(`${name}: connectTimeout follows the fake clock`, async (t) => {
     // A server that accepts the request and never answers.
-    const srv = await createServer(t, () => {})
+    const srv = await serve(t, () => {})
     await withFakeTimers(config, async (clock) => {
       const es = srv.eventSource('/', { connectTimeout: 10000, reconnectionTime: 1000 })
       await bounded(srv.request(0), () => 'the request')

@@ -7,7 +7,7 @@
 
 const t = require('tap')
 const { EventSource } = require('../')
-const { createServer, sse, Recorder } = require('./helpers/sse-server')
+const { serve, sse, record } = require('./helpers')
 
 function inert () {
   const es = new EventSource('http://127.0.0.1:1/')
@@ -163,7 +163,7 @@ t.test('a handler added inside a dispatch does not run for that event', async (t
 })
 
 t.test('handlers run for real events, in order with addEventListener listeners', async (t) => {
-  const srv = await createServer(t, (req, res) => sse(res, 'data: one\n\n'))
+  const srv = await serve(t, (req, res) => sse(res, 'data: one\n\n'))
   const es = srv.eventSource('/')
   const order = []
   for (const type of TYPES) {
@@ -173,7 +173,7 @@ t.test('handlers run for real events, in order with addEventListener listeners',
     }
     es.addEventListener(type, () => order.push(`${type}:listener-after`))
   }
-  const rec = new Recorder(es)
+  const rec = record(es)
   await rec.wait('error')
   es.close()
   t.same(order, [

@@ -2,19 +2,16 @@
 
 // The keep-alive rule: an EventSource that is not CLOSED keeps the process alive, also while it waits
 // to reconnect (nothing else does); once close() has run, nothing of it keeps the process alive. Each
-// case runs an EventSource in a child process (test/fixtures/keepalive-child.js) against a server in
+// case runs an EventSource in a child process (test/children/keepalive.js) against a server in
 // this process, and watches whether the child is still there and whether it exits on its own.
 // Each case runs on undici 7's default Agent and on the Agent that Node's own fetch() installs as the
 // global dispatcher (undici 6 and its older handler API on Node 20 and 22).
 
 const t = require('tap')
-const { bounded } = require('./helpers/sse-server')
-const http = require('node:http')
 const path = require('node:path')
-const { once } = require('node:events')
-const { spawn } = require('node:child_process')
+const { serve, bounded, runChild } = require('./helpers')
 
-const CHILD = path.join(__dirname, 'fixtures', 'keepalive-child.js')
+const CHILD = path.join(__dirname, 'children', 'keepalive.js')
 // How long a child may take to start, and to exit once its EventSource is closed. A child whose
 // EventSource still held a socket or its 60 s reconnection timer would run past it.
 const TIMEOUT = 5000
@@ -25,18 +22,14 @@ const OPEN = 1
 const CONNECTING = 0
 const CLOSED = 2
 
-/** Rejects with `what` when `promise` has not settled within `ms`. */
-const within = (promise, what, ms = TIMEOUT) => bounded(promise, () => what, ms)
-
 /**
- * A server whose /events answers are scripted by the test: respond(req, res, index). /plain answers
- * a text body (for the child's fetch()); /redirect a 302 to /events. Each /events request is
- * recorded with the time it arrived and a promise of its connection closing.
+ * A server whose /events answers are scripted by the test: respond(req, res, index), index counting
+ * /events requests only. /plain answers a text body (for the child's fetch()); /redirect a 302 to
+ * /events. Each /events request is noted with the time it arrived.
  */
 async function startServer (t, respond) {
-  const requests = []
-  const waiters = []
-  const server = http.createServer((req, res) => {
+  const events = []
+  const srv = await serve(t, (req, res) => {
     if (req.url === '/plain') {
       res.end('plain')
       return
@@ -46,35 +39,23 @@ async function startServer (t, respond) {
       res.end()
       return
     }
-    const request = {
-      headers: req.headers,
-      arrived: performance.now(),
-      socketClosed: new Promise((resolve) => req.socket.once('close', resolve)),
-      res
-    }
-    requests.push(request)
-    respond(req, res, requests.length - 1)
-    for (const waiter of waiters.splice(0)) waiter()
+    req.arrived = performance.now()
+    req.response = res
+    // Made now: the connection may be gone before the test asks.
+    req.socketClosed = new Promise((resolve) => req.socket.once('close', resolve))
+    events.push(req)
+    respond(req, res, events.length - 1)
   })
-  server.listen(0, '127.0.0.1')
-  await once(server, 'listening')
-  t.teardown(async () => {
-    server.closeAllConnections()
-    await new Promise((resolve) => server.close(resolve))
-  })
-  const base = `http://127.0.0.1:${server.address().port}`
   return {
-    base,
-    url: `${base}/events`,
-    plainUrl: `${base}/plain`,
-    requests,
+    base: srv.origin,
+    url: srv.url('/events'),
+    plainUrl: srv.url('/plain'),
+    /** The /events requests. */
+    requests: events,
     /** Resolves with the n-th /events request (0-based) once it has arrived. */
-    request (n) {
-      const arrived = async () => {
-        while (requests.length <= n) await new Promise((resolve) => waiters.push(resolve))
-        return requests[n]
-      }
-      return within(arrived(), `request ${n} to arrive`)
+    async request (n) {
+      for (let i = 0; events.length <= n; i++) await srv.request(i, TIMEOUT)
+      return events[n]
     }
   }
 }
@@ -84,39 +65,7 @@ function eventStream (res) {
 }
 
 function startChild (t, scenario, dispatcher, server, { stdin = 'ignore', url = server.url } = {}) {
-  const child = spawn(process.execPath, [CHILD, scenario, dispatcher, url, server.plainUrl], {
-    stdio: [stdin, 'pipe', 'pipe']
-  })
-  t.teardown(() => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
-  })
-  let stdout = ''
-  let stderr = ''
-  child.stdout.setEncoding('utf8').on('data', (chunk) => { stdout += chunk })
-  child.stderr.setEncoding('utf8').on('data', (chunk) => { stderr += chunk })
-  const closed = once(child, 'close')
-  return {
-    child,
-    alive: () => child.exitCode === null && child.signalCode === null,
-    /** Resolves with `promise`, or rejects at once if the child exits first. */
-    whileAlive (promise) {
-      return Promise.race([promise, closed.then(() => {
-        throw new Error(`the child exited (code ${child.exitCode}) while it should have been waiting\n` +
-          `stdout: ${stdout}\nstderr: ${stderr}`)
-      })])
-    },
-    /** Resolves once the child has exited on its own (and its output is complete). */
-    async exited (what, ms = TIMEOUT) {
-      try {
-        await within(closed, what, ms)
-      } catch (err) {
-        err.message += `\nstdout: ${stdout}\nstderr: ${stderr}`
-        throw err
-      }
-      const reports = stdout.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line))
-      return { code: child.exitCode, signal: child.signalCode, report: reports[reports.length - 1] ?? {}, reports, stderr }
-    }
-  }
+  return runChild(t, [CHILD, scenario, dispatcher, url, server.plainUrl], { stdin })
 }
 
 function checkExit (t, { code, signal, reports, stderr }) {
@@ -146,48 +95,40 @@ for (const dispatcher of ['undici7', 'node-fetch']) {
     t.equal(second.headers.accept, 'text/event-stream')
 
     // The child closes its EventSource on this event; then nothing may keep it alive.
-    second.res.write('data: close\n\n')
-    const result = await proc.exited('the child to exit after close()')
+    second.response.write('data: close\n\n')
+    const result = await proc.exited(TIMEOUT, 'the child to exit after close()')
     checkExit(t, result)
     t.same(result.report.log, [
       ['open', OPEN], ['message', 'one'], ['error', CONNECTING], ['open', OPEN], ['message', 'close']
     ], 'the EventSource reported open, message, error, open, message and nothing after close()')
     t.equal(result.report.readyStateBeforeClose, OPEN)
     t.equal(result.report.readyStateAfterClose, CLOSED)
-    await within(second.socketClosed, 'the server to see the connection closed')
+    await bounded(second.socketClosed, 'the server to see the connection closed', TIMEOUT)
     t.pass('close() closed the open connection')
     t.equal(server.requests.length, 2, 'no request after close()')
   })
 
-  t.test(`close() in the error listener: nothing waits to reconnect (${on})`, async (t) => {
-    const server = await startServer(t, (req, res) => {
-      eventStream(res)
-      res.end('data: one\n\n')
+  // The body ends after one event; the child closes its EventSource in the error listener, or in a
+  // later task while the reconnection timer is pending.
+  for (const [scenario, closedOn, title] of [
+    ['close-in-onerror', 'error', 'close() in the error listener: nothing waits to reconnect'],
+    ['close-while-waiting', 'task after error', 'close() while the reconnection timer is pending']
+  ]) {
+    t.test(`${title} (${on})`, async (t) => {
+      const server = await startServer(t, (req, res) => {
+        eventStream(res)
+        res.end('data: one\n\n')
+      })
+      const proc = startChild(t, scenario, dispatcher, server)
+      const result = await proc.exited(TIMEOUT, `the child to exit after ${title}`)
+      checkExit(t, result)
+      t.same(result.report.log, [['open', OPEN], ['message', 'one'], ['error', CONNECTING]])
+      t.equal(result.report.closedOn, closedOn)
+      t.equal(result.report.readyStateBeforeClose, CONNECTING)
+      t.equal(result.report.readyStateAfterClose, CLOSED)
+      t.equal(server.requests.length, 1, 'no reconnection')
     })
-    const proc = startChild(t, 'close-in-onerror', dispatcher, server)
-    const result = await proc.exited('the child to exit after close() in onerror')
-    checkExit(t, result)
-    t.same(result.report.log, [['open', OPEN], ['message', 'one'], ['error', CONNECTING]])
-    t.equal(result.report.closedOn, 'error')
-    t.equal(result.report.readyStateBeforeClose, CONNECTING)
-    t.equal(result.report.readyStateAfterClose, CLOSED)
-    t.equal(server.requests.length, 1, 'no reconnection')
-  })
-
-  t.test(`close() while the reconnection timer is pending (${on})`, async (t) => {
-    const server = await startServer(t, (req, res) => {
-      eventStream(res)
-      res.end('data: one\n\n')
-    })
-    const proc = startChild(t, 'close-while-waiting', dispatcher, server)
-    const result = await proc.exited('the child to exit after close() while waiting to reconnect')
-    checkExit(t, result)
-    t.same(result.report.log, [['open', OPEN], ['message', 'one'], ['error', CONNECTING]])
-    t.equal(result.report.closedOn, 'task after error')
-    t.equal(result.report.readyStateBeforeClose, CONNECTING)
-    t.equal(result.report.readyStateAfterClose, CLOSED)
-    t.equal(server.requests.length, 1, 'no reconnection')
-  })
+  }
 
   t.test(`close() while connecting to a server that never answers (${on})`, async (t) => {
     // The request is read and never answered: no status line, no headers.
@@ -197,12 +138,12 @@ for (const dispatcher of ['undici7', 'node-fetch']) {
     const request = await proc.whileAlive(server.request(0))
     t.ok(proc.alive(), 'the child is running, its request unanswered')
     proc.child.stdin.end('close\n')
-    const result = await proc.exited('the child to exit after close() while connecting')
+    const result = await proc.exited(TIMEOUT, 'the child to exit after close() while connecting')
     checkExit(t, result)
     t.same(result.report.log, [], 'no event at all, not even error')
     t.equal(result.report.readyStateBeforeClose, CONNECTING)
     t.equal(result.report.readyStateAfterClose, CLOSED)
-    await within(request.socketClosed, 'the server to see the connection closed')
+    await bounded(request.socketClosed, 'the server to see the connection closed', TIMEOUT)
     t.pass('close() closed the pending request\'s connection')
     t.equal(server.requests.length, 1, 'no other request')
   })
@@ -219,11 +160,11 @@ t.test('after a redirect, close() leaves no request behind (undici 7\'s Agent)',
     res.write('data: one\n\n')
   })
   const proc = startChild(t, 'close-on-first', 'undici7', server, { url: `${server.base}/redirect` })
-  const result = await proc.exited('the child to exit after close()')
+  const result = await proc.exited(TIMEOUT, 'the child to exit after close()')
   checkExit(t, result)
   t.same(result.report.log, [['open', OPEN], ['message', 'one']], 'the redirect was followed')
   t.equal(result.report.readyStateAfterClose, CLOSED)
   t.equal(server.requests.length, 1, 'one request to /events')
-  await within(server.requests[0].socketClosed, 'the server to see the connection closed')
+  await bounded(server.requests[0].socketClosed, 'the server to see the connection closed', TIMEOUT)
   t.pass('close() closed the redirected request\'s connection')
 })

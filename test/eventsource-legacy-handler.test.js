@@ -9,7 +9,7 @@
 const t = require('tap')
 const zlib = require('node:zlib')
 const { EventSource } = require('../')
-const { createServer, sse, Recorder, reconnectCycle, waitEvent } = require('./helpers/sse-server')
+const { serve, sse, record, reconnectionCycle, onceBounded } = require('./helpers')
 
 const { OPEN, CLOSED } = EventSource
 const GLOBAL_DISPATCHER = Symbol.for('undici.globalDispatcher.1')
@@ -27,55 +27,55 @@ t.test('the EventSource uses Node\'s bundled dispatcher', async (t) => {
   const { getGlobalDispatcher, Agent } = require('undici')
   t.equal(getGlobalDispatcher(), globalThis[GLOBAL_DISPATCHER])
   if (BUNDLED_MAJOR < 7) t.notOk(getGlobalDispatcher() instanceof Agent, `undici ${process.versions.undici}, not the package's`)
-  const srv = await createServer(t, (req, res, i) => sse(res, `id: ${i}\ndata: ${i}\n\n`, { end: i === 0 }))
-  const rec = new Recorder(srv.eventSource('/'))
+  const srv = await serve(t, (req, res, i) => sse(res, `id: ${i}\ndata: ${i}\n\n`, { end: i === 0 }))
+  const rec = record(srv.eventSource('/'))
   await rec.wait('message', 2)
   t.same(rec.types, ['open', 'message', 'error', 'open', 'message'])
   t.equal(srv.requests[1].headers['last-event-id'], '0')
 })
 
 t.test('close() before the request is written: it is never sent', async (t) => {
-  const srv = await createServer(t, (req, res) => sse(res, 'data: x\n\n'))
+  const srv = await serve(t, (req, res) => sse(res, 'data: x\n\n'))
   const es = srv.eventSource('/')
-  const rec = new Recorder(es)
+  const rec = record(es)
   await null // the request has been handed to the dispatcher, not yet written
   es.close()
-  await reconnectCycle(t)
+  await reconnectionCycle(t)
   t.same(rec.types, [])
   t.equal(srv.requests.length, 0)
 })
 
 t.test('close() while open aborts the response', async (t) => {
-  const srv = await createServer(t, (req, res) => sse(res, 'data: x\n\n', { end: false }))
+  const srv = await serve(t, (req, res) => sse(res, 'data: x\n\n', { end: false }))
   const es = srv.eventSource('/')
-  const rec = new Recorder(es)
+  const rec = record(es)
   await rec.wait('message')
   es.close()
-  await waitEvent(srv.requests[0].socket, 'close')
+  await onceBounded(srv.requests[0].socket, 'close')
   t.same(rec.types, ['open', 'message'])
 })
 
 t.test('a repeated response header is combined', async (t) => {
-  const srv = await createServer(t, (req, res) => {
+  const srv = await serve(t, (req, res) => {
     res.setHeader('content-type', ['text/plain', 'text/event-stream'])
     res.writeHead(200)
     res.write('data: x\n\n')
   })
-  const rec = new Recorder(srv.eventSource('/'))
+  const rec = record(srv.eventSource('/'))
   t.equal((await rec.first(['message', 'error'])).type, 'message', 'the last Content-Type counts')
 })
 
 t.test('redirects, failures and decoding', async (t) => {
-  const srv = await createServer(t, (req, res) => {
+  const srv = await serve(t, (req, res) => {
     if (req.url === '/start') res.writeHead(302, { location: '/gzip' }).end()
     else if (req.url === '/gzip') sse(res, zlib.gzipSync('data: unzipped\n\n'), { end: false, headers: { 'content-encoding': 'gzip' } })
     else res.writeHead(404).end()
   })
-  const rec = new Recorder(srv.eventSource('/start'))
+  const rec = record(srv.eventSource('/start'))
   const message = await rec.wait('message')
   t.equal(message.data, 'unzipped')
   t.equal(message.readyState, OPEN)
-  const failed = new Recorder(srv.eventSource('/missing'))
+  const failed = record(srv.eventSource('/missing'))
   const { readyState, event } = await failed.wait('error')
   t.equal(readyState, CLOSED)
   t.equal(event.status, 404)
@@ -85,17 +85,17 @@ t.test('backpressure pauses and resumes the body', async (t) => {
   const COUNT = 12_000
   const payload = 'q'.repeat(1000)
   let res0
-  const srv = await createServer(t, (req, res) => {
+  const srv = await serve(t, (req, res) => {
     res0 = res
     sse(res)
     for (let i = 0; i < COUNT; i++) res.write(`id: ${i}\ndata: ${payload}\n\n`)
     res.end()
   })
   const es = srv.eventSource('/', { highWaterMark: 4 })
-  const rec = new Recorder(es)
+  const rec = record(es)
   const iterator = es[Symbol.asyncIterator]()
   t.equal((await iterator.next()).value.lastEventId, '0')
-  await reconnectCycle(t, 100)
+  await reconnectionCycle(t, 100)
   t.ok(rec.count('message') < COUNT / 2, `reading paused: ${rec.count('message')} of ${COUNT} dispatched`)
   t.notOk(res0.writableFinished, 'the server could not write everything')
   let expected = 1

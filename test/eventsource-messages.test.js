@@ -7,16 +7,16 @@
 
 const t = require('tap')
 const { EventSource } = require('../')
-const { createServer, sse, Recorder } = require('./helpers/sse-server')
+const { serve, sse, record } = require('./helpers')
 
 // Serves `chunks` on one open response, one write each, and waits for `count` events of the types.
 async function collect (t, chunks, { types = ['message'], count = 1, host } = {}) {
-  const srv = await createServer(t, (req, res) => {
+  const srv = await serve(t, (req, res) => {
     sse(res)
     for (const chunk of chunks) res.write(chunk)
   }, { host })
   const es = srv.eventSource('/')
-  const rec = new Recorder(es, [...new Set(['open', 'error', ...types])])
+  const rec = record(es, [...new Set(['open', 'error', ...types])])
   await rec.wait(types[types.length - 1], count)
   return { srv, es, rec }
 }
@@ -58,11 +58,11 @@ t.test('events are dispatched in stream order, with their types', async (t) => {
 })
 
 t.test('onmessage sees only events of type message', async (t) => {
-  const srv = await createServer(t, (req, res) => sse(res, 'event: other\ndata: 1\n\ndata: 2\n\n', { end: false }))
+  const srv = await serve(t, (req, res) => sse(res, 'event: other\ndata: 1\n\ndata: 2\n\n', { end: false }))
   const es = srv.eventSource('/')
   const seen = []
   es.onmessage = (e) => seen.push(e.data)
-  await new Recorder(es).wait('message')
+  await record(es).wait('message')
   t.same(seen, ['2'])
 })
 
@@ -105,11 +105,11 @@ t.test('invalid UTF-8 becomes U+FFFD', async (t) => {
 })
 
 t.test('a charset parameter does not change the decoding', async (t) => {
-  const srv = await createServer(t, (req, res) => {
+  const srv = await serve(t, (req, res) => {
     sse(res, undefined, { headers: { 'content-type': 'text/event-stream; charset=iso-8859-1' } })
     res.write(Buffer.from('data: é\n\n', 'utf8'))
   })
-  t.equal((await new Recorder(srv.eventSource('/')).wait('message')).data, 'é', 'always UTF-8')
+  t.equal((await record(srv.eventSource('/')).wait('message')).data, 'é', 'always UTF-8')
 })
 
 t.test('line endings CR, LF and CRLF, also split between writes', async (t) => {

@@ -6,9 +6,8 @@
 // https://html.spec.whatwg.org/multipage/server-sent-events.html#reestablish-the-connection
 
 const t = require('tap')
-const http = require('node:http')
 const { EventSource } = require('../')
-const { createServer, sse, Recorder, reconnectCycle, waitEvent } = require('./helpers/sse-server')
+const { serve, sse, record, reconnectionCycle, closedPort, open } = require('./helpers')
 
 const { CONNECTING, OPEN } = EventSource
 
@@ -21,7 +20,7 @@ const atLeast = (ms) => ms * 0.9
 // Serves bodies[i] (ended) to the i-th request; later requests get the last body, left open.
 async function sequence (t, bodies) {
   const arrivals = []
-  const srv = await createServer(t, (req, res, i) => {
+  const srv = await serve(t, (req, res, i) => {
     arrivals.push(now())
     if (i < bodies.length) sse(res, bodies[i])
     else sse(res, ':\n', { end: false })
@@ -33,7 +32,7 @@ async function sequence (t, bodies) {
 t.test('the end of the body reestablishes the connection', async (t) => {
   const srv = await sequence(t, ['data: 1\n\n', 'data: 2\n\n'])
   const es = srv.eventSource('/')
-  const rec = new Recorder(es)
+  const rec = record(es)
   await rec.wait('open', 3)
   t.same(rec.types, ['open', 'message', 'error', 'open', 'message', 'error', 'open'])
   t.same(rec.events.map((e) => e.readyState), [OPEN, OPEN, CONNECTING, OPEN, OPEN, CONNECTING, OPEN])
@@ -43,10 +42,10 @@ t.test('the end of the body reestablishes the connection', async (t) => {
 })
 
 t.test('a network error in the body reestablishes the connection', async (t) => {
-  const srv = await createServer(t, (req, res, i) => {
+  const srv = await serve(t, (req, res, i) => {
     sse(res, i === 0 ? 'data: before\n\ndata: cut' : 'data: after\n\n', { end: false })
   })
-  const rec = new Recorder(srv.eventSource('/'))
+  const rec = record(srv.eventSource('/'))
   await rec.wait('message')
   // The chunked body stops in the middle: a network error, not the end of the body.
   srv.requests[0].socket.destroy()
@@ -57,25 +56,20 @@ t.test('a network error in the body reestablishes the connection', async (t) => 
 })
 
 t.test('a network error before the response reestablishes the connection', async (t) => {
-  const srv = await createServer(t, (req, res, i) => {
+  const srv = await serve(t, (req, res, i) => {
     if (i === 0) req.socket.destroy()
     else sse(res, 'data: second try\n\n', { end: false })
   })
-  const rec = new Recorder(srv.eventSource('/'))
+  const rec = record(srv.eventSource('/'))
   await rec.wait('message')
   t.same(rec.types, ['error', 'open', 'message'])
   t.equal(rec.events[0].readyState, CONNECTING)
 })
 
 t.test('a refused connection keeps being retried', async (t) => {
-  const probe = http.createServer()
-  probe.listen(0, '127.0.0.1')
-  await waitEvent(probe, 'listening')
-  const { port } = probe.address()
-  await new Promise((resolve) => probe.close(resolve))
-  const es = new EventSource(`http://127.0.0.1:${port}/`, { reconnectionTime: 5 })
-  t.teardown(() => es.close())
-  const rec = new Recorder(es)
+  const port = await closedPort()
+  const es = open(t, `http://127.0.0.1:${port}/`, { reconnectionTime: 5 })
+  const rec = record(es)
   await rec.wait('error', 3)
   t.same(rec.types.slice(0, 3), ['error', 'error', 'error'])
   t.ok(rec.events.every((e) => e.readyState === CONNECTING), 'every error leaves it CONNECTING')
@@ -84,7 +78,7 @@ t.test('a refused connection keeps being retried', async (t) => {
 
 t.test('the reconnection option sets the initial wait', async (t) => {
   const srv = await sequence(t, [':\n'])
-  const rec = new Recorder(srv.eventSource('/', { node: { reconnectionTime: 250 } }))
+  const rec = record(srv.eventSource('/', { node: { reconnectionTime: 250 } }))
   const error = await rec.wait('error')
   const errorAt = now()
   await srv.request(1)
@@ -95,7 +89,7 @@ t.test('the reconnection option sets the initial wait', async (t) => {
 t.test('the default reconnection time is about 3 seconds', async (t) => {
   const srv = await sequence(t, [':\n'])
   const es = srv.eventSource('/', {})
-  const rec = new Recorder(es)
+  const rec = record(es)
   await rec.wait('error')
   const errorAt = now()
   await srv.request(1)
@@ -104,7 +98,7 @@ t.test('the default reconnection time is about 3 seconds', async (t) => {
 
 t.test('retry sets the reconnection time', async (t) => {
   const srv = await sequence(t, ['retry: 300\ndata: x\n\n'])
-  const rec = new Recorder(srv.eventSource('/'))
+  const rec = record(srv.eventSource('/'))
   await rec.wait('error')
   const errorAt = now()
   await srv.request(1)
@@ -114,7 +108,7 @@ t.test('retry sets the reconnection time', async (t) => {
 t.test('retry applies as soon as it is parsed, without an event being dispatched', async (t) => {
   // No blank line follows: the event is never dispatched, the retry still counts.
   const srv = await sequence(t, ['retry: 300\n'])
-  const rec = new Recorder(srv.eventSource('/'))
+  const rec = record(srv.eventSource('/'))
   await rec.wait('error')
   const errorAt = now()
   await srv.request(1)
@@ -124,7 +118,7 @@ t.test('retry applies as soon as it is parsed, without an event being dispatched
 
 t.test('the last retry wins and persists across reconnections', async (t) => {
   const srv = await sequence(t, ['retry: 1\nretry: 200\n\n', 'data: no retry here\n\n'])
-  const rec = new Recorder(srv.eventSource('/'))
+  const rec = record(srv.eventSource('/'))
   await rec.wait('error')
   const firstErrorAt = now()
   await rec.wait('error', 2)
@@ -139,7 +133,7 @@ t.test('invalid retry values are ignored', async (t) => {
   const invalid = ['retry: 1x', 'retry: -1', 'retry: +1', 'retry: 1.5', 'retry:  1', 'retry: 1 ',
     'retry: 0x1', 'retry: \u0661', 'RETRY: 1', 'Retry: 1', 'retry :1', 'retry', 'retry:', 'retry: ']
   const srv = await sequence(t, [`${invalid.join('\n')}\n\n`])
-  const rec = new Recorder(srv.eventSource('/', { reconnectionTime: 250 }))
+  const rec = record(srv.eventSource('/', { reconnectionTime: 250 }))
   await rec.wait('error')
   const errorAt = now()
   await srv.request(1)
@@ -153,10 +147,10 @@ t.test('a huge retry does not turn into a reconnection loop', async (t) => {
     process.on('warning', onWarning)
     const srv = await sequence(t, [`retry: ${retry}\n\n`])
     const es = srv.eventSource('/')
-    const rec = new Recorder(es)
+    const rec = record(es)
     await rec.wait('error')
     // A control EventSource with a 10 ms wait, started later, reconnects: ours would have too.
-    await reconnectCycle(t, 10)
+    await reconnectionCycle(t, 10)
     process.off('warning', onWarning)
     t.equal(srv.requests.length, 1, `retry ${retry.slice(0, 20)}: no second request`)
     t.equal(es.readyState, CONNECTING, 'still waiting to reconnect')
@@ -172,19 +166,19 @@ t.test('a reconnection starts a fresh stream', async (t) => {
   const es = srv.eventSource('/')
   const stale = []
   es.addEventListener('stale', (e) => stale.push(e.data))
-  const rec = new Recorder(es)
+  const rec = record(es)
   await rec.wait('message')
   t.same(rec.data(), ['fresh'])
   t.same(stale, [])
 })
 
 t.test('a failed reconnection closes the EventSource', async (t) => {
-  const srv = await createServer(t, (req, res, i) => {
+  const srv = await serve(t, (req, res, i) => {
     if (i === 0) sse(res, 'data: a\n\n')
     else res.writeHead(503).end()
   })
   const es = srv.eventSource('/')
-  const rec = new Recorder(es)
+  const rec = record(es)
   await rec.wait('error', 2)
   t.same(rec.types.slice(0, 4), ['open', 'message', 'error', 'error'])
   t.equal(rec.events[2].readyState, CONNECTING, 'the end of the body reestablishes')
@@ -194,7 +188,7 @@ t.test('a failed reconnection closes the EventSource', async (t) => {
 
 t.test('reconnectionTime 0 reconnects at once', async (t) => {
   const srv = await sequence(t, [':\n', ':\n'])
-  const rec = new Recorder(srv.eventSource('/', { reconnectionTime: 0 }))
+  const rec = record(srv.eventSource('/', { reconnectionTime: 0 }))
   await rec.wait('open', 3)
   t.same(rec.types, ['open', 'error', 'open', 'error', 'open'])
 })

@@ -8,7 +8,7 @@
 const t = require('tap')
 const { Agent } = require('undici')
 const { EventSource } = require('../')
-const { createServer, sse, Recorder, reconnectCycle } = require('./helpers/sse-server')
+const { serve, sse, record, reconnectionCycle, closeAtTeardown } = require('./helpers')
 
 const CREDENTIALS = {
   authorization: 'Bearer secret',
@@ -23,7 +23,7 @@ function redirect (res, status, location) {
 
 // One server reachable as two origins: 127.0.0.1 and localhost.
 async function twoOrigins (t, handler) {
-  const srv = await createServer(t, handler)
+  const srv = await serve(t, handler)
   return { srv, a: `http://127.0.0.1:${srv.port}`, b: `http://localhost:${srv.port}` }
 }
 
@@ -38,7 +38,7 @@ const NONE = { authorization: undefined, cookie: undefined, 'proxy-authorization
 t.test('a same-origin redirect keeps the credential headers', async (t) => {
   const { srv, a } = await twoOrigins(t, (req, res) =>
     req.url === '/start' ? redirect(res, 302, '/end') : sse(res, 'data: x\n\n', { end: false }))
-  await new Recorder(srv.eventSource(`${a}/start`, { headers: CREDENTIALS, reconnectionTime: 10 })).wait('message')
+  await record(srv.eventSource(`${a}/start`, { headers: CREDENTIALS, reconnectionTime: 10 })).wait('message')
   t.same(srv.requests.map(headersOf), [CREDENTIALS, CREDENTIALS])
 })
 
@@ -48,7 +48,7 @@ t.test('a cross-origin redirect drops Authorization, Cookie and Proxy-Authorizat
     else if (req.url === '/hop') redirect(res, 308, `${a}/end`)
     else sse(res, 'data: x\n\n', { end: false })
   })
-  const rec = new Recorder(srv.eventSource(`${a}/start`, { headers: CREDENTIALS, reconnectionTime: 10 }))
+  const rec = record(srv.eventSource(`${a}/start`, { headers: CREDENTIALS, reconnectionTime: 10 }))
   t.equal((await rec.wait('message')).origin, a)
   t.same(srv.requests.map(headersOf), [CREDENTIALS, NONE, NONE],
     'dropped on the way to the other origin and not restored on the way back')
@@ -60,7 +60,7 @@ t.test('credential headers given in any case are dropped', async (t) => {
   const { srv, a, b } = await twoOrigins(t, (req, res) =>
     req.url === '/start' ? redirect(res, 302, `${b}/end`) : sse(res, 'data: x\n\n', { end: false }))
   const headers = [['Authorization', 'Bearer A'], ['COOKIE', 'c=1'], ['Proxy-Authorization', 'p']]
-  await new Recorder(srv.eventSource(`${a}/start`, { headers, reconnectionTime: 10 })).wait('message')
+  await record(srv.eventSource(`${a}/start`, { headers, reconnectionTime: 10 })).wait('message')
   t.equal(srv.requests[0].headers.authorization, 'Bearer A')
   t.same(headersOf(srv.requests[1]), { ...NONE, 'x-api-key': undefined })
 })
@@ -68,7 +68,7 @@ t.test('credential headers given in any case are dropped', async (t) => {
 t.test('reconnecting to the final URL of a cross-origin redirect does not send the credentials there', async (t) => {
   const { srv, a, b } = await twoOrigins(t, (req, res) =>
     req.url === '/start' ? redirect(res, 302, `${b}/end`) : sse(res, 'data: x\n\n'))
-  const rec = new Recorder(srv.eventSource(`${a}/start`, { headers: CREDENTIALS, reconnectionTime: 10 }))
+  const rec = record(srv.eventSource(`${a}/start`, { headers: CREDENTIALS, reconnectionTime: 10 }))
   await rec.wait('open', 2)
   t.same(srv.requests.slice(0, 3).map((r) => `${r.headers.host}${r.url}`),
     [`127.0.0.1:${srv.port}/start`, `localhost:${srv.port}/end`, `localhost:${srv.port}/end`])
@@ -78,21 +78,15 @@ t.test('reconnecting to the final URL of a cross-origin redirect does not send t
 
 t.test('POST becomes a body-less GET after 301, 302 and 303', async (t) => {
   for (const status of [301, 302, 303]) {
-    const bodies = []
-    const srv = await createServer(t, (req, res) => {
-      let body = ''
-      req.setEncoding('utf8')
-      req.on('data', (chunk) => { body += chunk })
-      req.on('end', () => {
-        bodies.push(body)
-        if (req.url === '/start') redirect(res, status, '/end')
-        else sse(res, 'data: x\n\n', { end: false })
-      })
-    })
+    // Each request is answered once its body has been read (and recorded as req.body).
+    const srv = await serve(t, (req, res) => req.once('end', () => {
+      if (req.url === '/start') redirect(res, status, '/end')
+      else sse(res, 'data: x\n\n', { end: false })
+    }))
     const es = srv.eventSource('/start', { method: 'POST', body: 'q=1', headers: { 'content-language': 'en' }, reconnectionTime: 10 })
-    await new Recorder(es).wait('message')
+    await record(es).wait('message')
     t.same(srv.requests.map((r) => r.method), ['POST', 'GET'], `${status}: method`)
-    t.same(bodies, ['q=1', ''], `${status}: body`)
+    t.same(srv.requests.map((r) => r.body.toString()), ['q=1', ''], `${status}: body`)
     t.equal(srv.requests[0].headers['content-type'], 'text/plain;charset=UTF-8', `${status}: typed body first`)
     t.equal(srv.requests[1].headers['content-type'], undefined, `${status}: no Content-Type after`)
     t.equal(srv.requests[1].headers['content-language'], undefined, `${status}: request-body headers removed`)
@@ -103,21 +97,15 @@ t.test('POST becomes a body-less GET after 301, 302 and 303', async (t) => {
 
 t.test('307 and 308 keep the method and the body', async (t) => {
   for (const status of [307, 308]) {
-    const bodies = []
-    const srv = await createServer(t, (req, res) => {
-      const chunks = []
-      req.on('data', (chunk) => chunks.push(chunk))
-      req.on('end', () => {
-        bodies.push(Buffer.concat(chunks).toString())
-        if (req.url === '/start') redirect(res, status, '/end')
-        else sse(res, 'data: x\n\n', { end: false })
-      })
-    })
+    const srv = await serve(t, (req, res) => req.once('end', () => {
+      if (req.url === '/start') redirect(res, status, '/end')
+      else sse(res, 'data: x\n\n', { end: false })
+    }))
     const body = new URLSearchParams({ a: '1', b: 'é' })
     const es = srv.eventSource('/start', { method: 'post', body, reconnectionTime: 10 })
-    await new Recorder(es).wait('message')
+    await record(es).wait('message')
     t.same(srv.requests.map((r) => r.method), ['POST', 'POST'], `${status}: method (normalised to upper case)`)
-    t.same(bodies, ['a=1&b=%C3%A9', 'a=1&b=%C3%A9'], `${status}: body re-sent`)
+    t.same(srv.requests.map((r) => r.body.toString()), ['a=1&b=%C3%A9', 'a=1&b=%C3%A9'], `${status}: body re-sent`)
     t.same(srv.requests.map((r) => r.headers['content-type']),
       Array(2).fill('application/x-www-form-urlencoded;charset=UTF-8'), `${status}: Content-Type kept`)
     es.close()
@@ -126,13 +114,10 @@ t.test('307 and 308 keep the method and the body', async (t) => {
 
 t.test('other methods keep their method after 301 and 302; HEAD stays HEAD after 303', async (t) => {
   for (const [method, status] of [['PUT', 301], ['DELETE', 302], ['PATCH', 301], ['HEAD', 303], ['OPTIONS', 303]]) {
-    const srv = await createServer(t, (req, res) => {
-      req.resume()
-      // Ended: a HEAD response has no body, and Node's server sends nothing of one before end().
-      req.on('end', () => req.url === '/start' ? redirect(res, status, '/end') : sse(res, 'data: x\n\n'))
-    })
+    // Ended: a HEAD response has no body, and Node's server sends nothing of one before end().
+    const srv = await serve(t, (req, res) => req.once('end', () => req.url === '/start' ? redirect(res, status, '/end') : sse(res, 'data: x\n\n')))
     const es = srv.eventSource('/start', { method, reconnectionTime: 10 })
-    await new Recorder(es).wait('open')
+    await record(es).wait('open')
     const expected = status === 303 && method !== 'HEAD' ? 'GET' : method
     t.same(srv.requests.map((r) => r.method), [method, expected], `${method} + ${status}`)
     es.close()
@@ -144,12 +129,10 @@ t.test('credentialHeaders: more headers kept from other origins', async (t) => {
     req.url === '/start' ? redirect(res, 302, `${b}/end`) : sse(res, 'data: x\n\n', { end: false }))
   const headers = { 'X-Api-Key': 'k', 'x-session': 's', 'x-public': 'p', authorization: 'a' }
   const es = srv.eventSource(`${a}/start`, { headers, credentialHeaders: ['x-API-key', 'X-Session'], reconnectionTime: 10 })
-  await new Recorder(es).wait('message')
+  await record(es).wait('message')
   const [first, second] = srv.requests.map((r) => [r.headers['x-api-key'], r.headers['x-session'], r.headers['x-public'], r.headers.authorization])
   t.same(first, ['k', 's', 'p', 'a'], 'all sent to the first origin')
   t.same(second, [undefined, undefined, 'p', undefined], 'names matched in any case; other headers stay')
-  t.throws(() => new EventSource(a, { credentialHeaders: 'x-api-key' }), { code: 'ERR_INVALID_ARG_TYPE' })
-  t.throws(() => new EventSource(a, { credentialHeaders: [1] }), { code: 'ERR_INVALID_ARG_TYPE' })
 })
 
 t.test('credentialHeaders names are trimmed and lower-cased: \' X-Token \' is kept from another origin', async (t) => {
@@ -157,7 +140,7 @@ t.test('credentialHeaders names are trimmed and lower-cased: \' X-Token \' is ke
     req.url === '/start' ? redirect(res, 302, `${b}/end`) : sse(res, 'data: x\n\n', { end: false }))
   const headers = { 'X-Token': 't', 'X-Other': 'o' }
   const es = srv.eventSource(`${a}/start`, { headers, credentialHeaders: [' X-Token ', '\tX-Other\r\n'], reconnectionTime: 10 })
-  const message = await new Recorder(es).wait('message')
+  const message = await record(es).wait('message')
   t.equal(message.origin, b, 'the redirect was followed')
   const sent = srv.requests.map((r) => [r.headers.host, r.headers['x-token'], r.headers['x-other']])
   t.same(sent, [[`127.0.0.1:${srv.port}`, 't', 'o'], [`localhost:${srv.port}`, undefined, undefined]])
@@ -172,33 +155,33 @@ function httpsOverHttp (t) {
 }
 
 t.test('https: to http: is refused unless allowInsecureRedirect', async (t) => {
-  const srv = await createServer(t, (req, res) =>
+  const srv = await serve(t, (req, res) =>
     req.url === '/start' ? redirect(res, 302, `http://127.0.0.1:${srv.port}/end`) : sse(res, 'data: x\n\n', { end: false }))
   const dispatcher = httpsOverHttp(t)
   const secure = `https://127.0.0.1:${srv.port}/start`
 
-  const refused = srv.track(new EventSource(secure, { dispatcher, reconnectionTime: 10 }))
-  const rec = new Recorder(refused)
+  const refused = closeAtTeardown(t, new EventSource(secure, { dispatcher, reconnectionTime: 10 }))
+  const rec = record(refused)
   const { event, readyState } = await rec.first(['open', 'error'])
   t.equal(event.code, 'ERR_EVENTSOURCE_INSECURE_REDIRECT')
   t.equal(readyState, EventSource.CLOSED, 'the connection fails')
-  await reconnectCycle(t)
+  await reconnectionCycle(t)
   t.same(srv.requests.map((r) => r.url), ['/start'], 'the http: URL was not requested')
 
-  const allowed = srv.track(new EventSource(secure, { dispatcher, allowInsecureRedirect: true, reconnectionTime: 10 }))
-  const message = await new Recorder(allowed).wait('message')
+  const allowed = closeAtTeardown(t, new EventSource(secure, { dispatcher, allowInsecureRedirect: true, reconnectionTime: 10 }))
+  const message = await record(allowed).wait('message')
   t.equal(message.origin, `http://127.0.0.1:${srv.port}`)
   t.same(srv.requests.map((r) => r.url), ['/start', '/start', '/end'])
 })
 
 t.test('http: to https: and https: to https: are followed', async (t) => {
-  const srv = await createServer(t, (req, res) => {
+  const srv = await serve(t, (req, res) => {
     if (req.url === '/start') redirect(res, 307, `https://127.0.0.1:${srv.port}/secure`)
     else if (req.url === '/secure') redirect(res, 307, `https://localhost:${srv.port}/end`)
     else sse(res, 'data: x\n\n', { end: false })
   })
-  const es = srv.track(new EventSource(srv.url('/start'), { dispatcher: httpsOverHttp(t), reconnectionTime: 10 }))
-  const message = await new Recorder(es).wait('message')
+  const es = closeAtTeardown(t, new EventSource(srv.url('/start'), { dispatcher: httpsOverHttp(t), reconnectionTime: 10 }))
+  const message = await record(es).wait('message')
   t.equal(message.origin, `https://localhost:${srv.port}`)
   t.same(srv.requests.map((r) => r.url), ['/start', '/secure', '/end'])
 })

@@ -7,7 +7,7 @@
 
 const t = require('tap')
 const { EventSource } = require('../')
-const { createServer, sse, Recorder } = require('./helpers/sse-server')
+const { serve, sse, record, closeAtTeardown } = require('./helpers')
 
 // Node's server decodes header values as latin1; EventSource sends the UTF-8 bytes of the ID.
 function lastEventId (req) {
@@ -17,7 +17,7 @@ function lastEventId (req) {
 
 // Serves bodies[i] to the i-th request and ends it; the last body is served without ending.
 async function sequence (t, bodies) {
-  const srv = await createServer(t, (req, res, i) => {
+  const srv = await serve(t, (req, res, i) => {
     const last = i >= bodies.length - 1
     sse(res, bodies[Math.min(i, bodies.length - 1)], { end: !last })
   })
@@ -25,9 +25,9 @@ async function sequence (t, bodies) {
 }
 
 t.test('the first request', async (t) => {
-  const srv = await createServer(t, (req, res) => sse(res, 'data: x\n\n', { end: false }))
+  const srv = await serve(t, (req, res) => sse(res, 'data: x\n\n', { end: false }))
   const es = srv.eventSource('/path/to%20stream?a=1&b=%C3%A9#fragment')
-  await new Recorder(es).wait('message')
+  await record(es).wait('message')
   const req = srv.requests[0]
   t.equal(req.method, 'GET')
   t.equal(req.url, '/path/to%20stream?a=1&b=%C3%A9', 'path and query, no fragment')
@@ -47,8 +47,8 @@ t.test('the first request', async (t) => {
 })
 
 t.test('withCredentials does not change the request', async (t) => {
-  const srv = await createServer(t, (req, res) => sse(res, 'data: x\n\n', { end: false }))
-  await new Recorder(srv.eventSource('/', { withCredentials: true, reconnectionTime: 10 })).wait('message')
+  const srv = await serve(t, (req, res) => sse(res, 'data: x\n\n', { end: false }))
+  await record(srv.eventSource('/', { withCredentials: true, reconnectionTime: 10 })).wait('message')
   t.notOk('cookie' in srv.requests[0].headers)
   t.notOk('authorization' in srv.requests[0].headers)
   t.equal(srv.requests[0].headers.accept, 'text/event-stream')
@@ -56,7 +56,7 @@ t.test('withCredentials does not change the request', async (t) => {
 
 t.test('Last-Event-ID carries the last event ID on reconnection', async (t) => {
   const srv = await sequence(t, ['id: 42\ndata: first\n\n', 'data: second\n\n'])
-  const rec = new Recorder(srv.eventSource('/'))
+  const rec = record(srv.eventSource('/'))
   await rec.wait('message', 2)
   t.equal(lastEventId(srv.requests[0]), undefined)
   t.equal(lastEventId(srv.requests[1]), '42')
@@ -69,7 +69,7 @@ t.test('Last-Event-ID carries the last event ID on reconnection', async (t) => {
 t.test('a non-ASCII last event ID is sent as UTF-8 bytes', async (t) => {
   const id = 'é☃😀 \u00ff\u0100'
   const srv = await sequence(t, [`id: ${id}\ndata: x\n\n`, 'data: y\n\n'])
-  await new Recorder(srv.eventSource('/')).wait('message', 2)
+  await record(srv.eventSource('/')).wait('message', 2)
   const raw = srv.requests[1].headers['last-event-id']
   t.same(Buffer.from(raw, 'latin1'), Buffer.from(id, 'utf8'), 'the exact UTF-8 bytes are on the wire')
   t.equal(lastEventId(srv.requests[1]), id)
@@ -78,14 +78,14 @@ t.test('a non-ASCII last event ID is sent as UTF-8 bytes', async (t) => {
 t.test('ID with spaces and punctuation is sent as it is', async (t) => {
   const id = ' a b:c\t,d; e '
   const srv = await sequence(t, [`id:${id}\ndata: x\n\n`, 'data: y\n\n'])
-  await new Recorder(srv.eventSource('/')).wait('message', 2)
+  await record(srv.eventSource('/')).wait('message', 2)
   // HTTP strips leading and trailing whitespace from field values; the inside survives.
   t.equal(lastEventId(srv.requests[1]), id.trim())
 })
 
 t.test('an id without data still sets the last event ID', async (t) => {
   const srv = await sequence(t, ['data: a\nid: 1\n\nid: 2\n\n', ':\n'])
-  const rec = new Recorder(srv.eventSource('/'))
+  const rec = record(srv.eventSource('/'))
   await srv.request(1)
   t.equal(lastEventId(srv.requests[1]), '2')
   t.same(rec.data(), ['a'], 'the event without data was not dispatched')
@@ -95,7 +95,7 @@ t.test('an id on an unterminated last event is not used', async (t) => {
   // "If the file ends in the middle of an event, before the final empty line, the incomplete event is
   // not dispatched": its id never reaches the last event ID string either.
   const srv = await sequence(t, ['id: 1\ndata: a\n\nid: 2\ndata: b\n', ':\n'])
-  const rec = new Recorder(srv.eventSource('/'))
+  const rec = record(srv.eventSource('/'))
   await srv.request(1)
   t.equal(lastEventId(srv.requests[1]), '1')
   t.same(rec.data(), ['a'])
@@ -103,7 +103,7 @@ t.test('an id on an unterminated last event is not used', async (t) => {
 
 t.test('an empty id resets the last event ID: no header', async (t) => {
   const srv = await sequence(t, ['id: 1\ndata: a\n\n', 'id\ndata: b\n\n', 'id: 3\ndata: c\n\n', 'id:\n\n', ':\n'])
-  const rec = new Recorder(srv.eventSource('/'))
+  const rec = record(srv.eventSource('/'))
   await srv.request(4)
   t.same(srv.requests.map(lastEventId), [undefined, '1', undefined, '3', undefined])
   t.same(rec.events.filter((e) => e.type === 'message').map((e) => e.lastEventId), ['1', '', '3'])
@@ -111,7 +111,7 @@ t.test('an empty id resets the last event ID: no header', async (t) => {
 
 t.test('an id containing NUL is ignored', async (t) => {
   const srv = await sequence(t, ['id: 7\ndata: a\n\nid: 8\u00009\ndata: b\n\n', ':\n'])
-  const rec = new Recorder(srv.eventSource('/'))
+  const rec = record(srv.eventSource('/'))
   await srv.request(1)
   t.same(rec.events.filter((e) => e.type === 'message').map((e) => e.lastEventId), ['7', '7'])
   t.equal(lastEventId(srv.requests[1]), '7')
@@ -128,51 +128,51 @@ t.test('Origin', async (t) => {
   t.teardown(() => { delete globalThis.location })
 
   t.test('same-origin: no Origin header', async (t) => {
-    const srv = await createServer(t, (req, res) => sse(res, 'data: x\n\n', { end: false }))
+    const srv = await serve(t, (req, res) => sse(res, 'data: x\n\n', { end: false }))
     globalThis.location = { href: `${srv.origin}/page.html` }
-    await new Recorder(srv.eventSource('/')).wait('message')
+    await record(srv.eventSource('/')).wait('message')
     t.notOk('origin' in srv.requests[0].headers)
   })
 
   t.test('cross-origin: Origin is the document origin', async (t) => {
-    const srv = await createServer(t, (req, res, i) => sse(res, 'data: x\n\n', { end: i === 0 }))
+    const srv = await serve(t, (req, res, i) => sse(res, 'data: x\n\n', { end: i === 0 }))
     globalThis.location = { href: 'https://app.example:8443/some/page?q#h' }
-    const rec = new Recorder(srv.eventSource('/'))
+    const rec = record(srv.eventSource('/'))
     await rec.wait('message', 2)
     t.equal(srv.requests[0].headers.origin, 'https://app.example:8443')
     t.equal(srv.requests[1].headers.origin, 'https://app.example:8443', 'also on reconnection')
   })
 
   t.test('127.0.0.1 and localhost are different origins', async (t) => {
-    const srv = await createServer(t, (req, res) => sse(res, 'data: x\n\n', { end: false }), { host: 'localhost' })
+    const srv = await serve(t, (req, res) => sse(res, 'data: x\n\n', { end: false }), { host: 'localhost' })
     globalThis.location = { href: `http://127.0.0.1:${srv.port}/` }
-    await new Recorder(srv.eventSource('/')).wait('message')
+    await record(srv.eventSource('/')).wait('message')
     t.equal(srv.requests[0].headers.origin, `http://127.0.0.1:${srv.port}`)
   })
 
   t.test('a different port is a different origin', async (t) => {
-    const srv = await createServer(t, (req, res) => sse(res, 'data: x\n\n', { end: false }))
+    const srv = await serve(t, (req, res) => sse(res, 'data: x\n\n', { end: false }))
     globalThis.location = { href: `http://127.0.0.1:${srv.port === 1 ? 2 : srv.port - 1}/` }
-    await new Recorder(srv.eventSource('/')).wait('message')
+    await record(srv.eventSource('/')).wait('message')
     t.equal(srv.requests[0].headers.origin, globalThis.location.href.slice(0, -1))
   })
 
   t.test('a relative URL resolves against the document and is same-origin', async (t) => {
-    const srv = await createServer(t, (req, res) => sse(res, 'data: x\n\n', { end: false }))
+    const srv = await serve(t, (req, res) => sse(res, 'data: x\n\n', { end: false }))
     globalThis.location = { href: `${srv.origin}/app/index.html` }
-    const es = srv.track(new EventSource('events?x=1', { reconnectionTime: 10 }))
-    await new Recorder(es).wait('message')
+    const es = closeAtTeardown(t, new EventSource('events?x=1', { reconnectionTime: 10 }))
+    await record(es).wait('message')
     t.equal(es.url, `${srv.origin}/app/events?x=1`)
     t.equal(srv.requests[0].url, '/app/events?x=1')
     t.notOk('origin' in srv.requests[0].headers)
   })
 
   t.test('the document origin is read when the request starts', async (t) => {
-    const srv = await createServer(t, (req, res, i) => sse(res, 'data: x\n\n', { end: i === 0 }))
+    const srv = await serve(t, (req, res, i) => sse(res, 'data: x\n\n', { end: i === 0 }))
     globalThis.location = { href: 'http://first.example/' }
     const es = srv.eventSource('/')
     es.addEventListener('error', () => { globalThis.location = { href: 'http://second.example/' } }, { once: true })
-    await new Recorder(es).wait('message', 2)
+    await record(es).wait('message', 2)
     t.same(srv.requests.map((r) => r.headers.origin), ['http://first.example', 'http://second.example'])
   })
 })

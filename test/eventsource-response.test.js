@@ -7,19 +7,24 @@
 
 const t = require('tap')
 const { EventSource, EventSourceErrorEvent } = require('../')
-const { createServer, sse, Recorder, reconnectCycle } = require('./helpers/sse-server')
+const { serve, sse, record, reconnectionCycle } = require('./helpers')
 
 const { CONNECTING, OPEN, CLOSED } = EventSource
 
+// Serves `respond(res)` to an EventSource and waits for its first open or error.
+async function firstOutcome (t, respond) {
+  const srv = await serve(t, (req, res) => respond(res))
+  const es = srv.eventSource('/stream')
+  const rec = record(es)
+  return { srv, es, rec, first: await rec.first(['open', 'error']) }
+}
+
 // Serves `respond(res)` and expects the connection to fail.
 async function expectFail (t, respond) {
-  const srv = await createServer(t, (req, res) => respond(res))
-  const es = srv.eventSource('/stream')
-  const rec = new Recorder(es)
-  const first = await rec.first(['open', 'error'])
+  const { srv, es, rec, first } = await firstOutcome(t, respond)
   t.equal(first.type, 'error', 'the connection is not announced')
   t.equal(first.readyState, CLOSED, 'readyState is CLOSED when error is dispatched')
-  await reconnectCycle(t)
+  await reconnectionCycle(t)
   t.equal(rec.count('error'), 1, 'exactly one error event')
   t.equal(rec.count('message'), 0, 'no message from the body')
   t.equal(srv.requests.length, 1, 'no further request')
@@ -28,10 +33,7 @@ async function expectFail (t, respond) {
 
 // Serves `respond(res)` and expects the connection to be announced and the body's event delivered.
 async function expectOpen (t, respond) {
-  const srv = await createServer(t, (req, res) => respond(res))
-  const es = srv.eventSource('/stream')
-  const rec = new Recorder(es)
-  const first = await rec.first(['open', 'error'])
+  const { rec, first } = await firstOutcome(t, respond)
   t.equal(first.type, 'open', 'the connection is announced')
   if (first.type !== 'open') return
   t.equal(first.readyState, OPEN, 'readyState is OPEN when open is dispatched')
@@ -41,10 +43,10 @@ async function expectOpen (t, respond) {
 }
 
 t.test('status 200 with text/event-stream opens the connection', async (t) => {
-  const srv = await createServer(t, (req, res) => sse(res, 'data: ok\n\n', { end: false }))
+  const srv = await serve(t, (req, res) => sse(res, 'data: ok\n\n', { end: false }))
   const es = srv.eventSource('/')
   t.equal(es.readyState, CONNECTING)
-  const rec = new Recorder(es)
+  const rec = record(es)
   await rec.wait('message')
   t.same(rec.types, ['open', 'message'])
   t.equal(rec.events[0].readyState, OPEN)
@@ -57,14 +59,8 @@ t.test('status 200 with text/event-stream opens the connection', async (t) => {
 })
 
 t.test('accepted Content-Type values', async (t) => {
-  const types = [
-    'text/event-stream; charset=utf-8',
-    'text/event-stream;charset="utf-8"',
-    'TEXT/EVENT-STREAM',
-    'Text/Event-Stream; Foo=Bar',
-    'text/event-stream ; q=1',
-    'text/event-stream;'
-  ]
+  const types = ['text/event-stream; charset=utf-8', 'text/event-stream;charset="utf-8"', 'TEXT/EVENT-STREAM',
+    'Text/Event-Stream; Foo=Bar', 'text/event-stream ; q=1', 'text/event-stream;']
   for (const type of types) {
     t.test(JSON.stringify(type), (t) => expectOpen(t, (res) => {
       res.writeHead(200, { 'content-type': type })
@@ -83,15 +79,8 @@ t.test('accepted Content-Type values', async (t) => {
 })
 
 t.test('rejected Content-Type values fail the connection', async (t) => {
-  const types = [
-    'text/plain',
-    'text/event-streams',
-    'text/event-stream-x',
-    'text/html; x=text/event-stream',
-    'event-stream',
-    'application/json',
-    ''
-  ]
+  const types = ['text/plain', 'text/event-streams', 'text/event-stream-x', 'text/html; x=text/event-stream',
+    'event-stream', 'application/json', '']
   for (const type of types) {
     t.test(JSON.stringify(type), (t) => expectFail(t, (res) => {
       res.writeHead(200, { 'content-type': type })
@@ -134,11 +123,11 @@ t.test('non-http(s) URLs fail at once, without a request', async (t) => {
     'ws://127.0.0.1:1/', 'about:blank', 'blob:http://127.0.0.1/uuid', 'javascript:void(0)']) {
     const es = new EventSource(url, { reconnectionTime: 0 })
     t.teardown(() => es.close())
-    const rec = new Recorder(es)
+    const rec = record(es)
     t.equal(es.readyState, CONNECTING, `${url}: CONNECTING until the fetch fails`)
     await rec.wait('error')
     t.equal(rec.events[0].readyState, CLOSED, `${url}: failed, not reestablished`)
-    await reconnectCycle(t, 0)
+    await reconnectionCycle(t, 0)
     t.same(rec.types, ['error'], `${url}: one error, nothing else`)
   }
 })
@@ -146,23 +135,23 @@ t.test('non-http(s) URLs fail at once, without a request', async (t) => {
 t.test('readyState is CONNECTING while the request is in flight', async (t) => {
   let seen
   let es = null
-  const srv = await createServer(t, (req, res) => {
+  const srv = await serve(t, (req, res) => {
     seen = es.readyState
     sse(res, 'data: ok\n\n', { end: false })
   })
   es = srv.eventSource('/')
-  const rec = new Recorder(es)
+  const rec = record(es)
   await rec.wait('message')
   t.equal(seen, CONNECTING)
 })
 
 t.test('the connection is announced before any body byte arrives', async (t) => {
   let sendBody
-  const srv = await createServer(t, (req, res) => {
+  const srv = await serve(t, (req, res) => {
     sse(res)
     sendBody = () => res.write('data: later\n\n')
   })
-  const rec = new Recorder(srv.eventSource('/'))
+  const rec = record(srv.eventSource('/'))
   await rec.wait('open')
   t.same(rec.types, ['open'], 'open on the response head alone')
   sendBody()
@@ -170,9 +159,9 @@ t.test('the connection is announced before any body byte arrives', async (t) => 
 })
 
 t.test('error events are Events (EventSourceErrorEvent) that say why', async (t) => {
-  const srv = await createServer(t, (req, res) => sse(res, ''))
+  const srv = await serve(t, (req, res) => sse(res, ''))
   const es = srv.eventSource('/')
-  const rec = new Recorder(es)
+  const rec = record(es)
   const { event } = await rec.wait('error')
   t.ok(event instanceof Event, 'an Event, as browser code expects')
   t.ok(event instanceof EventSourceErrorEvent)
@@ -188,11 +177,11 @@ t.test('error events are Events (EventSourceErrorEvent) that say why', async (t)
 })
 
 t.test('the error event of a failed connection carries the response', async (t) => {
-  const srv = await createServer(t, (req, res, i) => {
+  const srv = await serve(t, (req, res, i) => {
     if (i === 0) res.writeHead(404, 'Gone Fishing', { 'x-why': 'testing', 'content-type': 'text/plain' }).end('no')
     else res.writeHead(200, { 'content-type': 'text/html' }).end()
   })
-  let rec = new Recorder(srv.eventSource('/a'))
+  let rec = record(srv.eventSource('/a'))
   let { event } = await rec.wait('error')
   t.equal(event.code, 'ERR_EVENTSOURCE_BAD_STATUS')
   t.equal(event.status, 404)
@@ -204,14 +193,14 @@ t.test('the error event of a failed connection carries the response', async (t) 
   t.equal(event.reconnectDelay, undefined)
   t.type(event.cause, Error)
 
-  rec = new Recorder(srv.eventSource('/b'));
+  rec = record(srv.eventSource('/b'));
   ({ event } = await rec.wait('error'))
   t.equal(event.code, 'ERR_EVENTSOURCE_BAD_CONTENT_TYPE')
   t.equal(event.status, 200)
   t.match(event.message, /text\/html/)
   t.equal(event.willReconnect, false)
 
-  rec = new Recorder(srv.eventSource('ftp://127.0.0.1/'));
+  rec = record(srv.eventSource('ftp://127.0.0.1/'));
   ({ event } = await rec.wait('error'))
   t.equal(event.code, 'ERR_EVENTSOURCE_UNSUPPORTED_SCHEME')
   t.equal(event.status, undefined)
@@ -219,8 +208,8 @@ t.test('the error event of a failed connection carries the response', async (t) 
 })
 
 t.test('the error event of a network error carries its cause', async (t) => {
-  const srv = await createServer(t, (req) => req.socket.destroy())
-  const rec = new Recorder(srv.eventSource('/'))
+  const srv = await serve(t, (req) => req.socket.destroy())
+  const rec = record(srv.eventSource('/'))
   const { event } = await rec.wait('error')
   t.equal(event.code, 'ERR_EVENTSOURCE_NETWORK')
   t.equal(event.willReconnect, true)

@@ -7,7 +7,7 @@
 
 const t = require('tap')
 const { EventSource } = require('../')
-const { createServer, sse, Recorder } = require('./helpers/sse-server')
+const { serve, sse, record, closeAtTeardown, onceBounded } = require('./helpers')
 
 // Counts the MessageEvents EventSource creates, by type, while the test runs.
 function countMessageEvents (t) {
@@ -27,9 +27,9 @@ const STREAM = 'event: other\ndata: 1\n\ndata: 2\n\nevent: other\ndata: 3\n\neve
 
 t.test('only listened-for types are created', async (t) => {
   const created = countMessageEvents(t)
-  const srv = await createServer(t, (req, res) => sse(res, STREAM, { end: false }))
+  const srv = await serve(t, (req, res) => sse(res, STREAM, { end: false }))
   const es = srv.eventSource('/')
-  const rec = new Recorder(es, ['message', 'done'])
+  const rec = record(es, ['message', 'done'])
   await rec.wait('done')
   t.same(rec.events.map((e) => [e.type, e.data]), [['message', '2'], ['done', '5']])
   t.same(created, ['message', 'done'], 'no MessageEvent for "other" and "late"')
@@ -37,19 +37,19 @@ t.test('only listened-for types are created', async (t) => {
 
 t.test('a type is listened-for while it has a listener: on*, once', async (t) => {
   const created = countMessageEvents(t)
-  const srv = await createServer(t, (req, res) => sse(res, STREAM, { end: false }))
+  const srv = await serve(t, (req, res) => sse(res, STREAM, { end: false }))
   const es = srv.eventSource('/')
   const seen = []
   es.onmessage = (event) => seen.push(['onmessage', event.data])
   es.addEventListener('other', (event) => seen.push(['other', event.data]), { once: true })
-  await new Promise((resolve) => es.addEventListener('done', resolve))
+  await onceBounded(es, 'done')
   t.same(seen, [['other', '1'], ['onmessage', '2']], 'the once listener ran once')
   t.same(created, ['other', 'message', 'done'], 'once the once listener went, "other" is not created')
 })
 
 t.test('listeners added or removed by any path count', async (t) => {
   const created = countMessageEvents(t)
-  const srv = await createServer(t, (req, res) => sse(res, STREAM, { end: false }))
+  const srv = await serve(t, (req, res) => sse(res, STREAM, { end: false }))
   const es = srv.eventSource('/')
   const seen = []
   // EventTarget's own method, not through the instance.
@@ -61,7 +61,7 @@ t.test('listeners added or removed by any path count', async (t) => {
   const listener = (event) => seen.push(['removed', event.data])
   es.addEventListener('other', listener)
   es.removeEventListener('other', listener)
-  await new Promise((resolve) => es.addEventListener('done', resolve))
+  await onceBounded(es, 'done')
   t.same(seen, [['late', '4']])
   t.same(created, ['late', 'done'], 'only the listened-for types')
 })
@@ -76,11 +76,11 @@ t.test('a listeners() method of a subclass or an expando changes nothing', async
     ['an expando', (url) => Object.assign(new EventSource(url, { reconnectionTime: 10 }), { listeners: () => [] })]
   ]) {
     const created = countMessageEvents(t)
-    const srv = await createServer(t, (req, res) => sse(res, STREAM, { end: false }))
-    const es = srv.track(make(srv.url('/')))
+    const srv = await serve(t, (req, res) => sse(res, STREAM, { end: false }))
+    const es = closeAtTeardown(t, make(srv.url('/')))
     const seen = []
     es.addEventListener('late', (event) => seen.push(event.data))
-    await new Promise((resolve) => es.addEventListener('done', resolve))
+    await onceBounded(es, 'done')
     t.same(seen, ['4'], `${name}: listened-for types are dispatched`)
     t.same(created, ['late', 'done'], `${name}: the others are not created`)
     es.close()
@@ -89,7 +89,7 @@ t.test('a listeners() method of a subclass or an expando changes nothing', async
 
 t.test('for await receives every type, listened-for or not', async (t) => {
   const created = countMessageEvents(t)
-  const srv = await createServer(t, (req, res) => sse(res, STREAM, { end: false }))
+  const srv = await serve(t, (req, res) => sse(res, STREAM, { end: false }))
   const es = srv.eventSource('/')
   const types = []
   for await (const event of es) {

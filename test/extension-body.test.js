@@ -5,14 +5,14 @@
 
 const t = require('tap')
 const { EventSource } = require('../')
-const { SSE, serve, open, record } = require('./helpers/extension-server')
+const { SSE_HEADERS, serve, open, record } = require('./helpers')
 
 /** The first request the server receives for `init`. */
 async function firstRequest (t, init) {
-  const server = await serve(t, (req, res) => res.writeHead(200, SSE).flushHeaders())
+  const server = await serve(t, (req, res) => res.writeHead(200, SSE_HEADERS).flushHeaders())
   const es = open(t, server.url(), init)
   const req = await server.request(0)
-  await record(es).nth('open')
+  await record(es).wait('open')
   return req
 }
 
@@ -56,12 +56,12 @@ t.test('method names are normalized as fetch does; others are sent as given', as
 
 t.test('the body is re-sent on every reconnection', async (t) => {
   const server = await serve(t, (req, res, i) => {
-    if (i < 2) res.writeHead(200, SSE).end(`id: ${i}\ndata: ${i}\n\n`)
-    else res.writeHead(200, SSE).flushHeaders()
+    if (i < 2) res.writeHead(200, SSE_HEADERS).end(`id: ${i}\ndata: ${i}\n\n`)
+    else res.writeHead(200, SSE_HEADERS).flushHeaders()
   })
   const body = new URLSearchParams({ topic: 'news' })
   const es = open(t, server.url(), { method: 'POST', body, reconnectionTime: 0 })
-  await record(es).nth('open', 3)
+  await record(es).wait('open', 3)
   t.same(server.requests.map((r) => [r.method, r.body.toString(), r.headers['content-type'], r.headers['last-event-id']]), [
     ['POST', 'topic=news', 'application/x-www-form-urlencoded;charset=UTF-8', undefined],
     ['POST', 'topic=news', 'application/x-www-form-urlencoded;charset=UTF-8', '0'],
@@ -72,8 +72,8 @@ t.test('the body is re-sent on every reconnection', async (t) => {
 t.test('a body function is called per attempt, sync or async', async (t) => {
   for (const kind of ['sync', 'async']) {
     const server = await serve(t, (req, res, i) => {
-      if (i === 0) res.writeHead(200, SSE).end('id: a\ndata: x\n\n')
-      else res.writeHead(200, SSE).flushHeaders()
+      if (i === 0) res.writeHead(200, SSE_HEADERS).end('id: a\ndata: x\n\n')
+      else res.writeHead(200, SSE_HEADERS).flushHeaders()
     })
     const contexts = []
     const make = (context) => {
@@ -85,7 +85,7 @@ t.test('a body function is called per attempt, sync or async', async (t) => {
       reconnectionTime: 0,
       body: kind === 'sync' ? make : async (context) => make(context)
     })
-    await record(es).nth('open', 2)
+    await record(es).wait('open', 2)
     t.same(contexts, [
       { attempt: 1, lastEventId: '', url: server.url() },
       { attempt: 2, lastEventId: 'a', url: server.url() }
@@ -106,7 +106,7 @@ t.test('a body function returning bytes, with headers from a function too', asyn
 })
 
 t.test('a body function that throws reestablishes; one returning a non-body fails', async (t) => {
-  const server = await serve(t, (req, res) => res.writeHead(200, SSE).flushHeaders())
+  const server = await serve(t, (req, res) => res.writeHead(200, SSE_HEADERS).flushHeaders())
   let calls = 0
   const es = open(t, server.url(), {
     method: 'POST',
@@ -114,8 +114,8 @@ t.test('a body function that throws reestablishes; one returning a non-body fail
     body: () => { if (++calls === 1) throw new Error('no body yet'); return 'ok' }
   })
   const rec = record(es)
-  await rec.nth('open')
-  const [error] = rec.of('error')
+  await rec.wait('open')
+  const [{ event: error }] = rec.of('error')
   t.equal(error.code, 'ERR_EVENTSOURCE_REQUEST_INIT')
   t.equal(error.message, 'init.body() failed: no body yet')
   t.equal(error.willReconnect, true)
@@ -125,7 +125,7 @@ t.test('a body function that throws reestablishes; one returning a non-body fail
   for (const body of [() => 42, async () => ({}), () => undefined]) {
     const failing = open(t, server.url(), { method: 'POST', body, reconnectionTime: 0 })
     const rec = record(failing)
-    const error = await rec.nth('error')
+    const { event: error } = await rec.wait('error')
     t.equal(error.code, 'ERR_INVALID_ARG_TYPE')
     t.match(error.message, /^The "the result of init\.body\(\)" property must be a string, Buffer/)
     t.equal(error.willReconnect, false)
@@ -146,7 +146,7 @@ t.test('a rejecting headers function and a throwing body function in the same at
     body: () => { throw new Error('no body') }
   })
   t.teardown(() => es.close())
-  const error = await record(es).nth('error')
+  const { event: error } = await record(es).wait('error')
   t.equal(error.code, 'ERR_EVENTSOURCE_REQUEST_INIT')
   t.equal(error.willReconnect, true)
   // An unhandled rejection is reported after the microtask queue drains, before the next macrotask.
@@ -158,10 +158,10 @@ t.test('redirects: 307 keeps POST and its body; 302 and 303 turn it into a body-
   for (const status of [307, 308, 302, 301, 303]) {
     const server = await serve(t, (req, res) => {
       if (req.url === '/start') res.writeHead(status, { location: '/events' }).end()
-      else res.writeHead(200, SSE).flushHeaders()
+      else res.writeHead(200, SSE_HEADERS).flushHeaders()
     })
     const es = open(t, server.url('/start'), { method: 'POST', body: 'payload', headers: { 'x-keep': 'yes' } })
-    await record(es).nth('open')
+    await record(es).wait('open')
     const [first, second] = server.requests
     t.equal(first.method, 'POST')
     const keeps = status === 307 || status === 308
@@ -174,12 +174,12 @@ t.test('redirects: 307 keeps POST and its body; 302 and 303 turn it into a body-
 t.test('after a redirect turned POST into GET, reconnections are GETs without a body', async (t) => {
   const server = await serve(t, (req, res, i) => {
     if (req.url === '/start') res.writeHead(303, { location: '/events' }).end()
-    else if (i === 1) res.writeHead(200, SSE).end('data: x\n\n')
-    else res.writeHead(200, SSE).flushHeaders()
+    else if (i === 1) res.writeHead(200, SSE_HEADERS).end('data: x\n\n')
+    else res.writeHead(200, SSE_HEADERS).flushHeaders()
   })
   let bodies = 0
   const es = open(t, server.url('/start'), { method: 'POST', body: () => `body ${++bodies}`, reconnectionTime: 0 })
-  await record(es).nth('open', 2)
+  await record(es).wait('open', 2)
   t.same(server.requests.map((r) => [r.method, r.url, r.body.toString(), r.headers['content-type']]), [
     ['POST', '/start', 'body 1', 'text/plain;charset=UTF-8'],
     ['GET', '/events', '', undefined],
@@ -191,10 +191,10 @@ t.test('303 turns a PUT into a GET too; 302 leaves it alone', async (t) => {
   for (const [status, method, body] of [[303, 'GET', ''], [302, 'PUT', 'p']]) {
     const server = await serve(t, (req, res) => {
       if (req.url === '/start') res.writeHead(status, { location: '/events' }).end()
-      else res.writeHead(200, SSE).flushHeaders()
+      else res.writeHead(200, SSE_HEADERS).flushHeaders()
     })
     const es = open(t, server.url('/start'), { method: 'PUT', body: 'p' })
-    await record(es).nth('open')
+    await record(es).wait('open')
     t.same([server.requests[1].method, server.requests[1].body.toString()], [method, body], `${status}`)
   }
 })

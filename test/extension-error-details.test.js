@@ -5,7 +5,7 @@
 
 const t = require('tap')
 const { EventSource, EventSourceErrorEvent } = require('../')
-const { SSE, serve, open, record, closedPort } = require('./helpers/extension-server')
+const { SSE_HEADERS, serve, open, record, closedPort } = require('./helpers')
 
 t.test('EventSourceErrorEvent is an Event with its own fields', async (t) => {
   const event = new EventSourceErrorEvent('error', {
@@ -40,11 +40,11 @@ async function firstError (t, handler, init = { reconnectionTime: 0 }) {
   let onerror = null
   es.onerror = (event) => { onerror ??= event }
   const rec = record(es)
-  const event = await rec.nth('error')
+  const { event } = await rec.wait('error')
   t.equal(onerror, event, 'onerror receives the same event')
   t.ok(event instanceof EventSourceErrorEvent && event instanceof Event, 'an EventSourceErrorEvent, an Event')
   t.equal(event.isTrusted, false)
-  return { event, readyState: rec.log.find((e) => e.type === 'error').readyState, server, es }
+  return { event, readyState: rec.events.find((e) => e.type === 'error').readyState, server, es }
 }
 
 t.test('401 with WWW-Authenticate: CLOSED, and the challenge is visible', async (t) => {
@@ -101,8 +101,8 @@ t.test('a refused connection: a network error, retried, with the socket error as
   const port = await closedPort()
   const es = open(t, `http://127.0.0.1:${port}/path`, { reconnectionTime: 7 })
   const rec = record(es)
-  const event = await rec.nth('error')
-  t.equal(rec.log[0].readyState, EventSource.CONNECTING)
+  const { event } = await rec.wait('error')
+  t.equal(rec.events[0].readyState, EventSource.CONNECTING)
   t.equal(event.code, 'ERR_EVENTSOURCE_NETWORK')
   t.equal(event.message, `The connection to http://127.0.0.1:${port} failed: connect ECONNREFUSED 127.0.0.1:${port}`)
   t.equal(event.willReconnect, true)
@@ -116,20 +116,20 @@ t.test('a refused connection: a network error, retried, with the socket error as
   t.equal(event.cause.syscall, 'connect')
   t.equal(event.cause.address, '127.0.0.1')
   t.equal(event.cause.port, port)
-  await rec.nth('error', 2)
+  await rec.wait('error', 2)
   t.equal(rec.of('error')[1].code, 'ERR_EVENTSOURCE_NETWORK', 'and again')
 })
 
 t.test('a connection dropped mid-stream: undici\'s socket error as cause', async (t) => {
   const server = await serve(t, (req, res, i) => {
-    res.writeHead(200, SSE)
+    res.writeHead(200, SSE_HEADERS)
     if (i === 0) res.write('data: x\n\n', () => res.socket.destroy())
   })
   const es = open(t, server.url(), { reconnectionTime: 3 })
   const rec = record(es)
-  const event = await rec.nth('error')
-  t.same(rec.types().slice(0, 3), ['open', 'message', 'error'])
-  t.equal(rec.log[2].readyState, EventSource.CONNECTING)
+  const { event } = await rec.wait('error')
+  t.same(rec.types.slice(0, 3), ['open', 'message', 'error'])
+  t.equal(rec.events[2].readyState, EventSource.CONNECTING)
   t.equal(event.code, 'ERR_EVENTSOURCE_NETWORK')
   t.match(event.message, `The connection to ${server.origin} failed: `)
   t.equal(event.cause.code, 'UND_ERR_SOCKET', 'undici\'s SocketError')
@@ -138,7 +138,7 @@ t.test('a connection dropped mid-stream: undici\'s socket error as cause', async
 })
 
 t.test('the server ending the stream', async (t) => {
-  const { event, readyState } = await firstError(t, (req, res) => res.writeHead(200, SSE).end('data: x\n\n'), { reconnectionTime: 4 })
+  const { event, readyState } = await firstError(t, (req, res) => res.writeHead(200, SSE_HEADERS).end('data: x\n\n'), { reconnectionTime: 4 })
   t.equal(readyState, EventSource.CONNECTING)
   t.equal(event.code, 'ERR_EVENTSOURCE_STREAM_ENDED')
   t.equal(event.message, 'The server ended the event stream')
@@ -149,7 +149,7 @@ t.test('the server ending the stream', async (t) => {
 })
 
 t.test('an event over maxEventSize: the parser\'s RangeError', async (t) => {
-  const { event, readyState } = await firstError(t, (req, res) => res.writeHead(200, SSE).end(`data: ${'x'.repeat(100)}\n\n`),
+  const { event, readyState } = await firstError(t, (req, res) => res.writeHead(200, SSE_HEADERS).end(`data: ${'x'.repeat(100)}\n\n`),
     { maxEventSize: 16 })
   t.equal(readyState, EventSource.CLOSED)
   t.equal(event.code, 'ERR_EVENTSOURCE_EVENT_TOO_LARGE')
@@ -162,8 +162,8 @@ t.test('an event over maxEventSize: the parser\'s RangeError', async (t) => {
 t.test('a non-http URL scheme', async (t) => {
   const es = open(t, 'ftp://127.0.0.1/x', {})
   const rec = record(es)
-  const event = await rec.nth('error')
-  t.equal(rec.log[0].readyState, EventSource.CLOSED)
+  const { event } = await rec.wait('error')
+  t.equal(rec.events[0].readyState, EventSource.CLOSED)
   t.equal(event.code, 'ERR_EVENTSOURCE_UNSUPPORTED_SCHEME')
   t.equal(event.cause.url, 'ftp://127.0.0.1/x')
 })

@@ -5,15 +5,15 @@
 const t = require('tap')
 const { Agent } = require('undici')
 const { EventSource, EventSourceErrorEvent } = require('../')
-const { SSE, serve, open, record, closedPort } = require('./helpers/extension-server')
+const { SSE_HEADERS, serve, open, record, closedPort } = require('./helpers')
 
 /** The headers the server received on its first request for `init`. */
 async function firstRequestHeaders (t, init) {
-  const server = await serve(t, (req, res) => res.writeHead(200, SSE).flushHeaders())
+  const server = await serve(t, (req, res) => res.writeHead(200, SSE_HEADERS).flushHeaders())
   const es = open(t, server.url(), init)
   const rec = record(es)
   const req = await server.request(0)
-  await rec.nth('open')
+  await rec.wait('open')
   return req.headers
 }
 
@@ -46,8 +46,8 @@ t.test('repeated names are combined, values trimmed, standard headers overridabl
 t.test('a headers function is called once per attempt with { attempt, lastEventId, url }', async (t) => {
   // Each response sends an event with an ID and ends, so every attempt has a new last event ID.
   const server = await serve(t, (req, res, i) => {
-    if (i < 2) res.writeHead(200, SSE).end(`id: id-${i}\ndata: ${i}\n\n`)
-    else res.writeHead(200, SSE).flushHeaders()
+    if (i < 2) res.writeHead(200, SSE_HEADERS).end(`id: id-${i}\ndata: ${i}\n\n`)
+    else res.writeHead(200, SSE_HEADERS).flushHeaders()
   })
   const calls = []
   const es = open(t, server.url('/stream?q=1'), {
@@ -58,7 +58,7 @@ t.test('a headers function is called once per attempt with { attempt, lastEventI
     }
   })
   const rec = record(es)
-  await rec.nth('open', 3)
+  await rec.wait('open', 3)
   t.same(calls, [
     { attempt: 1, lastEventId: '', url: server.url('/stream?q=1') },
     { attempt: 2, lastEventId: 'id-0', url: server.url('/stream?q=1') },
@@ -70,8 +70,8 @@ t.test('a headers function is called once per attempt with { attempt, lastEventI
 
 t.test('an async headers function (a token refreshed per attempt)', async (t) => {
   const server = await serve(t, (req, res, i) => {
-    if (i === 0) res.writeHead(200, SSE).end('data: x\n\n')
-    else res.writeHead(200, SSE).flushHeaders()
+    if (i === 0) res.writeHead(200, SSE_HEADERS).end('data: x\n\n')
+    else res.writeHead(200, SSE_HEADERS).flushHeaders()
   })
   const calls = []
   const es = open(t, server.url(), {
@@ -82,7 +82,7 @@ t.test('an async headers function (a token refreshed per attempt)', async (t) =>
       return new Headers({ Authorization: `Bearer token-${context.attempt}` })
     }
   })
-  await record(es).nth('open', 2)
+  await record(es).wait('open', 2)
   t.same(calls, [1, 2])
   t.same(server.requests.map((r) => r.headers.authorization), ['Bearer token-1', 'Bearer token-2'])
 })
@@ -90,15 +90,15 @@ t.test('an async headers function (a token refreshed per attempt)', async (t) =>
 t.test('the url in the context is the final URL after a redirect', async (t) => {
   const server = await serve(t, (req, res) => {
     if (req.url === '/start') res.writeHead(302, { location: '/final' }).end()
-    else if (req.url === '/final' && !req.headers['x-seen']) res.writeHead(200, SSE).end('data: x\n\n')
-    else res.writeHead(200, SSE).flushHeaders()
+    else if (req.url === '/final' && !req.headers['x-seen']) res.writeHead(200, SSE_HEADERS).end('data: x\n\n')
+    else res.writeHead(200, SSE_HEADERS).flushHeaders()
   })
   const urls = []
   const es = open(t, server.url('/start'), {
     reconnectionTime: 0,
     headers: ({ attempt, url }) => { urls.push(url); return attempt > 1 ? { 'x-seen': '1' } : null }
   })
-  await record(es).nth('open', 2)
+  await record(es).wait('open', 2)
   t.same(urls, [server.url('/start'), server.url('/final')], 'reconnections go to the final URL, and say so')
   t.same(server.requests.map((r) => r.url), ['/start', '/final', '/final'], 'one call per attempt, not per redirect')
 })
@@ -115,22 +115,22 @@ for (const [kind, fn] of [
   ['rejects', async () => { throw new Error('token service down') }]
 ]) {
   t.test(`a headers function that ${kind} reestablishes the connection`, async (t) => {
-    const server = await serve(t, (req, res) => res.writeHead(200, SSE).flushHeaders())
+    const server = await serve(t, (req, res) => res.writeHead(200, SSE_HEADERS).flushHeaders())
     let calls = 0
     const es = open(t, server.url(), {
       reconnectionTime: 5,
       headers: (context) => ++calls === 1 ? fn(context) : { 'x-token': 'ok' }
     })
     const rec = record(es)
-    await rec.nth('open')
-    const [error] = rec.of('error')
+    await rec.wait('open')
+    const [{ event: error }] = rec.of('error')
     t.ok(error instanceof EventSourceErrorEvent, 'an EventSourceErrorEvent')
     t.equal(error.code, 'ERR_EVENTSOURCE_REQUEST_INIT')
     t.equal(error.message, 'init.headers() failed: token service down')
     t.ok(error.cause instanceof Error && error.cause.message === 'token service down', 'cause: what the function threw')
     t.equal(error.willReconnect, true)
     t.equal(error.reconnectDelay, 5)
-    t.same(rec.log.map((e) => [e.type, e.readyState]), [['error', EventSource.CONNECTING], ['open', EventSource.OPEN]])
+    t.same(rec.events.map((e) => [e.type, e.readyState]), [['error', EventSource.CONNECTING], ['open', EventSource.OPEN]])
     t.equal(server.requests.length, 1, 'the failed attempt sent no request')
     t.equal(server.requests[0].headers['x-token'], 'ok')
   })
@@ -139,7 +139,7 @@ for (const [kind, fn] of [
 t.test('what a headers function throws need not be an Error', async (t) => {
   const es = new EventSource('http://127.0.0.1:1/', { reconnectionTime: 60000, headers: () => { throw 'nope' } }) // eslint-disable-line no-throw-literal
   t.teardown(() => es.close())
-  const error = await record(es).nth('error')
+  const { event: error } = await record(es).wait('error')
   t.equal(error.code, 'ERR_EVENTSOURCE_REQUEST_INIT')
   t.equal(error.message, 'init.headers() failed: nope')
   t.ok(error.cause instanceof Error, 'the cause is an Error, as typed')
@@ -160,12 +160,12 @@ t.test('a headers function returning invalid headers fails the connection', asyn
     const dispatcher = { dispatch: (o, h) => { dispatched++; return agent.dispatch(o, h) } }
     const es = open(t, `http://127.0.0.1:${await closedPort()}/`, { headers, dispatcher, reconnectionTime: 0 })
     const rec = record(es)
-    const error = await rec.nth('error')
+    const { event: error } = await rec.wait('error')
     t.equal(error.code, code)
     t.match(error.message, message)
     t.equal(error.willReconnect, false, `${code}: no reconnection, it would send the same`)
     t.equal(error.reconnectDelay, undefined)
-    t.equal(rec.log[0].readyState, EventSource.CLOSED)
+    t.equal(rec.events[0].readyState, EventSource.CLOSED)
     t.equal(es.readyState, EventSource.CLOSED)
     t.equal(error.cause?.code, code, 'cause: the validation error')
     t.equal(dispatched, 0, 'no request was sent')
@@ -189,15 +189,15 @@ t.test('close() while an async headers function runs: nothing is sent, nothing d
     // The EventSource's own continuation was queued before ours: it has run by the next macrotask.
     await new Promise((resolve) => setImmediate(resolve))
     t.equal(dispatched, 0, `${outcome}: no request`)
-    t.same(rec.log, [], `${outcome}: no event`)
+    t.same(rec.events, [], `${outcome}: no event`)
   }
 })
 
 t.test('lastEventId is sent as Last-Event-ID on the very first request', async (t) => {
   const server = await serve(t, (req, res, i) => {
-    if (i === 0) res.writeHead(200, SSE).end('data: no id\n\n')
-    else if (i === 1) res.writeHead(200, SSE).end('id: server-1\ndata: x\n\n')
-    else res.writeHead(200, SSE).flushHeaders()
+    if (i === 0) res.writeHead(200, SSE_HEADERS).end('data: no id\n\n')
+    else if (i === 1) res.writeHead(200, SSE_HEADERS).end('id: server-1\ndata: x\n\n')
+    else res.writeHead(200, SSE_HEADERS).flushHeaders()
   })
   const contexts = []
   const es = open(t, server.url(), {
@@ -206,7 +206,7 @@ t.test('lastEventId is sent as Last-Event-ID on the very first request', async (
     headers: (context) => { contexts.push(context.lastEventId) }
   })
   const rec = record(es)
-  await rec.nth('open', 3)
+  await rec.wait('open', 3)
   t.same(server.requests.map((r) => r.headers['last-event-id']), ['resume-from-41', 'resume-from-41', 'server-1'],
     'first request; kept until the server sends an ID; then the server\'s')
   t.same(contexts, ['resume-from-41', 'resume-from-41', 'server-1'], 'the headers function sees it too')

@@ -4,6 +4,7 @@
 // the constructor (code, class, a message naming the option), thrown before any request is made.
 
 const t = require('tap')
+const { inspect } = require('node:util')
 const { EventSource } = require('../')
 
 // Nothing listens here, and nothing is sent: each valid source is closed before its first request.
@@ -19,14 +20,22 @@ function thrownBy (init) {
   return null
 }
 
+const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+/** The message of a Node-style ERR_INVALID_ARG_TYPE for the property `name`, ending with `received`. */
+const propertyType = (name, received) => new RegExp(`The "${escape(name)}" property must be [^]*${escape(received)}$`)
+/** The start of a Node-style ERR_OUT_OF_RANGE message for an integer `name`. */
+const integerRange = (name) => new RegExp(`^The value of "${escape(name)}" is out of range\\. It must be an integer >= `)
+
 /**
+ * Each init must make the constructor throw a `type` with `code`, in Node's form: a plain `name`,
+ * `Name [CODE]: message` as toString() and as the first line of the stack.
  * @param {import('tap').Test} t
  * @param {Array<[object, string, RegExp?]>} cases [init, option name in the message, more of the message]
  */
 function expectAll (t, cases, type, code) {
   for (const [init, name, more] of cases) {
     const err = thrownBy(init)
-    const label = `${code} for ${require('node:util').inspect(init, { breakLength: Infinity })}`
+    const label = `${code} for ${inspect(init, { breakLength: Infinity })}`
     if (err === null) {
       t.fail(`${label}: nothing was thrown`)
       continue
@@ -35,6 +44,8 @@ function expectAll (t, cases, type, code) {
     t.match(err.message, `"${name}"`, `${label}: the message names ${name}`)
     if (more !== undefined) t.match(err.message, more, `${label}: ${more}`)
     t.equal(String(err), `${type.name} [${code}]: ${err.message}`, `${label}: toString()`)
+    t.equal(err.name, type.name, `${label}: name stays ${type.name}`)
+    t.ok(err.stack.startsWith(`${type.name} [${code}]: `), `${label}: the stack starts with Name [CODE]`)
   }
 }
 
@@ -68,12 +79,26 @@ t.test('wrong types throw TypeError ERR_INVALID_ARG_TYPE naming the option', asy
     [{ highWaterMark: '2' }, 'init.highWaterMark'],
     [{ credentialHeaders: 'x-api-key' }, 'init.credentialHeaders', /must be an array of header names/],
     [{ credentialHeaders: ['x-api-key', 1] }, 'init.credentialHeaders[]', /must be of type string\. Received type number \(1\)/],
-    [{ reconnectionTime: '3s' }, 'init.reconnectionTime'],
-    [{ maxEventSize: '1' }, 'init.maxEventSize'],
+    [{ credentialHeaders: [1] }, 'init.credentialHeaders[]', /must be of type string\. Received type number \(1\)/],
+    [{ reconnectionTime: '3s' }, 'init.reconnectionTime', propertyType('init.reconnectionTime', "Received type string ('3s')")],
+    [{ reconnectionTime: 10n }, 'init.reconnectionTime', propertyType('init.reconnectionTime', 'Received type bigint (10n)')],
+    [{ reconnectionTime: null }, 'init.reconnectionTime', propertyType('init.reconnectionTime', 'Received null')],
+    [{ maxEventSize: '1' }, 'init.maxEventSize', propertyType('init.maxEventSize', "Received type string ('1')")],
+    [{ maxEventSize: 'x'.repeat(40) }, 'init.maxEventSize', propertyType('init.maxEventSize', `Received type string ('${'x'.repeat(24)}...)`)],
     [{ dispatcher: {} }, 'init.dispatcher', /an undici Dispatcher/],
-    [{ node: 1 }, 'init.node'],
+    [{ dispatcher: { dispatch: 1 } }, 'init.dispatcher', propertyType('init.dispatcher', 'Received an instance of Object')],
+    [{ dispatcher: function agent () {} }, 'init.dispatcher', propertyType('init.dispatcher', 'Received function agent')],
+    [{ dispatcher: () => {} }, 'init.dispatcher', propertyType('init.dispatcher', 'Received function dispatcher')],
+    [{ dispatcher: Object.create(null) }, 'init.dispatcher', propertyType('init.dispatcher', 'Received [Object: null prototype] {}')],
+    [{ dispatcher: 'agent' }, 'init.dispatcher', propertyType('init.dispatcher', "Received type string ('agent')")],
+    [{ node: 1 }, 'init.node', propertyType('init.node', 'Received type number (1)')],
+    [{ node: 'x' }, 'init.node', propertyType('init.node', "Received type string ('x')")],
+    [{ node: null }, 'init.node', propertyType('init.node', 'Received null')],
     [{ node: { dispatcher: { dispatch: true } } }, 'init.node.dispatcher'],
-    [{ node: { reconnectionTime: null } }, 'init.node.reconnectionTime']
+    [{ node: { dispatcher: {} } }, 'init.node.dispatcher', propertyType('init.node.dispatcher', 'Received an instance of Object')],
+    [{ node: { dispatcher: null } }, 'init.node.dispatcher', propertyType('init.node.dispatcher', 'Received null')],
+    [{ node: { reconnectionTime: null } }, 'init.node.reconnectionTime'],
+    [{ node: { reconnectionTime: '3s' } }, 'init.node.reconnectionTime', propertyType('init.node.reconnectionTime', "Received type string ('3s')")]
   ], TypeError, 'ERR_INVALID_ARG_TYPE')
 })
 
@@ -100,8 +125,15 @@ t.test('values out of range throw RangeError ERR_OUT_OF_RANGE naming the option'
     [{ connectTimeout: 0.5 }, 'init.connectTimeout'],
     [{ highWaterMark: 0 }, 'init.highWaterMark', /an integer >= 1/],
     [{ highWaterMark: Infinity }, 'init.highWaterMark'],
-    [{ reconnectionTime: -1 }, 'init.reconnectionTime'],
-    [{ maxEventSize: 0 }, 'init.maxEventSize']
+    [{ reconnectionTime: -1 }, 'init.reconnectionTime', integerRange('init.reconnectionTime')],
+    [{ reconnectionTime: NaN }, 'init.reconnectionTime', integerRange('init.reconnectionTime')],
+    [{ reconnectionTime: Infinity }, 'init.reconnectionTime', integerRange('init.reconnectionTime')],
+    [{ reconnectionTime: 2 ** 53 }, 'init.reconnectionTime', integerRange('init.reconnectionTime')],
+    [{ node: { reconnectionTime: -1 } }, 'init.node.reconnectionTime', integerRange('init.node.reconnectionTime')],
+    [{ node: { reconnectionTime: 1.5 } }, 'init.node.reconnectionTime', integerRange('init.node.reconnectionTime')],
+    [{ maxEventSize: 0 }, 'init.maxEventSize', integerRange('init.maxEventSize')],
+    [{ maxEventSize: -Infinity }, 'init.maxEventSize', integerRange('init.maxEventSize')],
+    [{ maxEventSize: 0.5 }, 'init.maxEventSize', integerRange('init.maxEventSize')]
   ], RangeError, 'ERR_OUT_OF_RANGE')
 })
 
@@ -247,14 +279,30 @@ t.test('valid values are accepted', async (t) => {
     { credentialHeaders: ['X-Api-Key'] },
     { allowInsecureRedirect: 'yes' },
     { maxEventSize: Infinity },
+    { maxEventSize: 1 },
     { node: {} },
+    { node: () => {} },
     { node: { reconnectionTime: 0, dispatcher: { dispatch () {} } } },
     { dispatcher: { dispatch () {} } },
+    { dispatcher: { dispatch () { throw new Error('not used') } }, reconnectionTime: 2 ** 53 - 1 },
+    { node: undefined, dispatcher: undefined, reconnectionTime: undefined, maxEventSize: undefined },
     { withCredentials: 'yes' },
+    { unknownMember: 'ignored' },
     null,
     undefined
   ]
-  for (const init of valid) t.equal(thrownBy(init), null, require('node:util').inspect(init, { breakLength: Infinity }))
+  for (const init of valid) {
+    const label = inspect(init, { breakLength: Infinity })
+    let es
+    try {
+      es = new EventSource(URL_, init)
+    } catch (err) {
+      t.fail(`${label}: threw ${err}`)
+      continue
+    }
+    es.close()
+    t.equal(es.readyState, EventSource.CLOSED, `${label}: constructed`)
+  }
 })
 
 t.test('the init dictionary itself must be an object', async (t) => {

@@ -8,7 +8,7 @@
 const t = require('tap')
 const { EventSource } = require('../')
 const { reconnectDelay, parseRetryAfter } = require('../lib/reconnect-policy')
-const { SSE, serve, open, record } = require('./helpers/extension-server')
+const { SSE_HEADERS, serve, open, record } = require('./helpers')
 
 const policy = (p) => ({ factor: 1, maxDelay: Infinity, jitter: 'none', ...p })
 // The longest wait setTimeout can do: every delay is clamped to it.
@@ -138,9 +138,9 @@ async function failing (t, reconnect, n) {
   })
   const es = open(t, server.url(), { reconnect: { retryOnStatus: [503], ...reconnect } })
   const rec = record(es)
-  await rec.nth('error', n)
+  await rec.wait('error', n)
   es.close()
-  return { server, rec, errors: rec.of('error').slice(0, n) }
+  return { server, rec, errors: rec.of('error').slice(0, n).map((e) => e.event) }
 }
 
 /**
@@ -160,7 +160,7 @@ t.test('end to end: delay 10, factor 2, no jitter: 10, 20, 40, 80', async (t) =>
   const { server, rec, errors } = await failing(t, { delay: 10, factor: 2 }, 4)
   t.same(errors.map((e) => e.reconnectDelay), [10, 20, 40, 80])
   t.ok(errors.every((e) => e.willReconnect && e.status === 503 && e.code === 'ERR_EVENTSOURCE_BAD_STATUS'))
-  t.ok(rec.log.every((e) => e.readyState === EventSource.CONNECTING), 'CONNECTING at each error')
+  t.ok(rec.events.every((e) => e.readyState === EventSource.CONNECTING), 'CONNECTING at each error')
   checkWaited(t, server, errors)
 })
 
@@ -184,32 +184,32 @@ t.test('end to end: full jitter stays within [0, bound] and is honoured', async 
 
 t.test('the default reconnection time is 3000 ms; a server retry: replaces it', async (t) => {
   const server = await serve(t, (req, res, i) => {
-    if (req.url === '/default') res.writeHead(200, SSE).end('data: x\n\n')
-    else if (i === 1) res.writeHead(200, SSE).end('data: x\n\n')
-    else if (i === 2) res.writeHead(200, SSE).end('retry: 15\ndata: y\n\n')
-    else res.writeHead(200, SSE).flushHeaders()
+    if (req.url === '/default') res.writeHead(200, SSE_HEADERS).end('data: x\n\n')
+    else if (i === 1) res.writeHead(200, SSE_HEADERS).end('data: x\n\n')
+    else if (i === 2) res.writeHead(200, SSE_HEADERS).end('retry: 15\ndata: y\n\n')
+    else res.writeHead(200, SSE_HEADERS).flushHeaders()
   })
   const es = open(t, server.url('/default'), {})
-  const first = await record(es).nth('error')
+  const { event: first } = await record(es).wait('error')
   t.equal(first.reconnectDelay, 3000)
   es.close()
 
   const again = open(t, server.url('/retry'), { reconnect: { delay: 0 } })
   const rec = record(again)
-  await rec.nth('open', 3)
-  t.same(rec.of('error').map((e) => e.reconnectDelay), [0, 15], 'retry: 15 from the second response on')
+  await rec.wait('open', 3)
+  t.same(rec.of('error').map((e) => e.event.reconnectDelay), [0, 15], 'retry: 15 from the second response on')
 })
 
 t.test('retry: is the base of the backoff', async (t) => {
   // The first response sets retry: 5 and ends; the next ones fail without an open.
   const server = await serve(t, (req, res, i) => {
-    if (i === 0) res.writeHead(200, SSE).end('retry: 5\n\n')
+    if (i === 0) res.writeHead(200, SSE_HEADERS).end('retry: 5\n\n')
     else res.writeHead(503).end()
   })
   const es = open(t, server.url(), { reconnect: { delay: 60000, factor: 2, retryOnStatus: [503] } })
   const rec = record(es)
-  await rec.nth('error', 4)
-  t.same(rec.of('error').slice(0, 4).map((e) => e.reconnectDelay), [5, 10, 20, 40])
+  await rec.wait('error', 4)
+  t.same(rec.of('error').slice(0, 4).map((e) => e.event.reconnectDelay), [5, 10, 20, 40])
 })
 
 t.test('an event resets the backoff', async (t) => {
@@ -218,13 +218,13 @@ t.test('an event resets the backoff', async (t) => {
   const plan = ['503', '503', 'open', '503', '503', 'hang']
   const server = await serve(t, (req, res, i) => {
     if (plan[i] === '503') res.writeHead(503).end()
-    else if (plan[i] === 'open') res.writeHead(200, SSE).end('data: x\n\n')
-    else res.writeHead(200, SSE).flushHeaders()
+    else if (plan[i] === 'open') res.writeHead(200, SSE_HEADERS).end('data: x\n\n')
+    else res.writeHead(200, SSE_HEADERS).flushHeaders()
   })
   const es = open(t, server.url(), { reconnect: { delay: 2, factor: 3, retryOnStatus: [503] } })
   const rec = record(es)
-  await rec.nth('open', 2)
-  t.same(rec.of('error').map((e) => e.reconnectDelay), [2, 6, 2, 6, 18])
+  await rec.wait('open', 2)
+  t.same(rec.of('error').map((e) => e.event.reconnectDelay), [2, 6, 2, 6, 18])
 })
 
 t.test('reconnect.delay, then reconnectionTime, then node.reconnectionTime', async (t) => {
@@ -234,10 +234,10 @@ t.test('reconnect.delay, then reconnectionTime, then node.reconnectionTime', asy
     [{ node: { reconnectionTime: 11 } }, 11],
     [{ reconnect: { factor: 2 } }, 3000]
   ]
-  const server = await serve(t, (req, res) => res.writeHead(200, SSE).end())
+  const server = await serve(t, (req, res) => res.writeHead(200, SSE_HEADERS).end())
   for (const [init, expected] of cases) {
     const es = open(t, server.url(), init)
-    const error = await record(es).nth('error')
+    const { event: error } = await record(es).wait('error')
     es.close()
     t.equal(error.reconnectDelay, expected, JSON.stringify(init))
   }

@@ -10,7 +10,7 @@
 
 const t = require('tap')
 const { EventSource } = require('../')
-const { SSE, serve, open, record, fakeClock, stamped, stepThrough } = require('./helpers/extension-server')
+const { SSE_HEADERS, serve, open, record, fakeClock, stamped, stepThrough } = require('./helpers')
 
 /** The largest number of attempts that started within any `window` ms. */
 function busiest (times, window) {
@@ -26,7 +26,7 @@ function busiest (times, window) {
 t.test('retry: 0 and an empty response, forever: at most 11 attempts in a second, then one a second', async (t) => {
   // Before: 1,196 requests in 2 s on loopback, every open resetting the count.
   const clock = fakeClock(t)
-  const server = await serve(t, (req, res) => res.writeHead(200, SSE).end('retry: 0\n\n'))
+  const server = await serve(t, (req, res) => res.writeHead(200, SSE_HEADERS).end('retry: 0\n\n'))
   const source = stamped(t, clock, server.url())
   const { delays, wrong } = await stepThrough(clock, source, 15)
   t.same(wrong, [], 'every attempt came exactly when announced')
@@ -41,7 +41,7 @@ t.test('retry: 0 and an empty response, forever: at most 11 attempts in a second
 
 t.test('a server that delivers events keeps its exact reconnection time: retry: 0 means at once', async (t) => {
   const clock = fakeClock(t)
-  const server = await serve(t, (req, res, i) => res.writeHead(200, SSE).end(`retry: 0\ndata: ${i}\n\n`))
+  const server = await serve(t, (req, res, i) => res.writeHead(200, SSE_HEADERS).end(`retry: 0\ndata: ${i}\n\n`))
   const source = stamped(t, clock, server.url())
   const { delays, wrong } = await stepThrough(clock, source, 20)
   t.same(wrong, [])
@@ -52,7 +52,7 @@ t.test('a server that delivers events keeps its exact reconnection time: retry: 
 
 t.test('a server that delivers events keeps its exact reconnection time: retry: 7', async (t) => {
   const clock = fakeClock(t)
-  const server = await serve(t, (req, res) => res.writeHead(200, SSE).end('retry: 7\ndata: x\n\n'))
+  const server = await serve(t, (req, res) => res.writeHead(200, SSE_HEADERS).end('retry: 7\ndata: x\n\n'))
   const source = stamped(t, clock, server.url())
   const { delays, wrong } = await stepThrough(clock, source, 15)
   t.same(wrong, [])
@@ -65,27 +65,27 @@ t.test('the count starts again at each event: the first reconnection after one i
   const plan = ['event', 'empty', 'empty', 'event', 'empty', 'hang']
   const clock = fakeClock(t)
   const server = await serve(t, (req, res, i) => {
-    if (plan[i] === 'event') res.writeHead(200, SSE).end('retry: 0\ndata: x\n\n')
-    else if (plan[i] === 'empty') res.writeHead(200, SSE).end()
-    else res.writeHead(200, SSE).flushHeaders()
+    if (plan[i] === 'event') res.writeHead(200, SSE_HEADERS).end('retry: 0\ndata: x\n\n')
+    else if (plan[i] === 'empty') res.writeHead(200, SSE_HEADERS).end()
+    else res.writeHead(200, SSE_HEADERS).flushHeaders()
   })
   const source = stamped(t, clock, server.url())
   const { delays, wrong } = await stepThrough(clock, source, 5)
   t.same(wrong, [])
   t.same(delays, [0, 1, 2, 0, 1], 'the floor grows over empty attempts in a row only')
-  await source.rec.nth('open', 6)
+  await source.rec.wait('open', 6)
 })
 
 t.test('an open without an event does not reset maxRetries: { delay: 1000, factor: 2, maxRetries: 3 }', async (t) => {
   // Before: 1,430 requests in 2 s, every open resetting the count.
   const clock = fakeClock(t)
-  const server = await serve(t, (req, res) => res.writeHead(200, SSE).end('retry: 0\n\n'))
+  const server = await serve(t, (req, res) => res.writeHead(200, SSE_HEADERS).end('retry: 0\n\n'))
   const source = stamped(t, clock, server.url(), { reconnect: { delay: 1000, factor: 2, maxRetries: 3 } })
   const { delays, wrong } = await stepThrough(clock, source, 4)
   t.same(wrong, [])
   // The server's retry: 0 is the base of the backoff (0 times 2^n is 0): the floor is what is left.
   t.same(delays, [0, 1, 2])
-  const final = source.rec.of('error')[3]
+  const { event: final } = source.rec.of('error')[3]
   t.equal(final.code, 'ERR_EVENTSOURCE_RETRIES_EXHAUSTED')
   t.equal(final.message, 'Gave up after 4 failed attempts in a row: The server ended the event stream')
   t.equal(source.es.readyState, EventSource.CLOSED)
@@ -96,7 +96,7 @@ t.test('an open without an event does not reset maxRetries: { delay: 1000, facto
 
 t.test('an open without an event does not reset the backoff', async (t) => {
   const clock = fakeClock(t)
-  const server = await serve(t, (req, res) => res.writeHead(200, SSE).end(': nothing to say\n\n'))
+  const server = await serve(t, (req, res) => res.writeHead(200, SSE_HEADERS).end(': nothing to say\n\n'))
   const source = stamped(t, clock, server.url(), { reconnect: { delay: 10, factor: 2, maxDelay: 100 } })
   const { delays, wrong } = await stepThrough(clock, source, 6)
   t.same(wrong, [])
@@ -106,14 +106,14 @@ t.test('an open without an event does not reset the backoff', async (t) => {
 
 t.test('a connection dropped after its open, before any event, counts as a failure', async (t) => {
   const server = await serve(t, (req, res) => {
-    res.writeHead(200, SSE)
+    res.writeHead(200, SSE_HEADERS)
     // The head and half an event, then the socket ends: a body cut short is a network error.
     res.write('data: cut', () => res.socket.end())
   })
   const es = open(t, server.url(), { reconnect: { delay: 0, maxRetries: 2 } })
   const rec = record(es)
   await rec.until((log) => log.some((e) => e.readyState === EventSource.CLOSED))
-  const errors = rec.of('error')
+  const errors = rec.of('error').map((e) => e.event)
   t.same(errors.map((e) => e.willReconnect), [true, true, false])
   t.same(errors.slice(0, 2).map((e) => e.code), ['ERR_EVENTSOURCE_NETWORK', 'ERR_EVENTSOURCE_NETWORK'])
   t.equal(errors[2].code, 'ERR_EVENTSOURCE_RETRIES_EXHAUSTED')

@@ -4,18 +4,15 @@
 // the certificate (init.dispatcher) connects to the same server.
 
 const t = require('tap')
-const { readFileSync } = require('node:fs')
-const { join } = require('node:path')
 const { Agent } = require('undici')
 const { EventSource } = require('../')
-const { SSE, serve, open, record } = require('./helpers/extension-server')
+const { SSE_HEADERS, serve, open, record, tlsFixture } = require('./helpers')
 
 // Self-signed, for 127.0.0.1 and localhost; see test/fixtures/tls/README.md.
-const key = readFileSync(join(__dirname, 'fixtures/tls/key.pem'))
-const cert = readFileSync(join(__dirname, 'fixtures/tls/cert.pem'))
+const { key, cert } = tlsFixture()
 
 function handler (req, res) {
-  res.writeHead(200, SSE).write('id: 1\ndata: secure\n\n')
+  res.writeHead(200, SSE_HEADERS).write('id: 1\ndata: secure\n\n')
 }
 
 t.test('a self-signed certificate: a network error with the TLS code, retried', async (t) => {
@@ -23,8 +20,8 @@ t.test('a self-signed certificate: a network error with the TLS code, retried', 
   t.match(server.origin, /^https:/)
   const es = open(t, server.url('/events'), { reconnectionTime: 5 })
   const rec = record(es)
-  const event = await rec.nth('error')
-  t.equal(rec.log[0].readyState, EventSource.CONNECTING)
+  const { event } = await rec.wait('error')
+  t.equal(rec.events[0].readyState, EventSource.CONNECTING)
   t.equal(event.code, 'ERR_EVENTSOURCE_NETWORK')
   // Node 24 appends a hint about --use-system-ca to the TLS message.
   t.ok(event.message.startsWith(`The connection to ${server.origin} failed: self-signed certificate`), event.message)
@@ -34,8 +31,8 @@ t.test('a self-signed certificate: a network error with the TLS code, retried', 
   t.ok(event.cause instanceof Error)
   t.equal(event.cause.code, 'DEPTH_ZERO_SELF_SIGNED_CERT')
   t.equal(server.requests.length, 0, 'no request got through')
-  await rec.nth('error', 2)
-  t.equal(rec.of('error')[1].cause.code, 'DEPTH_ZERO_SELF_SIGNED_CERT', 'and again on the retry')
+  await rec.wait('error', 2)
+  t.equal(rec.of('error')[1].event.cause.code, 'DEPTH_ZERO_SELF_SIGNED_CERT', 'and again on the retry')
 })
 
 t.test('the same server through a dispatcher that trusts the certificate', async (t) => {
@@ -44,8 +41,8 @@ t.test('the same server through a dispatcher that trusts the certificate', async
   t.teardown(() => dispatcher.close())
   const es = open(t, server.url('/events'), { dispatcher })
   const rec = record(es)
-  const message = await rec.nth('message')
-  t.same(rec.types(), ['open', 'message'])
+  const { event: message } = await rec.wait('message')
+  t.same(rec.types, ['open', 'message'])
   t.equal(message.data, 'secure')
   t.equal(message.origin, server.origin)
   t.equal(server.requests[0].socket.encrypted, true, 'over TLS')
@@ -57,7 +54,7 @@ t.test('the certificate does not name the host: ERR_TLS_CERT_ALTNAME_INVALID', a
   const dispatcher = new Agent({ connect: { ca: cert, servername: 'example.com' } })
   t.teardown(() => dispatcher.close())
   const es = open(t, server.url('/'), { dispatcher, reconnectionTime: 60000 })
-  const event = await record(es).nth('error')
+  const { event } = await record(es).wait('error')
   t.equal(event.code, 'ERR_EVENTSOURCE_NETWORK')
   t.equal(event.cause.code, 'ERR_TLS_CERT_ALTNAME_INVALID')
 })

@@ -9,8 +9,7 @@ const path = require('node:path')
 const { EventSource, EventSourceParser } = require('..')
 const validators = require('../lib/validators')
 const { DEFAULT_MAX_EVENT_SIZE } = require('../lib/constants')
-const { catchError, checkError, throwsError } = require('./helpers/errors')
-const { parseAll, split } = require('./helpers/replay')
+const { catchError, checkError, throwsError, parseAll, split } = require('./helpers')
 
 const onEvent = () => {}
 const bytes = (text) => Buffer.from(text)

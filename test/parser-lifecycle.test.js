@@ -5,21 +5,15 @@
 
 const t = require('tap')
 const { EventSourceParser } = require('..')
-const { catchError } = require('./helpers/errors')
+const { catchError, recordingParser } = require('./helpers')
 
 const bytes = (text) => Buffer.from(text)
 const BOM = Buffer.from([0xef, 0xbb, 0xbf])
 
 /** A parser whose callbacks record into `log`; `hooks` run after recording (to call end/reset). */
 function recording (options = {}, hooks = {}) {
-  const log = []
-  const parser = new EventSourceParser({
-    ...options,
-    onEvent (type, data, id) { log.push(['event', type, data, id]); hooks.onEvent?.(parser) },
-    onRetry (ms) { log.push(['retry', ms]); hooks.onRetry?.(parser) },
-    onComment (text) { log.push(['comment', text]); hooks.onComment?.(parser) }
-  })
-  return { parser, log }
+  const { parser, records } = recordingParser(options, hooks)
+  return { parser, log: records }
 }
 
 t.test('end()', async (t) => {

@@ -9,6 +9,7 @@
 const t = require('tap')
 const { Buffer } = require('node:buffer')
 const { EventSourceParser } = require('..')
+const { prng, randomSplit } = require('./helpers')
 
 // A bound of 3 bytes copied (or allocated) per input byte: each byte of a dripped line is copied
 // once into the parser's scratch buffer and once into the joined line.
@@ -58,29 +59,9 @@ function meter (fn) {
   return counts
 }
 
-// xorshift32, seeded: the same slices on every run.
-function xorshift (seed) {
-  let x = seed >>> 0 || 1
-  return () => {
-    x ^= x << 13
-    x >>>= 0
-    x ^= x >>> 17
-    x ^= x << 5
-    x >>>= 0
-    return x
-  }
-}
-
-/** Cuts `bytes` into views of min..max bytes each (made before metering starts). */
+/** Cuts `bytes` into views of min..max bytes each, from a seeded PRNG (made before metering starts). */
 function drip (bytes, min, max, seed = 1) {
-  const next = xorshift(seed)
-  const chunks = []
-  for (let at = 0; at < bytes.length;) {
-    const size = min + (next() % (max - min + 1))
-    chunks.push(bytes.subarray(at, at + size))
-    at += size
-  }
-  return chunks
+  return randomSplit(bytes, prng(seed), { min, max })
 }
 
 function dataLine (size) {

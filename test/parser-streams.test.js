@@ -8,7 +8,7 @@ const { Readable } = require('node:stream')
 const { pipeline } = require('node:stream/promises')
 const { once } = require('node:events')
 const { EventSourceStream, EventSourceParserStream } = require('..')
-const { checkError, throwsError } = require('./helpers/errors')
+const { checkError, throwsError, split, sizeCuts } = require('./helpers')
 
 const INPUT = '\ufeff: hi\nretry: 1500\nid: 1\nevent: add\ndata: a\ndata: b\n\ndata: é😀\n\nid\ndata: c\n\ndata: unfinished\n'
 const EXPECTED = [
@@ -19,9 +19,7 @@ const EXPECTED = [
 
 function byteChunks (text, size) {
   const bytes = Buffer.from(text)
-  const chunks = []
-  for (let at = 0; at < bytes.length; at += size) chunks.push(bytes.subarray(at, at + size))
-  return chunks
+  return split(bytes, sizeCuts(bytes.length, size), { forms: false })
 }
 
 async function collect (iterable) {

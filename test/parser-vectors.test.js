@@ -7,8 +7,7 @@
 const t = require('tap')
 const { isDeepStrictEqual } = require('node:util')
 const vectors = require('./fixtures/vectors')
-const { toBytes, cutSets, chunkings, parseAll, describeBytes } = require('./helpers/replay')
-const { reference } = require('./helpers/reference')
+const { toBytes, cutSets, everySplit, parseAll, describeBytes, reference } = require('./helpers')
 const { EventSourceParser } = require('..')
 
 t.test('vector names are unique', async (t) => {
@@ -23,7 +22,7 @@ for (const vector of vectors) {
     t.same(parseAll([bytes], vector.options), vector.events, 'in one chunk')
     let replays = 0
     let failures = 0
-    for (const { name, chunks } of chunkings(bytes)) {
+    for (const { name, chunks } of everySplit(bytes)) {
       replays++
       const records = parseAll(chunks, vector.options)
       // One assertion per failing chunking (and at most five of them); passes are counted.

@@ -5,17 +5,17 @@
 
 const t = require('tap')
 const path = require('node:path')
-const { execFileSync } = require('node:child_process')
+const { runChild } = require('./helpers')
 
 const root = path.join(__dirname, '..')
 
-// Runs `code` in a new Node process at the package root and returns what it printed as JSON.
-function run (code, { esm = false } = {}) {
+// Runs `code` in a new Node process at the package root (without the test runner's loader hooks)
+// and returns what it printed as JSON.
+async function run (t, code, { esm = false } = {}) {
   const args = esm ? ['--input-type=module', '-e', code] : ['-e', code]
-  const env = { ...process.env }
-  delete env.NODE_OPTIONS // no coverage or loader hooks from the test runner
-  const out = execFileSync(process.execPath, args, { cwd: root, env, encoding: 'utf8', timeout: 20_000 })
-  return JSON.parse(out)
+  const { code: status, report, stderr } = await runChild(t, args, { cwd: root, isolate: true }).exited(20_000)
+  t.equal(status, 0, stderr)
+  return report
 }
 
 const REPORT = `
@@ -30,7 +30,7 @@ const REPORT = `
   }))`
 
 t.test('require() defines globalThis.EventSource when it is absent, and nothing else', async (t) => {
-  const result = run(`
+  const result = await run(t, `
     const before = Object.getOwnPropertyNames(globalThis)
     require('whatwg-eventsource/polyfill')
     const lib = require('whatwg-eventsource')
@@ -39,7 +39,7 @@ t.test('require() defines globalThis.EventSource when it is absent, and nothing 
 })
 
 t.test('import defines it too', async (t) => {
-  const result = run(`
+  const result = await run(t, `
     const before = Object.getOwnPropertyNames(globalThis)
     await import('whatwg-eventsource/polyfill')
     const lib = await import('whatwg-eventsource')
@@ -50,7 +50,7 @@ t.test('import defines it too', async (t) => {
 t.test('an EventSource already there is left alone', async (t) => {
   for (const esm of [false, true]) {
     const load = esm ? "await import('whatwg-eventsource/polyfill')" : "require('whatwg-eventsource/polyfill')"
-    const result = run(`
+    const result = await run(t, `
       class Existing {}
       globalThis.EventSource = Existing
       ${load}

@@ -9,23 +9,16 @@
 // https://html.spec.whatwg.org/multipage/server-sent-events.html#sse-processing-model
 
 const t = require('tap')
-const net = require('node:net')
 const { Agent } = require('undici')
 const { EventSource } = require('../')
 const {
-  within, deferred, listen, httpServer, Recorder, loopbackLookup, tlsFixture, reconnectionCycle, sseHead, SSE_HEAD
-} = require('./helpers/reliability-util')
+  bounded, deferred, serve, sse, rawServer, record, open, loopbackLookup, tlsFixture, reconnectionCycle
+} = require('./helpers')
 
 const { CONNECTING, OPEN, CLOSED } = EventSource
 
 /** Bytes from strings (UTF-8) and arrays of raw byte values, so invalid or cut UTF-8 can be written. */
 const bytes = (...parts) => Buffer.concat(parts.map((p) => Buffer.from(p)))
-
-function source (t, url, init) {
-  const es = new EventSource(url, init)
-  t.teardown(() => es.close())
-  return es
-}
 
 function agent (t, options) {
   const dispatcher = new Agent(options)
@@ -49,8 +42,8 @@ t.test('a reset in the middle of an event: the partial event is dropped, Last-Ev
     for (const cut of cuts) {
       t.test(`${kill}, ${cut.name}`, async (t) => {
         const delivered = deferred()
-        const srv = await httpServer(t, (req, res, i) => {
-          sseHead(res)
+        const srv = await serve(t, (req, res, i) => {
+          sse(res)
           if (i === 0) {
             res.write(Buffer.concat([bytes('id: 1\ndata: complete\n\n'), cut.partial]))
             delivered.promise.then(() => kill === 'reset' ? req.socket.resetAndDestroy() : req.socket.destroy())
@@ -58,8 +51,8 @@ t.test('a reset in the middle of an event: the partial event is dropped, Last-Ev
             res.write('id: 3\ndata: after é\n\n')
           }
         })
-        const es = source(t, srv.url('/'), { reconnectionTime: 1 })
-        const rec = new Recorder(es, ['open', 'message', 'later', 'error'])
+        const es = open(t, srv.url('/'), { reconnectionTime: 1 })
+        const rec = record(es, ['open', 'message', 'later', 'error'])
         await rec.wait('message')
         delivered.resolve()
         await rec.wait('message', 2)
@@ -83,8 +76,8 @@ t.test('a reset in the middle of an event: the partial event is dropped, Last-Ev
 t.test('a reset right after the CR of the blank line: that CR completes the event', async (t) => {
   // CR alone is a line end, so `data: two\r\r` has its blank line; the LF that would follow never comes.
   const delivered = deferred()
-  const srv = await httpServer(t, (req, res, i) => {
-    sseHead(res)
+  const srv = await serve(t, (req, res, i) => {
+    sse(res)
     if (i === 0) {
       res.write('id: 1\r\ndata: one\r\n\r\nid: 2\r\ndata: two\r\n\r')
       delivered.promise.then(() => req.socket.resetAndDestroy())
@@ -92,7 +85,7 @@ t.test('a reset right after the CR of the blank line: that CR completes the even
       res.write('id: 3\ndata: three\n\n')
     }
   })
-  const rec = new Recorder(source(t, srv.url('/'), { reconnectionTime: 1 }))
+  const rec = record(open(t, srv.url('/'), { reconnectionTime: 1 }))
   await rec.wait('message', 2)
   delivered.resolve()
   await rec.wait('message', 3)
@@ -103,15 +96,15 @@ t.test('a reset right after the CR of the blank line: that CR completes the even
 
 t.test('a clean close in the middle of a line', async (t) => {
   t.test('the chunked response ends: the unterminated line and its event are dropped', async (t) => {
-    const srv = await httpServer(t, (req, res, i) => {
+    const srv = await serve(t, (req, res, i) => {
       if (i === 0) {
-        res.writeHead(200, SSE_HEAD).end('id: 1\ndata: one\n\nid: 2\ndata: tw')
+        sse(res, 'id: 1\ndata: one\n\nid: 2\ndata: tw')
       } else {
-        sseHead(res)
+        sse(res)
         res.write('id: 3\ndata: three\n\n')
       }
     })
-    const rec = new Recorder(source(t, srv.url('/'), { reconnectionTime: 1 }))
+    const rec = record(open(t, srv.url('/'), { reconnectionTime: 1 }))
     await rec.wait('message', 2)
     t.same(rec.types, ['open', 'message', 'error', 'open', 'message'])
     t.same(rec.data(), ['one', 'three'])
@@ -123,26 +116,17 @@ t.test('a clean close in the middle of a line', async (t) => {
 
   t.test('a close-delimited body ends with FIN mid-line (raw net server)', async (t) => {
     // HTTP/1.1 without Content-Length or chunking: the body is whatever comes before the FIN.
-    const heads = []
-    const server = net.createServer((socket) => {
-      let head = ''
-      socket.on('data', (chunk) => {
-        head += chunk.toString('latin1')
-        if (!head.includes('\r\n\r\n')) return
-        heads.push(head)
-        socket.removeAllListeners('data')
-        socket.write('HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\nconnection: close\r\n\r\n')
-        if (heads.length === 1) socket.end('id: 1\ndata: one\n\nid: 2\ndata: t')
-        else socket.write('id: 3\ndata: three\n\n')
-      })
+    const srv = await rawServer(t, (head, i, socket) => {
+      socket.write('HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\nconnection: close\r\n\r\n')
+      if (i === 0) socket.end('id: 1\ndata: one\n\nid: 2\ndata: t')
+      else socket.write('id: 3\ndata: three\n\n')
     })
-    const srv = await listen(t, server)
-    const rec = new Recorder(source(t, `http://127.0.0.1:${srv.port}/`, { reconnectionTime: 1 }))
+    const rec = record(open(t, srv.url('/'), { reconnectionTime: 1 }))
     await rec.wait('message', 2)
     t.same(rec.types, ['open', 'message', 'error', 'open', 'message'])
     t.same(rec.data(), ['one', 'three'])
     t.equal(rec.of('error')[0].code, 'ERR_EVENTSOURCE_STREAM_ENDED')
-    t.match(heads[1], /\r\nlast-event-id: 1\r\n/i)
+    t.match(srv.heads[1], /\r\nlast-event-id: 1\r\n/i)
     t.equal(srv.connections, 2, 'a new connection for the reconnection')
   })
 })
@@ -150,8 +134,8 @@ t.test('a clean close in the middle of a line', async (t) => {
 t.test('a server that goes silent', async (t) => {
   t.test('after an event: idleTimeout drops the connection and reconnects', async (t) => {
     const firstClosed = deferred()
-    const srv = await httpServer(t, (req, res, i) => {
-      sseHead(res)
+    const srv = await serve(t, (req, res, i) => {
+      sse(res)
       if (i === 0) {
         req.socket.once('close', firstClosed.resolve)
         res.write('id: 1\ndata: one\n\n')
@@ -160,8 +144,8 @@ t.test('a server that goes silent', async (t) => {
         res.write('id: 2\ndata: two\n\n')
       }
     })
-    const es = source(t, srv.url('/'), { idleTimeout: 300, reconnectionTime: 1 })
-    const rec = new Recorder(es)
+    const es = open(t, srv.url('/'), { idleTimeout: 300, reconnectionTime: 1 })
+    const rec = record(es)
     await rec.wait('message', 2)
     t.equal(es.readyState, OPEN)
     t.same(rec.types, ['open', 'message', 'error', 'open', 'message'])
@@ -170,17 +154,17 @@ t.test('a server that goes silent', async (t) => {
     t.equal(error.readyState, CONNECTING)
     t.equal(error.event.willReconnect, true)
     t.equal(srv.requests[1].headers['last-event-id'], '1')
-    await within(firstClosed.promise, 'the client to close the silent connection')
+    await bounded(firstClosed.promise, 'the client to close the silent connection')
     t.pass('the silent connection was closed by the client')
   })
 
   t.test('before the response head: connectTimeout reconnects', async (t) => {
-    const srv = await httpServer(t, (req, res, i) => {
+    const srv = await serve(t, (req, res, i) => {
       if (i === 0) return // never answers
-      sseHead(res)
+      sse(res)
       res.write('data: late but fine\n\n')
     })
-    const rec = new Recorder(source(t, srv.url('/'), { connectTimeout: 500, reconnectionTime: 1 }))
+    const rec = record(open(t, srv.url('/'), { connectTimeout: 500, reconnectionTime: 1 }))
     await rec.wait('message')
     t.same(rec.types, ['error', 'open', 'message'])
     t.equal(rec.events[0].code, 'ERR_EVENTSOURCE_CONNECT_TIMEOUT')
@@ -192,19 +176,19 @@ t.test('bursts of 503', async (t) => {
   t.test('retryOnStatus [503]: every 503 reconnects, and the stream resumes', async (t) => {
     // Two bursts of three 503s, separated by a stream that delivers `id: 1` and ends.
     const plan = ['503', '503', '503', 'one', '503', '503', '503', 'two']
-    const srv = await httpServer(t, (req, res, i) => {
+    const srv = await serve(t, (req, res, i) => {
       const step = plan[Math.min(i, plan.length - 1)]
       if (step === '503') {
         res.writeHead(503, { 'content-type': 'text/plain' }).end('busy')
       } else if (step === 'one') {
-        res.writeHead(200, SSE_HEAD).end('id: 1\ndata: one\n\n')
+        sse(res, 'id: 1\ndata: one\n\n')
       } else {
-        sseHead(res)
+        sse(res)
         res.write('id: 2\ndata: two\n\n')
       }
     })
-    const es = source(t, srv.url('/'), { reconnect: { retryOnStatus: [503], delay: 5 } })
-    const rec = new Recorder(es)
+    const es = open(t, srv.url('/'), { reconnect: { retryOnStatus: [503], delay: 5 } })
+    const rec = record(es)
     await rec.wait('message', 2)
     t.same(rec.types, ['error', 'error', 'error', 'open', 'message', 'error',
       'error', 'error', 'error', 'open', 'message'])
@@ -222,9 +206,9 @@ t.test('bursts of 503', async (t) => {
   })
 
   t.test('without the policy: the first 503 fails the connection for good', async (t) => {
-    const srv = await httpServer(t, (req, res) => res.writeHead(503, { 'retry-after': '0' }).end('busy'))
-    const es = source(t, srv.url('/'), { reconnectionTime: 5 })
-    const rec = new Recorder(es)
+    const srv = await serve(t, (req, res) => res.writeHead(503, { 'retry-after': '0' }).end('busy'))
+    const es = open(t, srv.url('/'), { reconnectionTime: 5 })
+    const rec = record(es)
     await rec.wait('error')
     await reconnectionCycle(t, 50)
     t.same(rec.types, ['error'], 'one error and nothing after')
@@ -238,11 +222,11 @@ t.test('bursts of 503', async (t) => {
 })
 
 t.test('a redirect loop fails with ERR_EVENTSOURCE_TOO_MANY_REDIRECTS', async (t) => {
-  const srv = await httpServer(t, (req, res) => {
+  const srv = await serve(t, (req, res) => {
     res.writeHead(302, { location: req.url === '/a' ? '/b' : '/a' }).end()
   })
-  const es = source(t, srv.url('/a'), { reconnectionTime: 5 })
-  const rec = new Recorder(es)
+  const es = open(t, srv.url('/a'), { reconnectionTime: 5 })
+  const rec = record(es)
   await rec.wait('error')
   await reconnectionCycle(t, 50)
   t.same(rec.types, ['error'], 'one error, no open')
@@ -253,16 +237,13 @@ t.test('a redirect loop fails with ERR_EVENTSOURCE_TOO_MANY_REDIRECTS', async (t
 })
 
 t.test('a host name that does not resolve: the error carries ENOTFOUND, and it reconnects', async (t) => {
-  const srv = await httpServer(t, (req, res) => {
-    sseHead(res)
-    res.write('data: resolved\n\n')
-  })
+  const srv = await serve(t, (req, res) => sse(res, 'data: resolved\n\n', { end: false }))
   const dns = loopbackLookup([])
-  const es = source(t, `http://nowhere.invalid:${srv.port}/`, {
+  const es = open(t, `http://nowhere.invalid:${srv.port}/`, {
     dispatcher: agent(t, { connect: { lookup: dns.lookup } }),
     reconnectionTime: 5
   })
-  const rec = new Recorder(es)
+  const rec = record(es)
   await rec.wait('error', 3)
   // The name starts resolving (to 127.0.0.1): the next reconnection gets through.
   dns.resolvable.add('nowhere.invalid')
@@ -283,11 +264,11 @@ t.test('TLS', async (t) => {
   const tls = tlsFixture()
 
   t.test('an untrusted certificate is a network error: it reconnects, with the TLS error as cause', async (t) => {
-    const srv = await httpServer(t, (req, res) => sseHead(res), { tls })
+    const srv = await serve(t, (req, res) => sse(res), { tls })
     const handshakeErrors = []
     srv.server.on('tlsClientError', (err) => handshakeErrors.push(err))
-    const es = source(t, srv.url('/'), { dispatcher: agent(t), reconnectionTime: 5 })
-    const rec = new Recorder(es)
+    const es = open(t, srv.url('/'), { dispatcher: agent(t), reconnectionTime: 5 })
+    const rec = record(es)
     await rec.wait('error', 2)
     es.close()
     const errors = rec.of('error')
@@ -302,12 +283,9 @@ t.test('TLS', async (t) => {
   })
 
   t.test('the same server trusted through Agent({ connect: { ca } }) works', async (t) => {
-    const srv = await httpServer(t, (req, res) => {
-      sseHead(res)
-      res.write('id: s1\ndata: secure\n\n')
-    }, { tls })
-    const es = source(t, srv.url('/'), { dispatcher: agent(t, { connect: { ca: tls.cert } }), reconnectionTime: 5 })
-    const rec = new Recorder(es)
+    const srv = await serve(t, (req, res) => sse(res, 'id: s1\ndata: secure\n\n', { end: false }), { tls })
+    const es = open(t, srv.url('/'), { dispatcher: agent(t, { connect: { ca: tls.cert } }), reconnectionTime: 5 })
+    const rec = record(es)
     await rec.wait('message')
     t.same(rec.types, ['open', 'message'])
     t.equal(rec.events[1].data, 'secure')
@@ -326,8 +304,8 @@ t.test('a server that drips one byte every few milliseconds: every event arrives
     'id: 3\ndata:  leading space\n\n',
     'data: 😀 end\n\n')
   let writes = 0
-  const srv = await httpServer(t, (req, res, i) => {
-    sseHead(res)
+  const srv = await serve(t, (req, res, i) => {
+    sse(res)
     if (i > 0) return
     let pos = 0
     const drip = () => {
@@ -338,8 +316,8 @@ t.test('a server that drips one byte every few milliseconds: every event arrives
     }
     drip()
   })
-  const es = source(t, srv.url('/'), { reconnectionTime: 5 })
-  const rec = new Recorder(es, ['open', 'message', 'custom', 'error'])
+  const es = open(t, srv.url('/'), { reconnectionTime: 5 })
+  const rec = record(es, ['open', 'message', 'custom', 'error'])
   await rec.wait('message', 3, 30_000)
   t.equal(writes, stream.length, 'one write per byte')
   t.same(rec.types, ['open', 'message', 'custom', 'message', 'message'])

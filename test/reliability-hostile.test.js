@@ -9,11 +9,10 @@
 const t = require('tap')
 const v8 = require('node:v8')
 const vm = require('node:vm')
-const { Agent } = require('undici')
 const { EventSource, EventSourceParser } = require('../')
 const {
-  httpServer, Recorder, countingDispatcher, reconnectionCycle, within, sseHead
-} = require('./helpers/reliability-util')
+  serve, sse, record, open, countingDispatcher, reconnectionCycle, bounded
+} = require('./helpers')
 
 const { CONNECTING, OPEN, CLOSED } = EventSource
 const MiB = 1024 * 1024
@@ -56,24 +55,21 @@ async function pump (res, head, chunk, budget) {
 
 async function hostileStream (t, head, chunk) {
   let pumped
-  const srv = await httpServer(t, (req, res) => {
-    sseHead(res)
+  const srv = await serve(t, (req, res) => {
+    sse(res)
     pumped = pump(res, head, chunk, BUDGET)
   })
-  const agent = new Agent()
-  t.teardown(() => agent.close())
-  const counting = countingDispatcher(agent)
-  const es = new EventSource(srv.url('/'), { maxEventSize: CAP, dispatcher: counting.dispatcher, reconnectionTime: 5 })
-  t.teardown(() => es.close())
-  const rec = new Recorder(es)
+  const counting = countingDispatcher(t)
+  const es = open(t, srv.url('/'), { maxEventSize: CAP, dispatcher: counting, reconnectionTime: 5 })
+  const rec = record(es)
   // External memory (Buffers) when the error fires, before any GC: what the parser held at its peak.
   const baseline = process.memoryUsage().arrayBuffers
   let held
   es.addEventListener('error', () => { held = process.memoryUsage().arrayBuffers - baseline }, { once: true })
   const error = await rec.wait('error', 1, 30_000)
-  const written = await within(pumped, 'the server to stop writing', 30_000)
+  const written = await bounded(pumped, 'the server to stop writing', 30_000)
   await reconnectionCycle(t, 20)
-  return { srv, es, rec, error, written, held, received: counting.counter.bytes }
+  return { srv, es, rec, error, written, held, received: counting.bytes }
 }
 
 t.test('an unterminated line streamed without end fails at maxEventSize', async (t) => {
@@ -113,23 +109,20 @@ t.test('hundreds of thousands of empty lines and comments over the network, then
   const blank = Buffer.alloc(300_000, '\n')
   const comments = Buffer.from(': keep-alive\r\n'.repeat(100_000))
   const crlf = Buffer.from('\r\n'.repeat(100_000))
-  const srv = await httpServer(t, (req, res) => {
-    sseHead(res)
+  const srv = await serve(t, (req, res) => {
+    sse(res)
     res.write(blank)
     res.write(comments)
     res.write(crlf)
     res.write('data: survived\n\n')
   })
-  const agent = new Agent()
-  t.teardown(() => agent.close())
-  const counting = countingDispatcher(agent)
-  const es = new EventSource(srv.url('/'), { maxEventSize: 64, dispatcher: counting.dispatcher })
-  t.teardown(() => es.close())
-  const rec = new Recorder(es)
+  const counting = countingDispatcher(t)
+  const es = open(t, srv.url('/'), { maxEventSize: 64, dispatcher: counting })
+  const rec = record(es)
   await rec.wait('message', 1, 30_000)
   t.same(rec.types, ['open', 'message'], 'blank lines dispatch nothing, comments are ignored, even under a 64-byte cap')
   t.equal(rec.events[1].data, 'survived')
-  t.equal(counting.counter.bytes, blank.length + comments.length + crlf.length + 16, 'every byte went through')
+  t.equal(counting.bytes, blank.length + comments.length + crlf.length + 16, 'every byte went through')
   t.equal(es.readyState, OPEN)
 })
 
@@ -220,12 +213,11 @@ t.test('a retry: of a thousand digits is clamped: no reconnection storm', async 
   ]
   for (const { name, digits } of values) {
     t.test(name, async (t) => {
-      const srv = await httpServer(t, (req, res) => {
-        res.writeHead(200, { 'content-type': 'text/event-stream' }).end(`retry: ${digits}\ndata: x\n\n`)
+      const srv = await serve(t, (req, res) => {
+        sse(res, `retry: ${digits}\ndata: x\n\n`)
       })
-      const es = new EventSource(srv.url('/'), { reconnectionTime: 5 })
-      t.teardown(() => es.close())
-      const rec = new Recorder(es)
+      const es = open(t, srv.url('/'), { reconnectionTime: 5 })
+      const rec = record(es)
       const error = await rec.wait('error')
       await reconnectionCycle(t, 100)
       t.same(rec.types, ['open', 'message', 'error'])
@@ -251,17 +243,15 @@ t.test('ids full of invalid UTF-8', async (t) => {
     0xed, 0xa0, 0x80, 0xc0, 0xaf, 0xf4, 0x90, 0x80, 0x80, 0x80]
   const idBytes = Buffer.from([...Array(40).fill(garbage).flat(), 0xe2, 0x82])
   const expected = new TextDecoder().decode(idBytes)
-  const srv = await httpServer(t, (req, res, i) => {
+  const srv = await serve(t, (req, res, i) => {
     if (i === 0) {
-      res.writeHead(200, { 'content-type': 'text/event-stream' })
-      res.end(Buffer.concat([Buffer.from('id: '), idBytes, Buffer.from('\ndata: x\n\nid: a\0b\ndata: y\n\n')]))
+      sse(res, Buffer.concat([Buffer.from('id: '), idBytes, Buffer.from('\ndata: x\n\nid: a\0b\ndata: y\n\n')]))
     } else {
-      sseHead(res)
+      sse(res)
     }
   })
-  const es = new EventSource(srv.url('/'), { reconnectionTime: 1 })
-  t.teardown(() => es.close())
-  const rec = new Recorder(es)
+  const es = open(t, srv.url('/'), { reconnectionTime: 1 })
+  const rec = record(es)
   await srv.request(1)
   const messages = rec.of('message')
   t.equal(messages[0].lastEventId, expected, 'decoded with U+FFFD for every invalid sequence')

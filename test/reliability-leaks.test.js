@@ -2,11 +2,11 @@
 
 // No leaks: connect/disconnect cycles leave neither heap growth nor sockets or timers behind, and an
 // EventSource that is closed (or failed) and dropped is garbage-collected, whatever state it was in.
-// The EventSource runs in a child process with --expose-gc (test/helpers/reliability-leak-child.js),
+// The EventSource runs in a child process with --expose-gc (test/children/leak.js),
 // the server here. This is the 1,000-cycle run; `npm run test:soak` runs 10,000 (test/soak/leaks.js).
 
 const t = require('tap')
-const { startLeakServer, runChild } = require('./helpers/reliability-leaks')
+const { lifecycleServer, runLeakChild } = require('./helpers')
 
 const CYCLES = 1000
 const WARM = 200
@@ -14,8 +14,8 @@ const MiB = 1024 * 1024
 const OURS = ['Timeout', 'TCPSocketWrap']
 
 t.test(`${CYCLES} connect/disconnect cycles: bounded heap, nothing left after close()`, async (t) => {
-  const server = await startLeakServer(t)
-  const { report, code, stderr, exitMsAfterReport } = await runChild(['cycles', server.origin, CYCLES, WARM], 60_000)
+  const server = await lifecycleServer(t)
+  const { report, code, stderr, exitMsAfterReport } = await runLeakChild(t, ['cycles', server.origin, CYCLES, WARM], 60_000)
   t.equal(report.error, undefined, 'the child ran')
   t.equal(code, 0, 'the child exited on its own, with code 0')
   t.equal(stderr, '')
@@ -34,8 +34,8 @@ t.test(`${CYCLES} connect/disconnect cycles: bounded heap, nothing left after cl
 })
 
 t.test('an EventSource that is closed and dropped is garbage-collected, in every state', async (t) => {
-  const server = await startLeakServer(t)
-  const { report, code } = await runChild(['finalization', server.origin], 30_000)
+  const server = await lifecycleServer(t)
+  const { report, code } = await runLeakChild(t, ['finalization', server.origin], 30_000)
   t.equal(report.error, undefined, 'the child ran')
   t.equal(code, 0, 'the child exited on its own')
   t.ok(report.scenarios.length >= 9)

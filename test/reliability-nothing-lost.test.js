@@ -7,7 +7,7 @@
 // Set RELIABILITY_SEED to replay a run.
 
 const t = require('tap')
-const { runResume } = require('./helpers/reliability-resume')
+const { runResume } = require('./helpers')
 const { EventSource } = require('../')
 
 const DISCONNECTS = 300

@@ -10,8 +10,8 @@ const t = require('tap')
 const { Agent } = require('undici')
 const { EventSource } = require('../')
 const {
-  httpServer, Recorder, loopbackLookup, tlsFixture, reconnectionCycle, sseHead, SSE_HEAD
-} = require('./helpers/reliability-util')
+  serve, sse, record, open, loopbackLookup, tlsFixture, reconnectionCycle
+} = require('./helpers')
 
 const { OPEN, CLOSED } = EventSource
 
@@ -28,12 +28,6 @@ const NAMES = Object.keys(CREDENTIALS)
 const credentialsOf = (req) => Object.fromEntries(NAMES.map((name) => [name, req.headers[name]]))
 const NONE = Object.fromEntries(NAMES.map((name) => [name, undefined]))
 
-function source (t, url, init) {
-  const es = new EventSource(url, init)
-  t.teardown(() => es.close())
-  return es
-}
-
 /** An Agent that resolves `localhost` to 127.0.0.1 itself. */
 function localAgent (t, connect = {}) {
   const agent = new Agent({ connect: { lookup: loopbackLookup(['localhost']).lookup, ...connect } })
@@ -44,18 +38,18 @@ function localAgent (t, connect = {}) {
 t.test('credential headers and a cross-origin redirect', async (t) => {
   for (const status of [301, 302, 303, 307, 308]) {
     t.test(`${status} to another origin: Authorization, Cookie, Proxy-Authorization and credentialHeaders are dropped`, async (t) => {
-      const b = await httpServer(t, (req, res) => {
-        sseHead(res)
+      const b = await serve(t, (req, res) => {
+        sse(res)
         res.write('data: at b\n\n')
       }, { host: 'localhost' })
-      const a = await httpServer(t, (req, res) => res.writeHead(status, { location: b.url('/events') }).end())
-      const es = source(t, a.url('/start'), {
+      const a = await serve(t, (req, res) => res.writeHead(status, { location: b.url('/events') }).end())
+      const es = open(t, a.url('/start'), {
         dispatcher: localAgent(t),
         headers: USER_HEADERS,
         credentialHeaders: ['X-Api-Key'],
         reconnectionTime: 5
       })
-      const rec = new Recorder(es)
+      const rec = record(es)
       await rec.wait('message')
       t.same(credentialsOf(a.requests[0]), CREDENTIALS, 'the origin asked for gets them')
       t.same(credentialsOf(b.requests[0]), NONE, 'the other origin gets none')
@@ -66,16 +60,16 @@ t.test('credential headers and a cross-origin redirect', async (t) => {
   }
 
   t.test('and not restored when a later redirect comes back to the first origin', async (t) => {
-    const a = await httpServer(t, (req, res) => {
+    const a = await serve(t, (req, res) => {
       if (req.url === '/start') {
         res.writeHead(307, { location: b.url('/hop') }).end()
       } else {
-        sseHead(res)
+        sse(res)
         res.write('data: back at a\n\n')
       }
     })
-    const b = await httpServer(t, (req, res) => res.writeHead(302, { location: a.url('/events') }).end(), { host: 'localhost' })
-    const rec = new Recorder(source(t, a.url('/start'), { dispatcher: localAgent(t), headers: USER_HEADERS, credentialHeaders: ['x-api-key'] }))
+    const b = await serve(t, (req, res) => res.writeHead(302, { location: a.url('/events') }).end(), { host: 'localhost' })
+    const rec = record(open(t, a.url('/start'), { dispatcher: localAgent(t), headers: USER_HEADERS, credentialHeaders: ['x-api-key'] }))
     await rec.wait('message')
     t.same(a.requests.map(credentialsOf), [CREDENTIALS, NONE])
     t.same(b.requests.map(credentialsOf), [NONE])
@@ -85,16 +79,16 @@ t.test('credential headers and a cross-origin redirect', async (t) => {
     // The reconnection goes to the final URL (as in Chromium; see the README): the other origin.
     for (const headers of [USER_HEADERS, () => USER_HEADERS]) {
       t.test(typeof headers === 'function' ? 'headers from a function' : 'headers from an object', async (t) => {
-        const b = await httpServer(t, (req, res, i) => {
+        const b = await serve(t, (req, res, i) => {
           if (i === 0) {
-            res.writeHead(200, SSE_HEAD).end('id: 1\ndata: first\n\n')
+            sse(res, 'id: 1\ndata: first\n\n')
           } else {
-            sseHead(res)
+            sse(res)
             res.write('id: 2\ndata: second\n\n')
           }
         }, { host: 'localhost' })
-        const a = await httpServer(t, (req, res) => res.writeHead(302, { location: b.url('/events') }).end())
-        const rec = new Recorder(source(t, a.url('/start'), {
+        const a = await serve(t, (req, res) => res.writeHead(302, { location: b.url('/events') }).end())
+        const rec = record(open(t, a.url('/start'), {
           dispatcher: localAgent(t), headers, credentialHeaders: ['x-api-key'], reconnectionTime: 1
         }))
         await rec.wait('message', 2)
@@ -111,15 +105,15 @@ t.test('credential headers and a cross-origin redirect', async (t) => {
 t.test('a same-origin redirect keeps the credential headers', async (t) => {
   for (const status of [302, 307]) {
     t.test(`${status}`, async (t) => {
-      const a = await httpServer(t, (req, res) => {
+      const a = await serve(t, (req, res) => {
         if (req.url === '/start') {
           res.writeHead(status, { location: '/events' }).end()
         } else {
-          sseHead(res)
+          sse(res)
           res.write('data: same origin\n\n')
         }
       })
-      const rec = new Recorder(source(t, a.url('/start'), { headers: USER_HEADERS, credentialHeaders: ['x-api-key'] }))
+      const rec = record(open(t, a.url('/start'), { headers: USER_HEADERS, credentialHeaders: ['x-api-key'] }))
       await rec.wait('message')
       t.same(a.requests.map((r) => r.url), ['/start', '/events'])
       t.same(a.requests.map(credentialsOf), [CREDENTIALS, CREDENTIALS])
@@ -129,17 +123,17 @@ t.test('a same-origin redirect keeps the credential headers', async (t) => {
 
 t.test('an https: to http: redirect', async (t) => {
   const tls = tlsFixture()
-  const plain = await httpServer(t, (req, res) => {
-    sseHead(res)
+  const plain = await serve(t, (req, res) => {
+    sse(res)
     res.write('data: in clear text\n\n')
   })
-  const secure = await httpServer(t, (req, res) => res.writeHead(302, { location: plain.url('/events') }).end(), { tls })
+  const secure = await serve(t, (req, res) => res.writeHead(302, { location: plain.url('/events') }).end(), { tls })
 
   t.test('is refused: ERR_EVENTSOURCE_INSECURE_REDIRECT, CLOSED, no request in clear text', async (t) => {
-    const es = source(t, secure.url('/start'), {
+    const es = open(t, secure.url('/start'), {
       dispatcher: localAgent(t, { ca: tls.cert }), headers: USER_HEADERS, reconnectionTime: 5
     })
-    const rec = new Recorder(es)
+    const rec = record(es)
     await rec.wait('error')
     await reconnectionCycle(t, 30)
     t.same(rec.types, ['error'])
@@ -151,10 +145,10 @@ t.test('an https: to http: redirect', async (t) => {
   })
 
   t.test('is followed with allowInsecureRedirect: true (without the credentials)', async (t) => {
-    const es = source(t, secure.url('/start'), {
+    const es = open(t, secure.url('/start'), {
       dispatcher: localAgent(t, { ca: tls.cert }), headers: USER_HEADERS, allowInsecureRedirect: true
     })
-    const rec = new Recorder(es)
+    const rec = record(es)
     await rec.wait('message')
     t.same(rec.types, ['open', 'message'])
     t.equal(rec.events[1].origin, plain.origin)
@@ -166,8 +160,8 @@ t.test('an https: to http: redirect', async (t) => {
 })
 
 t.test('CR, LF and NUL in a user-supplied Last-Event-ID or header never reach the wire', async (t) => {
-  const srv = await httpServer(t, (req, res) => {
-    sseHead(res)
+  const srv = await serve(t, (req, res) => {
+    sse(res)
     res.write('data: sentinel\n\n')
   })
   const bad = ['x\r\nx-injected: 1', 'x\ny', 'x\ry', 'x\0y']
@@ -184,14 +178,14 @@ t.test('CR, LF and NUL in a user-supplied Last-Event-ID or header never reach th
 
   // Returned by a headers function, the value is only seen at the attempt: the connection fails
   // before any request.
-  const fromFunction = source(t, srv.url('/'), { headers: () => ({ 'x-custom': 'a\r\nx-injected: 1' }), reconnectionTime: 5 })
-  const rec = new Recorder(fromFunction)
+  const fromFunction = open(t, srv.url('/'), { headers: () => ({ 'x-custom': 'a\r\nx-injected: 1' }), reconnectionTime: 5 })
+  const rec = record(fromFunction)
   await rec.wait('error')
   t.equal(rec.events[0].readyState, CLOSED, 'fails for good')
   t.equal(rec.events[0].event.cause?.code, 'ERR_INVALID_CHAR')
 
   // A valid EventSource on the same server, afterwards: the only request the server ever sees.
-  const sentinel = new Recorder(source(t, srv.url('/sentinel'), { lastEventId: 'ok' }))
+  const sentinel = record(open(t, srv.url('/sentinel'), { lastEventId: 'ok' }))
   await sentinel.wait('message')
   await reconnectionCycle(t, 20)
   t.same(srv.requests.map((r) => r.url), ['/sentinel'], 'no request from any of the rejected ones')
@@ -203,12 +197,12 @@ t.test('event names such as __proto__ are just names', async (t) => {
   const names = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', '__defineGetter__', 'prototype', 'then']
   const body = names.map((name) => `event: ${name}\ndata: {"__proto__":{"polluted":"${name}"}}\n\n`).join('') +
     'data: plain\n\n'
-  const srv = await httpServer(t, (req, res) => {
-    sseHead(res)
+  const srv = await serve(t, (req, res) => {
+    sse(res)
     res.write(body)
   })
-  const es = source(t, srv.url('/'))
-  const rec = new Recorder(es, ['open', 'message', 'error', ...names])
+  const es = open(t, srv.url('/'))
+  const rec = record(es, ['open', 'message', 'error', ...names])
   const onmessage = []
   es.onmessage = (event) => onmessage.push(event.data)
   const iterated = []

@@ -1,11 +1,11 @@
 'use strict'
 
-// `npm run fuzz [-- <runs> [seed]]`: the parser property of test/parser-fuzz.test.js, ten million
+// `npm run fuzz [-- <runs> [seed]]`: the parser property of test/parser-property.test.js, ten million
 // cases by default, in batches so progress shows. A failure prints the seed, the path and the
 // minimal case, and exits 1.
 
 const fc = require('fast-check')
-const { property } = require('./property')
+const { parserProperty } = require('./property')
 
 const total = Number(process.argv[2] ?? 10_000_000)
 const seed = Number(process.argv[3] ?? Date.now() % 2 ** 31)
@@ -17,10 +17,10 @@ for (let round = 0; done < total; round++) {
   const numRuns = Math.min(batch, total - done)
   // Each batch has its own seed, derived from the first, so a failure is replayable on its own.
   const batchSeed = (seed + round * 7919) | 0
-  const details = fc.check(property, { seed: batchSeed, numRuns })
+  const details = fc.check(parserProperty(), { seed: batchSeed, numRuns })
   if (details.failed) {
     console.error(fc.defaultReportMessage(details))
-    console.error(`replay: FUZZ_SEED=${batchSeed} FUZZ_PATH=${details.counterexamplePath} npx tap test/parser-fuzz.test.js`)
+    console.error(`replay: FUZZ_SEED=${batchSeed} FUZZ_PATH=${details.counterexamplePath} npx tap test/parser-property.test.js`)
     process.exit(1)
   }
   done += details.numRuns

@@ -5,7 +5,7 @@
 // first and then works on strings, step by step as the standard words it.
 // https://html.spec.whatwg.org/multipage/server-sent-events.html#parsing-an-event-stream
 //
-// It records what EventSourceParser reports, in the same shape as test/helpers/replay.js:
+// It records what EventSourceParser reports, in the same shape as test/helpers/parse.js:
 // ['event', type, data, lastEventId], ['retry', ms], ['comment', text].
 
 /**

@@ -6,16 +6,16 @@
 // (not by `npm test`: the file name does not match test/**/*.test.js). SOAK_CYCLES overrides the count.
 
 const t = require('tap')
-const { startLeakServer, runChild } = require('../helpers/reliability-leaks')
+const { lifecycleServer, runLeakChild } = require('../helpers')
 
 const CYCLES = Number(process.env.SOAK_CYCLES ?? 10_000)
 const WARM = 1000
 const MiB = 1024 * 1024
 
 t.test(`${CYCLES} connect/disconnect cycles: heap growth < 1 MiB after warm-up, nothing left after close()`, async (t) => {
-  const server = await startLeakServer(t)
+  const server = await lifecycleServer(t)
   const started = performance.now()
-  const { report, code, stderr, exitMsAfterReport } = await runChild(['cycles', server.origin, CYCLES, WARM], 600_000)
+  const { report, code, stderr, exitMsAfterReport } = await runLeakChild(t, ['cycles', server.origin, CYCLES, WARM], 600_000)
   t.equal(report.error, undefined, 'the child ran')
   t.equal(code, 0, 'the child exited on its own, with code 0')
   t.equal(stderr, '')

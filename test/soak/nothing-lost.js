@@ -6,7 +6,7 @@
 // override the defaults.
 
 const t = require('tap')
-const { runResume } = require('../helpers/reliability-resume')
+const { runResume } = require('../helpers')
 
 const DISCONNECTS = Number(process.env.SOAK_DISCONNECTS ?? 1000)
 const SEEDS = (process.env.SOAK_SEEDS ?? '1,2,3,4,5').split(',').map(Number)

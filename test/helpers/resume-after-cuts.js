@@ -18,7 +18,9 @@
 
 const http = require('node:http')
 const { EventSource } = require('../..')
-const { listen, prng, within, deferred, SSE_HEAD } = require('./reliability-util')
+const { listen, sse, SSE_HEADERS } = require('./server')
+const { prng } = require('./prng')
+const { bounded, deferred } = require('./wait')
 
 const BOM = Buffer.from([0xef, 0xbb, 0xbf])
 const TEXTS = ['plain', 'héllo', '€uro', '𝄞 clef', '😀', 'a:b: c', '', ' leading space', 'x'.repeat(40), 'ünïcödé 中文']
@@ -118,12 +120,11 @@ async function runResume ({ disconnects, seed, window = 10, timeout = 60_000, t 
     }
     if (stats.disconnects >= disconnects) {
       // The budget is spent: the rest of the log, and the connection stays open.
-      res.writeHead(200, SSE_HEAD)
       const parts = []
       for (let i = start; i < log.length; i++) parts.push(serialize(log[i], rng))
       const body = Buffer.concat(parts)
       stats.bytesSent += body.length
-      res.write(body)
+      sse(res, body, { end: false })
       return
     }
     stats.disconnects++
@@ -143,7 +144,7 @@ async function runResume ({ disconnects, seed, window = 10, timeout = 60_000, t 
     const cut = rng.int(body.length + 1)
     if (!ends.includes(cut) && cut < body.length) stats.cutsInsideAnEvent++
     stats.bytesSent += cut
-    res.writeHead(200, SSE_HEAD)
+    res.writeHead(200, SSE_HEADERS)
     const after = () => {
       if (kill === 'end') res.end()
       else if (kill === 'reset') req.socket.resetAndDestroy()
@@ -189,7 +190,7 @@ async function runResume ({ disconnects, seed, window = 10, timeout = 60_000, t 
   })
 
   try {
-    await within(done.promise, () => `all ${log.length} events (received ${stats.received}, cuts ${stats.disconnects})`, timeout)
+    await bounded(done.promise, () => `all ${log.length} events (received ${stats.received}, cuts ${stats.disconnects})`, timeout)
   } finally {
     stats.elapsedMs = Math.round(performance.now() - started)
     stats.readyState = es.readyState

@@ -5,13 +5,13 @@
 // keep this process alive: it never calls process.exit(), so the parent can tell whether it exits on
 // its own once they are closed. It prints one JSON line: its report.
 //
-//   node --expose-gc reliability-leak-child.js cycles <origin> <cycles> <sampleEvery>
+//   node --expose-gc test/children/leak.js cycles <origin> <cycles> <sampleEvery>
 //     One EventSource with reconnectionTime 0 on <origin>/cycle, whose every response ends one way or
 //     another (the server decides): `cycles` connect/disconnect cycles, counted by `open`. Every
 //     `sampleEvery` cycles, heapUsed after two full GCs is sampled. Then close(), and the resources
 //     still active are listed until no socket or timer of ours is left.
 //
-//   node --expose-gc reliability-leak-child.js finalization <origin>
+//   node --expose-gc test/children/leak.js finalization <origin>
 //     EventSources in every state (never connected, open, waiting to reconnect, connecting, failed,
 //     closed through a signal that lives on, left through `for await`, failed on a too-large event)
 //     are closed and dropped; a FinalizationRegistry reports which ones were garbage-collected.
