@@ -19,11 +19,11 @@ const {
     ERR_EVENTSOURCE_ABORTED, ERR_EVENTSOURCE_BAD_CONTENT_TYPE, ERR_EVENTSOURCE_BAD_STATUS, ERR_EVENTSOURCE_CONNECT_TIMEOUT,
     ERR_EVENTSOURCE_DECODING, ERR_EVENTSOURCE_DISPATCHER_REDIRECT, ERR_EVENTSOURCE_IDLE_TIMEOUT,
     ERR_EVENTSOURCE_INSECURE_REDIRECT, ERR_EVENTSOURCE_INVALID_REDIRECT, ERR_EVENTSOURCE_NETWORK,
-    ERR_EVENTSOURCE_TOO_MANY_REDIRECTS, ERR_EVENTSOURCE_UNSUPPORTED_SCHEME
+    ERR_EVENTSOURCE_TOO_MANY_CODINGS, ERR_EVENTSOURCE_TOO_MANY_REDIRECTS, ERR_EVENTSOURCE_UNSUPPORTED_SCHEME
   }
 } = require('./errors')
 const { fromRawHeaders, fromParsedHeaders, mimeEssence } = require('./response-headers')
-const { parseContentEncoding, ContentDecoder } = require('./content-decoding')
+const { parseContentEncoding, ContentDecoder, MAX_CODINGS } = require('./content-decoding')
 const { parseRetryAfter } = require('./reconnect-policy')
 const { includesCredentials, basicAuthorization, offersBasic, displayHref } = require('./url-credentials')
 
@@ -74,6 +74,8 @@ class Connection {
   #timer = null
   #lastActivity = 0
   #paused = false
+  // The decoder holds enough undecoded input: the socket is not read until it drains.
+  #decoderFull = false
   #credentialHeaders
   #allowInsecureRedirect
   #credentialOrigin
@@ -134,10 +136,14 @@ class Connection {
     this.#decoder?.destroy()
   }
 
-  /** Stops reading the response body until resume(): TCP backpressure through the dispatcher. */
+  /**
+   * Stops reading the response body until resume(): TCP backpressure through the dispatcher. A
+   * decoder stops too, or a small compressed body could still turn into any number of events.
+   */
   pause () {
     this.#paused = true
     this.#hop?.pause()
+    this.#decoder?.pause()
   }
 
   resume () {
@@ -145,7 +151,9 @@ class Connection {
     this.#paused = false
     // Time spent paused by the consumer is not silence from the server.
     this.#lastActivity = performance.now()
-    this.#hop?.resume()
+    // What the decoder holds goes first; it may fill the consumer's queue again, or end the body.
+    this.#decoder?.resume()
+    if (!this.#paused && !this.#decoderFull) this.#hop?.resume()
   }
 
   // Aborts the current hop without hearing from it again: undici reports the abort as an error,
@@ -260,12 +268,25 @@ class Connection {
       return false
     }
     const codings = parseContentEncoding(headers['content-encoding'])
+    if (codings !== null && codings.length > MAX_CODINGS) {
+      // Fetch would return a network error, which reestablishes; but the server would send the same
+      // header again, so the connection fails instead (reconnecting is known to be futile, which the
+      // standard lets a user agent act on), as for a redirect loop.
+      this.#discardHop()
+      this.#finish('onFail', new ERR_EVENTSOURCE_TOO_MANY_CODINGS(codings.length, MAX_CODINGS, details))
+      return false
+    }
     if (codings !== null) {
       this.#decoder = new ContentDecoder(codings, {
         onData: (chunk) => this.#delegate.onData(chunk),
+        onDrain: () => {
+          this.#decoderFull = false
+          if (!this.#paused) this.#hop?.resume()
+        },
         onEnd: () => this.#finish('onEnd'),
         onError: (err) => this.#finish('onNetworkError', new ERR_EVENTSOURCE_DECODING(headers['content-encoding'], details, err))
       })
+      if (this.#paused) this.#decoder.pause()
     }
     if (this.#idleTimeout !== 0) {
       this.#lastActivity = performance.now()
@@ -291,8 +312,12 @@ class Connection {
   hopData (hop, chunk) {
     if (hop !== this.#hop || this.#done) return
     if (this.#idleTimeout !== 0) this.#lastActivity = performance.now()
-    if (this.#decoder === null) this.#delegate.onData(chunk)
-    else this.#decoder.write(chunk)
+    if (this.#decoder === null) {
+      this.#delegate.onData(chunk)
+    } else if (!this.#decoder.write(chunk) && !this.#done) {
+      this.#decoderFull = true
+      hop.pause()
+    }
   }
 
   hopEnd (hop) {

@@ -129,6 +129,8 @@ E('ERR_EVENTSOURCE_REQUEST_INIT', (fn, reason) => `${fn}() failed: ${reason}`, E
 E('ERR_EVENTSOURCE_RETRIES_EXHAUSTED', (attempts, reason) =>
   `Gave up after ${attempts} failed attempt${attempts === 1 ? '' : 's'} in a row: ${reason}`, Error, kConnection)
 E('ERR_EVENTSOURCE_STREAM_ENDED', () => 'The server ended the event stream', Error, kConnection)
+E('ERR_EVENTSOURCE_TOO_MANY_CODINGS', (count, max) =>
+  `The response lists ${count} content codings; at most ${max} are decoded`, Error, kConnection)
 E('ERR_EVENTSOURCE_TOO_MANY_REDIRECTS', (max, target) =>
   `More than ${max} redirects, the last to ${target}`, Error, kConnection)
 E('ERR_EVENTSOURCE_UNSUPPORTED_SCHEME', (protocol) =>

@@ -20,6 +20,9 @@ const DEFAULT_HIGH_WATER_MARK = 1000
 // as the standard does for those. 0 waits as long as undici does.
 const DEFAULT_CONNECT_TIMEOUT = 30_000
 
+// Bytes of queued events (lib/message-iterator.js counts them) before `for await` pauses the source.
+const DEFAULT_HIGH_WATER_MARK_BYTES = 16 * 1024 * 1024
+
 function isObject (value) {
   return value !== null && (typeof value === 'object' || typeof value === 'function')
 }
@@ -89,6 +92,7 @@ function resolveDictionary (dict) {
     signal: null,
     highWaterMark: DEFAULT_HIGH_WATER_MARK,
     closeOnEnd: Boolean(dict.closeOnEnd),
+    highWaterMarkBytes: DEFAULT_HIGH_WATER_MARK_BYTES,
     credentialHeaders: [],
     allowInsecureRedirect: Boolean(dict.allowInsecureRedirect)
   }
@@ -158,6 +162,10 @@ function resolveDictionary (dict) {
   if (dict.highWaterMark !== undefined) {
     validateLimit(dict.highWaterMark, 'init.highWaterMark', { min: 1 })
     init.highWaterMark = dict.highWaterMark
+  }
+  if (dict.highWaterMarkBytes !== undefined) {
+    validateLimit(dict.highWaterMarkBytes, 'init.highWaterMarkBytes', { min: 1 })
+    init.highWaterMarkBytes = dict.highWaterMarkBytes
   }
   return init
 }

@@ -20,7 +20,8 @@ const { attemptRequest } = require('./request-init')
 const { isSendableLastEventId } = require('./validators')
 const { reconnectDelay } = require('./reconnect-policy')
 const { errorEventFor } = require('./error-event')
-const { MessageIterator } = require('./message-iterator')
+const { MessageIterator, eventCost } = require('./message-iterator')
+const { unshared } = require('./unshared-string')
 const { afterMicrotaskCheckpoint } = require('./microtask-checkpoint')
 const { listenerCount } = require('./has-listener')
 const { dispatcherMaxEventSize } = require('./dispatcher-options')
@@ -104,6 +105,8 @@ class EventSource extends EventTarget {
   #attempts = 0
   #failures = 0
   #iterators = null
+  // Network chunks received, for the iterators' queues (lib/message-iterator.js).
+  #chunks = 0
   #onAbort = null
   // The values of onopen, onmessage and onerror (lib/event-handler.js), once any is set.
   #handlers = null
@@ -230,7 +233,7 @@ class EventSource extends EventTarget {
       resume: () => this.#resumeIfDrained(),
       close: () => this.close(),
       remove: (it) => { this.#iterators.delete(it); this.#resumeIfDrained() }
-    }, this.#init.highWaterMark)
+    }, this.#init.highWaterMark, this.#init.highWaterMarkBytes)
     if (this.#readyState === CLOSED) iterator.finish(null)
     else (this.#iterators ??= new Set()).add(iterator)
     return iterator
@@ -351,6 +354,7 @@ class EventSource extends EventTarget {
   }
 
   #onData (chunk) {
+    this.#chunks++
     try {
       // The parser's onEvent queues each event (#queueTask).
       this.#parser.write(chunk)
@@ -514,12 +518,24 @@ class EventSource extends EventTarget {
   // by a continuation of the previous task.
   // `listeners`: how many listened for the type just before.
   #dispatchMessage (type, data, lastEventId, listeners) {
+    // A queue that already spans many chunks gets strings of their own (see lib/message-iterator.js).
+    if (this.#iterators !== null && this.#anyIteratorKeepsChunks()) {
+      type = unshared(type)
+      data = unshared(data)
+      lastEventId = unshared(lastEventId)
+    }
     const event = new MessageEvent(type, { data, origin: this.#origin, lastEventId })
     this.dispatchEvent(event)
     if (listeners !== 0 && listenerCount(this, type) < listeners) this.#checkpointDue = true
     if (this.#iterators === null || this.#readyState === CLOSED) return
-    for (const iterator of this.#iterators) iterator.push(event)
+    const cost = eventCost(event)
+    for (const iterator of this.#iterators) iterator.push(event, cost, this.#chunks)
     if (this.#anyIteratorFull()) this.#connection?.pause()
+  }
+
+  #anyIteratorKeepsChunks () {
+    for (const iterator of this.#iterators) if (iterator.keepsChunksBefore(this.#chunks)) return true
+    return false
   }
 
   #anyIteratorFull () {

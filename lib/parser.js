@@ -21,6 +21,7 @@ const {
   LF, CR, SPACE, COLON, NUL, DIGIT_0, DIGIT_9, BOM, DEFAULT_MAX_EVENT_SIZE
 } = require('./constants')
 const { codes: { ERR_INVALID_ARG_TYPE, ERR_EVENTSOURCE_EVENT_TOO_LARGE, ERR_EVENTSOURCE_WRITE_AFTER_END } } = require('./errors')
+const { unshared } = require('./unshared-string')
 const {
   validateObject, validateFunction, validateOptionalFunction, validateString, validateLimit
 } = require('./validators')
@@ -37,6 +38,21 @@ function decode (bytes, start, end, text) {
   if (text !== null) return text.slice(start, end)
   if (end - start >= LONG_VALUE && isAscii(bytes.subarray(start, end))) return latin1Slice.call(bytes, start, end)
   return utf8Slice.call(bytes, start, end)
+}
+
+// What a decoded value of `byteLength` bytes costs for maxEventSize: its bytes, or two bytes per UTF-16
+// unit when V8 stores it so (a character above U+00FF). A value of fewer units than bytes has
+// multi-byte characters; one of as many is ASCII, unless it holds U+FFFD, which bytes that are not
+// UTF-8 decode to, one per byte. indexOf() answers at once for a one-byte string, which cannot hold it.
+function valueCost (value, byteLength) {
+  if (value.length !== byteLength) return byteLength >= 2 * value.length ? byteLength : 2 * value.length
+  return byteLength !== 0 && value.indexOf('\ufffd') !== -1 ? 2 * byteLength : byteLength
+}
+
+// The last event ID string, when it is the ID buffer again (a new stream, or the one given to the
+// constructor): it may cost two bytes per unit, and its bytes are not known.
+function idStringCost (id) {
+  return 2 * id.length
 }
 
 // An ASCII chunk at least this long is decoded once, as a whole. Values then hold a slice of that
@@ -56,10 +72,18 @@ const COPY_MAX = 64
 const SMALL_PIECE = 128
 const SCRATCH_SIZE = 4096
 
-// What a data line costs at the least, for maxEventSize: each line joins the data buffer as one more
-// string (a V8 cons string is 32 bytes), so counting only its bytes would let a stream of empty
-// `data:` lines hold 32 times the limit in memory.
+// What the buffered fields cost in memory, for maxEventSize (measured with 200,000 lines of each shape,
+// Node 20 and 24). A value costs its bytes; one that is not ASCII may be stored at two bytes per UTF-16
+// unit, and then costs that (see valueCost). The first data line of an event is the data buffer itself: its value and
+// LF, at least DATA_LINE_COST, what a small string costs with its header. Each further line joins it
+// as `data + '\n' + value`: two V8 cons strings of 32 bytes and the value (a 32-byte slice, or a
+// 16-byte header and up to 8 bytes of alignment before its characters): at least DATA_JOIN_COST. An
+// empty value makes one cons string: DATA_LINE_COST. A long value counts its bytes, its overhead being
+// small beside them. Counting 32 for every line let 2 M short lines under a 64 MiB limit take 231 MiB.
 const DATA_LINE_COST = 32
+const DATA_JOIN_COST = 96
+// How many bytes of chunk text the data buffer may keep alive beyond its own length (see #unpin()).
+const PIN_SLACK = 64 * 1024
 
 // Known field names are at most 5 bytes long ("event", "retry"), so the colon that ends one is
 // within the first 6 bytes of its line.
@@ -95,17 +119,25 @@ class EventSourceParser {
   #eventType = ''
   #idBuffer = ''
   #lastEventId = ''
-  // Bytes buffered for the current event: data values plus their LFs, at least DATA_LINE_COST a line.
+  // What the buffers of the current event cost in memory (see DATA_LINE_COST): the data buffer, the
+  // event type buffer and the last event ID buffer, which carries over from one event to the next.
   // The limit applies to this plus the raw bytes of the line being read.
   #eventSize = 0
+  #idCost = 0
+  // How many bytes of chunk texts the data buffer may have kept alive since it was last copied (see
+  // #unpin(); not reset at dispatch: counting texts of an earlier event only makes a copy come sooner).
+  #pinned = 0
 
   /**
    * @param {object} options
    * @param {(type: string, data: string, lastEventId: string) => void} options.onEvent
    * @param {(ms: number) => void} [options.onRetry] called as soon as a valid `retry` line is parsed
    * @param {(text: string) => void} [options.onComment] called with the text after `:` (one leading space removed)
-   * @param {number} [options.maxEventSize] the limit on one event: its data so far (value bytes plus one per
-   *   data line, at least 32 a line) plus the raw bytes of the line being read, complete or not;
+   * @param {number} [options.maxEventSize] the limit on what one event holds in memory: its data so far
+   *   (value bytes plus one per data line, at least 32 for the first line and 96 for each further one
+   *   with a value, 32 for one without),
+   *   its event type and the ID buffer (their value bytes), plus the raw bytes of the line being read,
+   *   complete or not; a value that is not ASCII counts two bytes per UTF-16 unit when that is more;
    *   Infinity disables
    * @param {string} [options.lastEventId] the last event ID string to start from
    */
@@ -122,6 +154,7 @@ class EventSourceParser {
     this.#onComment = onComment ?? null
     this.#maxEventSize = maxEventSize
     this.#idBuffer = this.#lastEventId = lastEventId
+    this.#eventSize = this.#idCost = idStringCost(lastEventId)
   }
 
   /** The last event ID string: the id buffer as of the last dispatch. Survives reset(). */
@@ -167,6 +200,7 @@ class EventSourceParser {
         lineStart = end + 1
       }
       if (lineStart < length) this.#stash(chunk, lineStart, length)
+      if (text !== null && this.#dataLines !== 0) this.#unpin(text)
       return
     }
     // Where indexOf last found a CR from (-1: not yet): looked up once per chunk, not once per line.
@@ -203,6 +237,7 @@ class EventSourceParser {
       lineStart = ++pos
     }
     if (lineStart < length) this.#stash(chunk, lineStart, length)
+    if (text !== null && this.#dataLines !== 0) this.#unpin(text)
   }
 
   /**
@@ -236,15 +271,32 @@ class EventSourceParser {
     this.#scratch = null
     this.#scratchUsed = 0
     this.#scratchStart = 0
-    this.#clearEvent()
     this.#idBuffer = this.#lastEventId
+    this.#idCost = idStringCost(this.#lastEventId)
+    this.#pinned = 0
+    this.#clearEvent()
   }
 
   #clearEvent () {
     this.#data = ''
     this.#dataLines = 0
     this.#eventType = ''
-    this.#eventSize = 0
+    this.#eventSize = this.#idCost
+  }
+
+  // Out of line, once per write at most, when an event is still open at the end of an ASCII chunk:
+  // its data buffer may hold slices of the chunk's text (an ASCII chunk is decoded whole, see write()),
+  // which keep all of that text alive after the write, the bytes of lines that are not data too. Once
+  // the texts kept this way outweigh both the data and PIN_SLACK, the data is copied out of them:
+  // memory stays within twice what is counted plus PIN_SLACK, and the copies cost no more than the
+  // text written since the last one (linear work). The slack spares the common case, an event cut in
+  // two by a chunk boundary, a copy per chunk.
+  #unpin (text) {
+    const pinned = this.#pinned += text.length
+    if (pinned > PIN_SLACK && pinned > this.#data.length) {
+      this.#data = unshared(this.#data)
+      this.#pinned = 0
+    }
   }
 
   // Out of line: the leading BOM check and a CR left pending by the previous chunk. Returns where
@@ -392,7 +444,10 @@ class EventSourceParser {
       case 0x65: // e: event
         if (nameLength === 5 && bytes[start + 1] === 0x76 && bytes[start + 2] === 0x65 &&
             bytes[start + 3] === 0x6e && bytes[start + 4] === 0x74) {
-          this.#eventType = decode(bytes, valueStart, end, text)
+          // A type it replaces is freed, but still counted: a repeated `event:` line is rare, and
+          // counting it costs an event nothing on the common path.
+          const type = this.#eventType = decode(bytes, valueStart, end, text)
+          this.#eventSize += text !== null ? end - valueStart : valueCost(type, end - valueStart)
         }
         return
       case 0x69: // i: id
@@ -409,9 +464,20 @@ class EventSourceParser {
   // "Append the field value to the data buffer, then append a single U+000A LINE FEED (LF)."
   // The LF is counted here and added before the next value instead, so dispatch need not strip it.
   #appendData (bytes, start, end, text) {
-    this.#eventSize += end - start + 1 > DATA_LINE_COST ? end - start + 1 : DATA_LINE_COST
     const value = decode(bytes, start, end, text)
-    this.#data = this.#dataLines++ === 0 ? value : this.#data + '\n' + value
+    // A value from an ASCII chunk's text is ASCII: only others can cost two bytes per unit.
+    const cost = text === null ? valueCost(value, end - start) + 1 : end - start + 1
+    if (this.#dataLines++ === 0) {
+      this.#data = value
+      this.#eventSize += cost > DATA_LINE_COST ? cost : DATA_LINE_COST
+    } else if (start === end) {
+      // `data + '\n' + ''` is one cons string: `+ ''` makes none.
+      this.#data = this.#data + '\n'
+      this.#eventSize += DATA_LINE_COST
+    } else {
+      this.#data = this.#data + '\n' + value
+      this.#eventSize += cost > DATA_JOIN_COST ? cost : DATA_JOIN_COST
+    }
   }
 
   // "If the field value does not contain U+0000 NULL, then set the last event ID buffer to the field
@@ -420,7 +486,12 @@ class EventSourceParser {
     for (let i = start; i < end; i++) {
       if (bytes[i] === NUL) return
     }
-    this.#idBuffer = decode(bytes, start, end, text)
+    const id = this.#idBuffer = decode(bytes, start, end, text)
+    // It replaces the ID buffer's value, which may live on as the last event ID string until the next
+    // dispatch: that one was counted for the event that set it.
+    const cost = text !== null ? end - start : valueCost(id, end - start)
+    this.#eventSize += cost - this.#idCost
+    this.#idCost = cost
   }
 
   // "If the field value consists of only ASCII digits", the reconnection time. An empty value is not
@@ -443,6 +514,7 @@ class EventSourceParser {
     this.#lastEventId = this.#idBuffer
     if (this.#dataLines === 0) {
       this.#eventType = ''
+      this.#eventSize = this.#idCost
       return
     }
     const type = this.#eventType === '' ? 'message' : this.#eventType

@@ -218,3 +218,30 @@ t.test('close() while decoding stops everything', async (t) => {
     t.same(rec.types, ['open'])
   })
 })
+
+t.test('at most 5 codings are decoded: a longer chain fails the connection', async (t) => {
+  await expectDecoded(t, 'gzip, br, deflate, gzip, br', encode(['gzip', 'br', 'deflate', 'gzip', 'br'], BODY))
+  // identity is no decoder and does not count.
+  await expectDecoded(t, 'identity, gzip, identity, gzip, gzip, gzip, gzip', encode(['gzip', 'gzip', 'gzip', 'gzip', 'gzip'], BODY))
+  for (const count of [6, 5000]) {
+    const codings = Array(count).fill('br')
+    // Only the first six layers are applied: the header alone is what must be refused, before any
+    // decoder is made for it (5,000 of them took about 118 MiB).
+    const body = encode(codings.slice(0, 6), BODY)
+    const srv = await serve(t, (req, res) => {
+      // Without spaces, 5,000 of them fit in undici's 16 KiB limit on a response head.
+      sse(res, undefined, { headers: { 'content-encoding': codings.join(',') } })
+      res.end(body)
+    })
+    const es = srv.eventSource('/')
+    const rec = record(es, ['open', 'message', 'two', 'error'])
+    const error = await rec.wait('error')
+    t.same(rec.types, ['error'], `${count} codings: no open, no event, one error`)
+    t.equal(error.readyState, CLOSED, `${count} codings: failed, not reestablished`)
+    t.equal(es.readyState, CLOSED)
+    t.equal(error.event.code, 'ERR_EVENTSOURCE_TOO_MANY_CODINGS')
+    t.equal(error.event.message, `The response lists ${count} content codings; at most 5 are decoded`)
+    t.equal(error.event.status, 200)
+    t.equal(srv.requests.length, 1, `${count} codings: no second request`)
+  }
+})

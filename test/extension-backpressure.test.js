@@ -8,6 +8,7 @@
 
 const t = require('tap')
 const { gzipSync } = require('node:zlib')
+const { randomBytes } = require('node:crypto')
 const { EventSource } = require('../')
 const { SSE_HEADERS, serve, open, record, bounded, onceBounded } = require('./helpers')
 
@@ -140,3 +141,57 @@ for (const api of apis) {
     await iterator.return()
   })
 }
+
+t.test('highWaterMarkBytes: large events stop the queue long before highWaterMark', async (t) => {
+  const dispatcher = new (require('undici').Agent)()
+  t.teardown(() => dispatcher.close())
+  const log = []
+  const server = await serve(t, (req, res) => flood(res, log))
+  // An event of 64 Ki characters counts 128 KiB (two bytes a character) and 512: 1 MiB is 8 of them,
+  // where highWaterMark (1000 by default) would take all 512.
+  const limit = 1024 * 1024
+  const es = open(t, server.url('/stalled'), { dispatcher, highWaterMarkBytes: limit, reconnectionTime: 60000 })
+  let dispatched = 0
+  es.addEventListener('message', () => dispatched++)
+  const iterator = es[Symbol.asyncIterator]()
+  t.equal((await iterator.next()).value.data.slice(0, 4), '0000')
+  await checkStalled(t, server, dispatcher, log[0].res, () => dispatched, log)
+  const cost = 512 + 2 * (SIZE - 8 + 'message'.length)
+  // Full at 8 queued; the network chunk that filled it may hold one more event.
+  t.ok(iterator.bytes >= limit && iterator.bytes <= limit + 2 * cost, `${iterator.bytes} bytes queued`)
+  await drain(t, iterator, 1)
+  await iterator.return()
+})
+
+t.test('a gzip body: pausing stops the decoder, and the server sees the stall', async (t) => {
+  const dispatcher = new (require('undici').Agent)()
+  t.teardown(() => dispatcher.close())
+  // The same 512 events of 64 KiB, of random characters so that gzip keeps them large (about 24 MiB):
+  // the decoder's input fills up, and the socket is read no further until it drains.
+  const events = Array.from({ length: COUNT }, (_, i) => {
+    const head = `data: ${String(i).padStart(4, '0')} `
+    const fill = randomBytes(SIZE).toString('base64').slice(0, SIZE - head.length - 2)
+    return head + fill + '\n\n'
+  })
+  const body = gzipSync(events.join(''))
+  const log = []
+  const server = await serve(t, (req, res) => {
+    if (req.url !== '/gzip') return flood(res, log)
+    res.writeHead(200, { ...SSE_HEADERS, 'content-encoding': 'gzip' })
+    res.end(body)
+    log.push({ res })
+  })
+  const es = open(t, server.url('/gzip'), { dispatcher, highWaterMark: 2, reconnectionTime: 60000 })
+  let dispatched = 0
+  es.addEventListener('message', () => dispatched++)
+  const iterator = es[Symbol.asyncIterator]()
+  t.equal((await iterator.next()).value.data.slice(0, 4), '0000')
+  const stalled = log[0].res
+  const control = open(t, server.url('/control'), { dispatcher })
+  await record(control).wait('message', COUNT, 20000)
+  control.close()
+  t.ok(stalled.writableLength > body.length / 2, `the stalled response still holds ${stalled.writableLength} of ${body.length} bytes`)
+  t.ok(dispatched < 32, `the stalled source dispatched ${dispatched} events of ${COUNT}`)
+  await drain(t, iterator, 1)
+  await iterator.return()
+})

@@ -5,7 +5,7 @@
 
 const t = require('tap')
 const { EventSource } = require('../')
-const { MessageIterator } = require('../lib/message-iterator')
+const { MessageIterator, eventCost, PIN_SPAN } = require('../lib/message-iterator')
 const { SSE_HEADERS, serve, open, record, reconnectionCycle, onceBounded } = require('./helpers')
 
 t.test('yields the MessageEvents of every type, in order, across a reconnection', async (t) => {
@@ -174,6 +174,82 @@ t.test('a long queue is consumed in order (the queue compacts as it drains)', as
     if (++expected === n) break
   }
   t.equal(expected, n, 'all of them, in order')
+})
+
+t.test('MessageIterator: the queue is bounded in bytes too, and resumes below half of both bounds', async (t) => {
+  const calls = []
+  const source = {
+    pause: () => calls.push('pause'),
+    resume: () => calls.push('resume'),
+    close: () => calls.push('close'),
+    remove: () => calls.push('remove')
+  }
+  const iterator = new MessageIterator(source, 100, 1000)
+  iterator.push('a', 600)
+  t.equal(iterator.bytes, 600)
+  t.equal(iterator.full, false)
+  iterator.push('b', 600)
+  t.equal(iterator.full, true, '1200 bytes of 1000, 2 events of 100')
+  t.same(await iterator.next(), { value: 'a', done: false })
+  t.equal(iterator.bytes, 600)
+  t.same(calls, [], 'not resumed above half the bytes')
+  t.same(await iterator.next(), { value: 'b', done: false })
+  t.equal(iterator.bytes, 0)
+  t.same(calls, ['resume'])
+  await iterator.return()
+  t.equal(iterator.bytes, 0)
+})
+
+t.test('MessageIterator: events are copied once the queue spans PIN_SPAN chunks', async (t) => {
+  const source = { pause () {}, resume () {}, close () {}, remove () {} }
+  const iterator = new MessageIterator(source, 100)
+  t.equal(PIN_SPAN, 16)
+  t.equal(iterator.keepsChunksBefore(100), false, 'an empty queue keeps nothing')
+  iterator.push('a', 0, 1)
+  iterator.push('b', 0, 5)
+  t.equal(iterator.keepsChunksBefore(16), false)
+  t.equal(iterator.keepsChunksBefore(17), true, 'chunk 17 is 16 after the oldest queued, 1')
+  t.same(await iterator.next(), { value: 'a', done: false })
+  t.equal(iterator.keepsChunksBefore(17), false, 'the oldest queued is now of chunk 5')
+  t.same(await iterator.next(), { value: 'b', done: false })
+  const pending = iterator.next()
+  t.equal(iterator.keepsChunksBefore(100), false, 'a waiting next() takes the next event as it is')
+  iterator.push('c', 0, 100)
+  t.same(await pending, { value: 'c', done: false })
+})
+
+t.test('events queued over many network chunks arrive intact', async (t) => {
+  // One short event per 64 KiB chunk, the rest a comment: the queue spans more than PIN_SPAN chunks
+  // and its later events get strings of their own.
+  const count = 40
+  const chunk = (i) => {
+    const bytes = Buffer.alloc(64 * 1024, 0x70)
+    bytes.write(`\nid: id-${String(i).padStart(12, '0')}\ndata: data-${String(i).padStart(12, '0')}\n\n:`)
+    return bytes
+  }
+  const server = await serve(t, (req, res) => {
+    res.writeHead(200, SSE_HEADERS)
+    for (let i = 0; i < count; i++) res.write(chunk(i))
+  })
+  const es = open(t, server.url())
+  const rec = record(es)
+  const iterator = es[Symbol.asyncIterator]()
+  // Nothing is read until every event has been dispatched, and queued.
+  await rec.wait('message', count)
+  const seen = []
+  for (let i = 0; i < count; i++) {
+    const { value } = await iterator.next()
+    seen.push(`${value.type} ${value.data} ${value.lastEventId}`)
+  }
+  t.same(seen, Array.from({ length: count }, (_, i) => {
+    const n = String(i).padStart(12, '0')
+    return `message data-${n} id-${n}`
+  }))
+  await iterator.return()
+})
+
+t.test('eventCost: two bytes per UTF-16 unit of data, type and last event ID, plus 512', async (t) => {
+  t.equal(eventCost(new MessageEvent('type', { data: 'data\u20ac', lastEventId: 'id' })), 512 + 2 * (5 + 4 + 2))
 })
 
 t.test('MessageIterator: push after the end and a second finish are ignored', async (t) => {

@@ -77,6 +77,7 @@ t.test('wrong types throw TypeError ERR_INVALID_ARG_TYPE naming the option', asy
     [{ signal: null }, 'init.signal', /Received null/],
     [{ signal: new AbortController() }, 'init.signal', /Received an instance of AbortController/],
     [{ highWaterMark: '2' }, 'init.highWaterMark'],
+    [{ highWaterMarkBytes: 1n }, 'init.highWaterMarkBytes', /must be of type number\. Received type bigint \(1n\)/],
     [{ credentialHeaders: 'x-api-key' }, 'init.credentialHeaders', /must be an array of header names/],
     [{ credentialHeaders: ['x-api-key', 1] }, 'init.credentialHeaders[]', /must be of type string\. Received type number \(1\)/],
     [{ credentialHeaders: [1] }, 'init.credentialHeaders[]', /must be of type string\. Received type number \(1\)/],
@@ -133,7 +134,10 @@ t.test('values out of range throw RangeError ERR_OUT_OF_RANGE naming the option'
     [{ node: { reconnectionTime: 1.5 } }, 'init.node.reconnectionTime', integerRange('init.node.reconnectionTime')],
     [{ maxEventSize: 0 }, 'init.maxEventSize', integerRange('init.maxEventSize')],
     [{ maxEventSize: -Infinity }, 'init.maxEventSize', integerRange('init.maxEventSize')],
-    [{ maxEventSize: 0.5 }, 'init.maxEventSize', integerRange('init.maxEventSize')]
+    [{ maxEventSize: 0.5 }, 'init.maxEventSize', integerRange('init.maxEventSize')],
+    [{ highWaterMarkBytes: 0 }, 'init.highWaterMarkBytes', /an integer >= 1\. Received 0$/],
+    [{ highWaterMarkBytes: 1.5 }, 'init.highWaterMarkBytes', integerRange('init.highWaterMarkBytes')],
+    [{ highWaterMarkBytes: Infinity }, 'init.highWaterMarkBytes', integerRange('init.highWaterMarkBytes')]
   ], RangeError, 'ERR_OUT_OF_RANGE')
 })
 
@@ -275,6 +279,8 @@ t.test('valid values are accepted', async (t) => {
     { signal: new AbortController().signal },
     { signal: AbortSignal.abort() },
     { highWaterMark: 1 },
+    { highWaterMarkBytes: 1 },
+    { highWaterMarkBytes: 2 ** 40 },
     { credentialHeaders: [] },
     { credentialHeaders: ['X-Api-Key'] },
     { allowInsecureRedirect: 'yes' },

@@ -155,10 +155,68 @@ t.test('maxEventSize', async (t) => {
 
   t.test('the size is per event', async (t) => {
     const input = bytes('data:abc\n\ndata:abc\n\nevent:long-type-name\nid:long-id-value\nretry:12345\n:comment\ndata:abc\n\n')
-    // The longest line is 20 bytes; the stream is far longer than that.
-    const records = parseAll([input], { maxEventSize: 20 })
+    // The longest line is 20 bytes, the largest event 38 (its type, 14, and ID, 13, count too, with
+    // the longest line after them, 'retry:12345'); the stream is far longer than that.
+    const records = parseAll([input], { maxEventSize: 38 })
     t.equal(records.filter((r) => r[0] === 'event').length, 3)
     t.equal(records.length, 5, 'and the retry and the comment')
+  })
+
+  t.test('the event type and the ID buffer count, at their value bytes', async (t) => {
+    // type 4 + id 3 + 'data:a' 6 = 13; the data line then counts 32.
+    const input = bytes('event:type\nid:one\ndata:a\n\n')
+    t.same(parseAll([input], { maxEventSize: 13 }), [['event', 'type', 'a', 'one']])
+    throwsError(t, () => parseAll([input], { maxEventSize: 12 }), tooLarge(12))
+    // A later ID replaces the earlier one, in the count too: 13 while 'id:i' (4) is read, then 1 while
+    // 'data:abcdefghijklmnop' (21) is.
+    const replaced = bytes('id:long-id-value\nid:i\ndata:abcdefghijklmnop\n\n')
+    t.same(parseAll([replaced], { maxEventSize: 22 }), [['event', 'message', 'abcdefghijklmnop', 'i']])
+    throwsError(t, () => parseAll([replaced], { maxEventSize: 21 }), tooLarge(21))
+    // A later type is counted on top of the earlier one (a repeated `event:` line is rare): 3 + 1 + 6.
+    const retyped = bytes('event:abc\nevent:d\ndata:a\n\n')
+    t.same(parseAll([retyped], { maxEventSize: 10 }), [['event', 'd', 'a', '']])
+    throwsError(t, () => parseAll([retyped], { maxEventSize: 9 }), tooLarge(9))
+    // reset() keeps the last event ID, counted at two bytes per character from then on.
+    const { parser, events } = collecting({ maxEventSize: 30 })
+    parser.write(bytes('id:0123456789\ndata:a\n\n'))
+    parser.reset()
+    parser.write(bytes('data:bcdef\n\n')) // 20 + 10
+    throwsError(t, () => parser.write(bytes('data:bcdefg\n\n')), tooLarge(30))
+    t.same(events, [['message', 'a', '0123456789'], ['message', 'bcdef', '0123456789']])
+    // The ID buffer outlives its event: it counts for the next ones too, until it changes.
+    const carried = bytes('id:0123456789\ndata:a\n\ndata:bc\n\n')
+    t.same(parseAll([carried], { maxEventSize: 17 }), [['event', 'message', 'a', '0123456789'], ['event', 'message', 'bc', '0123456789']])
+    throwsError(t, () => parseAll([carried], { maxEventSize: 16 }), tooLarge(16))
+    // A value that is not ASCII counts at least two bytes per UTF-16 unit: V8 may store it so.
+    const wide = bytes('event:\u20ac\u20ac\u20ac\u20acx\ndata:a\n\n') // 13 bytes, 5 units: 13
+    t.same(parseAll([wide], { maxEventSize: 19 }), [['event', '\u20ac\u20ac\u20ac\u20acx', 'a', '']])
+    const ascii = bytes('event:a\u20acbcdefgh\ndata:a\n\n') // 11 bytes, 9 units: 18
+    t.same(parseAll([ascii], { maxEventSize: 24 }), [['event', 'a\u20acbcdefgh', 'a', '']])
+    throwsError(t, () => parseAll([ascii], { maxEventSize: 23 }), tooLarge(23))
+  })
+
+  t.test('each data line after the first counts at least 96 bytes: two joins and a string', async (t) => {
+    // 'a' + LF: 32; 'b' + LF: 96; then 'data:c' (6) is read: 134.
+    const input = bytes('data:a\ndata:b\ndata:c\n\n')
+    t.same(parseAll([input], { maxEventSize: 134 }), [['event', 'message', 'a\nb\nc', '']])
+    throwsError(t, () => parseAll([input], { maxEventSize: 133 }), tooLarge(133))
+    // A longer value counts its bytes and LF: 32 + 101, then 6.
+    const long = bytes(`data:a\ndata:${'x'.repeat(100)}\ndata:c\n\n`)
+    t.same(parseAll([long], { maxEventSize: 139 }), [['event', 'message', `a\n${'x'.repeat(100)}\nc`, '']])
+    throwsError(t, () => parseAll([long], { maxEventSize: 138 }), tooLarge(138))
+    // An empty value adds one join only: 32 + 32, then 6.
+    const empty = bytes('data:a\ndata\ndata:c\n\n')
+    t.same(parseAll([empty], { maxEventSize: 70 }), [['event', 'message', 'a\n\nc', '']])
+    throwsError(t, () => parseAll([empty], { maxEventSize: 69 }), tooLarge(69))
+    // A data value that is not ASCII counts two bytes per unit: 'é' x 100 is 200 bytes and 100 units,
+    // 100 bytes that are not UTF-8 decode to 100 U+FFFD, 'x' x 100 and a euro sign to 101 units.
+    const wide = (value, limit) => parseAll([Buffer.concat([bytes('data:a\ndata:'), value, bytes('\ndata:c\n\n')])], { maxEventSize: limit })
+    t.equal(wide(bytes('\u00e9'.repeat(100)), 32 + 201 + 6)[0][2].length, 104)
+    throwsError(t, () => wide(bytes('\u00e9'.repeat(100)), 32 + 201 + 5), tooLarge(238))
+    t.equal(wide(Buffer.alloc(100, 0xff), 32 + 201 + 6)[0][2].length, 104)
+    throwsError(t, () => wide(Buffer.alloc(100, 0xff), 32 + 201 + 5), tooLarge(238))
+    t.equal(wide(bytes(`${'x'.repeat(100)}\u20ac`), 32 + 203 + 6)[0][2].length, 105)
+    throwsError(t, () => wide(bytes(`${'x'.repeat(100)}\u20ac`), 32 + 203 + 5), tooLarge(240))
   })
 
   t.test('events before the overflow in the same chunk are delivered, later ones not', async (t) => {

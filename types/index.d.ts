@@ -50,7 +50,7 @@ export interface EventSourceInit {
   dispatcher?: Dispatcher
   /** The initial reconnection time in ms (same as reconnect.delay). Default 3000. */
   reconnectionTime?: number
-  /** Bytes buffered for one event before the connection fails with ERR_EVENTSOURCE_EVENT_TOO_LARGE. Default: the dispatcher's `eventSource.maxEventSize` (undici's `new Agent({ eventSource: { maxEventSize } })`), else 64 MiB; Infinity disables. */
+  /** What one event may hold in memory (its data, event type and ID buffer, at their cost in memory, and the line being read) before the connection fails with ERR_EVENTSOURCE_EVENT_TOO_LARGE. Default: the dispatcher's `eventSource.maxEventSize` (undici's `new Agent({ eventSource: { maxEventSize } })`), else 64 MiB; Infinity disables. */
   maxEventSize?: number
   /** Request headers, or a function (sync or async) called before every attempt. Last-Event-ID stays managed by EventSource. */
   headers?: HeadersInitLike | ((context: AttemptContext) => HeadersInitLike | Promise<HeadersInitLike>)
@@ -72,13 +72,15 @@ export interface EventSourceInit {
   credentialHeaders?: string[]
   /** Follow a redirect from https: to http:. Default false: such a redirect fails the connection (ERR_EVENTSOURCE_INSECURE_REDIRECT). */
   allowInsecureRedirect?: boolean
-  /** Events queued for `for await` before reading from the socket pauses. Default 1000. */
+  /** Events queued for `for await` before reading from the socket (and decoding) pauses. Default 1000. */
   highWaterMark?: number
   /**
    * The end of a 200 event stream is the end of the answer (an LLM-style POST): the source closes
    * without reconnecting and fires `end`, not `error`; `for await` ends normally. Default false.
    */
   closeOnEnd?: boolean
+  /** Bytes of events queued for `for await` (data, type and last event ID at two bytes per UTF-16 unit, plus 512 per event) before reading from the socket (and decoding) pauses. Default 16 MiB. */
+  highWaterMarkBytes?: number
   /** undici's (Node's built-in EventSource) shape, accepted as is. */
   node?: {
     dispatcher?: Dispatcher
@@ -153,7 +155,7 @@ export interface EventSourceParserOptions {
   onRetry? (ms: number): void
   /** Called with the text after `:` of a comment line, one leading space removed. */
   onComment? (text: string): void
-  /** Limit on one event: its data so far (value bytes + 1 per data line, at least 32 a line: what a line costs in memory) plus the raw bytes of the line being read. Default 64 MiB; Infinity disables. */
+  /** Limit on what one event holds in memory: its data so far (value bytes + 1 per data line, at least 32 for the first line and 96 for each further one, 32 for one without a value), its event type and ID buffer (their value bytes; a value that is not ASCII counts two bytes per UTF-16 unit when V8 stores it so), plus the raw bytes of the line being read. Default 64 MiB; Infinity disables. */
   maxEventSize?: number
   /** The last event ID string to start from. Default "". */
   lastEventId?: string
@@ -214,6 +216,7 @@ export type ErrorCode =
   | 'ERR_EVENTSOURCE_DISPATCHER_REDIRECT'
   | 'ERR_EVENTSOURCE_NETWORK'
   | 'ERR_EVENTSOURCE_DECODING'
+  | 'ERR_EVENTSOURCE_TOO_MANY_CODINGS'
   | 'ERR_EVENTSOURCE_STREAM_ENDED'
   | 'ERR_EVENTSOURCE_CONNECT_TIMEOUT'
   | 'ERR_EVENTSOURCE_IDLE_TIMEOUT'

@@ -68,11 +68,14 @@ new EventSource('http://127.0.0.1/', {
   connectTimeout: 10_000,
   signal: AbortSignal.timeout(1000),
   highWaterMark: 10,
-  closeOnEnd: true
+  closeOnEnd: true,
+  highWaterMarkBytes: 1024 * 1024
 })
 source.addEventListener('end', (event) => {
   expectType<Event>(event)
 })
+expectError(new EventSource('http://127.0.0.1/', { highWaterMarkBytes: '1M' }))
+expectAssignable<ErrorCode>('ERR_EVENTSOURCE_TOO_MANY_CODINGS')
 new EventSource('http://127.0.0.1/', { headers: [['x-a', '1']] })
 new EventSource('http://127.0.0.1/', { headers: new Headers({ 'x-a': '1' }) })
 expectError(new EventSource('http://127.0.0.1/', { reconnect: { jitter: 'half' } }))

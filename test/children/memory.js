@@ -1,0 +1,186 @@
+'use strict'
+
+// A child process for the memory-bound tests (test/reliability-memory.test.js), run with --expose-gc
+// by runChild() (test/helpers/child.js) against a server in the parent. It prints one JSON line: its
+// report. "Memory" is heapUsed plus external (Buffers, and the long strings Node decodes outside the
+// heap), after two full GCs.
+//
+//   node --expose-gc memory.js stalled <url> <events>
+//     A `for await` loop takes one event of <url> (a body of <events> equal events) and then stops
+//     reading. Meanwhile a control EventSource reads the same body to its end: by then the stalled
+//     one has had all the time it needs to decode everything too. Its queue and the memory growth are
+//     reported; then it reads the rest, and whether every event arrived is reported.
+//
+//   node --expose-gc memory.js slow <url> <events> <sampleEvery>
+//     A `for await` loop slower than the decoder: it waits for a 1 ms timer every 32 events (32 KiB),
+//     about 30 MB/s at most, where zlib decodes hundreds. Memory is sampled every <sampleEvery> events.
+//
+//   node --expose-gc memory.js parser <shape> <maxEventSize>
+//     An EventSourceParser fed a hostile stream (one of SHAPES, in 64 KiB chunks) up to the last chunk
+//     before it throws ERR_EVENTSOURCE_EVENT_TOO_LARGE (found by a first parser); the memory it then
+//     holds is reported.
+
+const { EventSource, EventSourceParser } = require('../..')
+
+const [mode, ...rest] = process.argv.slice(2)
+const CHUNK = 64 * 1024
+
+function memoryAfterGc () {
+  global.gc()
+  global.gc()
+  const { heapUsed, external } = process.memoryUsage()
+  return heapUsed + external
+}
+
+// Loaded before the first measurement: undici is otherwise loaded by the first EventSource, and would
+// count as growth.
+require('undici')
+require('node:zlib')
+
+const turn = () => new Promise((resolve) => setImmediate(resolve))
+
+async function stalled () {
+  const url = rest[0]
+  const total = Number(rest[1])
+  const report = { mode, total }
+  const base = memoryAfterGc()
+  const es = new EventSource(url, { reconnectionTime: 60_000 })
+  let errors = 0
+  es.addEventListener('error', () => { errors++ })
+  const events = es[Symbol.asyncIterator]()
+  const first = await events.next()
+  const expected = first.value.data
+  let read = 1
+  let controlEvents = 0
+  for await (const event of new EventSource(url)) {
+    if (event.data !== expected) report.controlMismatch = true
+    if (++controlEvents === total) break
+  }
+  report.controlEvents = controlEvents
+  report.queued = events.size
+  report.queuedBytes = events.bytes
+  report.growth = memoryAfterGc() - base
+  report.rss = process.memoryUsage().rss
+  // The end of the body comes after its last decoded byte: not while those wait.
+  report.errorsWhileStalled = errors
+  while (read < total) {
+    const { value, done } = await events.next()
+    if (done) break
+    if (value.data !== expected) report.mismatch = true
+    read++
+  }
+  report.read = read
+  await events.return()
+  return report
+}
+
+async function slow () {
+  const url = rest[0]
+  const total = Number(rest[1])
+  const sampleEvery = Number(rest[2])
+  const report = { mode, total, samples: [] }
+  const base = memoryAfterGc()
+  const es = new EventSource(url, { reconnectionTime: 60_000 })
+  let read = 0
+  let expected = null
+  for await (const event of es) {
+    expected ??= event.data
+    if (event.data !== expected) report.mismatch = true
+    if (++read % sampleEvery === 0) report.samples.push(memoryAfterGc() - base)
+    if (read === total) break
+    if (read % 32 === 0) await new Promise((resolve) => setTimeout(resolve, 1))
+  }
+  report.read = read
+  report.maxGrowth = Math.max(...report.samples)
+  return report
+}
+
+// Streams that each make the parser hold as much as it can per counted byte: SHAPES[name](limit)
+// returns `chunk(i)`, the i-th 64 KiB chunk, a fresh Buffer, as a socket would hand it over.
+function repeated (line, encoding = 'latin1') {
+  return () => {
+    const template = Buffer.from(line.repeat(Math.floor(CHUNK / line.length)), encoding)
+    return () => Buffer.from(template)
+  }
+}
+const SHAPES = {
+  // The data buffer grows by one join per line: cons strings cost more than the bytes.
+  'empty-lines': repeated('data:\n'),
+  'short-lines': repeated('data: 12345\n'),
+  // The same in chunks that are not ASCII (a comment with an é leads each): values are decoded one by
+  // one, and the data buffer is never copied whole.
+  'short-lines-utf8': () => {
+    const template = Buffer.from(`: \u00e9\n${'data: 12345\n'.repeat(5400)}`, 'utf8')
+    return () => Buffer.from(template)
+  },
+  'empty-lines-utf8': () => {
+    const template = Buffer.from(`: \u00e9\n${'data:\n'.repeat(10800)}`, 'utf8')
+    return () => Buffer.from(template)
+  },
+  // One line that never ends: held as raw pieces.
+  'long-line': () => (i) => i === 0 ? Buffer.from('data: ') : Buffer.alloc(CHUNK, 0x78),
+  // A type and an ID of almost the limit each, then data.
+  fields: (limit) => {
+    const value = limit - 64
+    const head = Buffer.from(`event: ${'t'.repeat(value)}\nid: ${'i'.repeat(value)}\ndata: `)
+    return (i) => {
+      const start = i * CHUNK
+      if (start >= head.length) return Buffer.alloc(CHUNK, 0x78)
+      const chunk = Buffer.alloc(CHUNK, 0x78)
+      head.copy(chunk, 0, start, Math.min(head.length, start + CHUNK))
+      return chunk
+    }
+  },
+  // One short data line per chunk, the rest of the chunk a comment: each data value is a slice of its
+  // chunk's decoded text, which would keep all 64 KiB of it alive.
+  pinned: () => {
+    const template = Buffer.alloc(CHUNK, 0x70)
+    template.write('\ndata: 0123456789abcdefghij\n:')
+    return () => Buffer.from(template)
+  },
+  // Values V8 stores at two bytes per character: ASCII with one character above U+00FF, and bytes
+  // that are not UTF-8 (each becomes U+FFFD).
+  wide: repeated(`data: \u20ac${'x'.repeat(100)}\n`, 'utf8'),
+  invalid: repeated(`data: ${'\xff'.repeat(100)}\n`)
+}
+
+function parser () {
+  const [shape, limitText] = rest
+  const maxEventSize = Number(limitText)
+  const make = SHAPES[shape]
+  if (make === undefined) throw new Error(`unknown shape ${shape}`)
+  const chunk = make(maxEventSize)
+  const onEvent = () => { throw new Error('no event expected') }
+  // First find the chunk that overflows...
+  const probe = new EventSourceParser({ onEvent, maxEventSize })
+  let overflowAt = -1
+  for (let i = 0; overflowAt === -1; i++) {
+    try {
+      probe.write(chunk(i))
+    } catch (err) {
+      if (err.code !== 'ERR_EVENTSOURCE_EVENT_TOO_LARGE') throw err
+      overflowAt = i
+    }
+  }
+  // ...then feed a fresh parser everything before it.
+  const base = memoryAfterGc()
+  const measured = new EventSourceParser({ onEvent, maxEventSize })
+  for (let i = 0; i < overflowAt; i++) measured.write(chunk(i))
+  const growth = memoryAfterGc() - base
+  globalThis.measured = measured
+  return { mode, shape, maxEventSize, chunks: overflowAt, growth, ratio: growth / maxEventSize }
+}
+
+const MODES = { stalled, slow, parser }
+const main = MODES[mode]
+if (main === undefined || typeof global.gc !== 'function') {
+  process.stdout.write(JSON.stringify({ error: `usage: node --expose-gc ${__filename} ${Object.keys(MODES).join('|')} ...` }) + '\n')
+  process.exitCode = 2
+} else {
+  Promise.resolve().then(main).then((report) => {
+    process.stdout.write(JSON.stringify(report) + '\n')
+  }, (err) => {
+    process.stdout.write(JSON.stringify({ error: err.stack }) + '\n')
+    process.exitCode = 1
+  })
+}
