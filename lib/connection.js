@@ -14,7 +14,14 @@
 // https://html.spec.whatwg.org/multipage/server-sent-events.html#sse-processing-model
 // https://fetch.spec.whatwg.org/#http-redirect-fetch
 
-const { connectionError } = require('./errors')
+const {
+  codes: {
+    ERR_EVENTSOURCE_ABORTED, ERR_EVENTSOURCE_BAD_CONTENT_TYPE, ERR_EVENTSOURCE_BAD_STATUS, ERR_EVENTSOURCE_CONNECT_TIMEOUT,
+    ERR_EVENTSOURCE_DECODING, ERR_EVENTSOURCE_DISPATCHER_REDIRECT, ERR_EVENTSOURCE_IDLE_TIMEOUT,
+    ERR_EVENTSOURCE_INSECURE_REDIRECT, ERR_EVENTSOURCE_INVALID_REDIRECT, ERR_EVENTSOURCE_NETWORK,
+    ERR_EVENTSOURCE_TOO_MANY_CODINGS, ERR_EVENTSOURCE_TOO_MANY_REDIRECTS, ERR_EVENTSOURCE_UNSUPPORTED_SCHEME
+  }
+} = require('./errors')
 const { fromRawHeaders, fromParsedHeaders, mimeEssence } = require('./response-headers')
 const { parseContentEncoding, ContentDecoder, MAX_CODINGS } = require('./content-decoding')
 const { parseRetryAfter } = require('./reconnect-policy')
@@ -114,9 +121,7 @@ class Connection {
 
   start () {
     if (!isHttpScheme(this.#url)) {
-      this.#finish('onFail', connectionError('ERR_EVENTSOURCE_UNSUPPORTED_SCHEME',
-        `The URL scheme "${this.#url.protocol}" is not supported: an event stream needs http: or https:`,
-        { url: displayHref(this.#url) }))
+      this.#finish('onFail', new ERR_EVENTSOURCE_UNSUPPORTED_SCHEME(this.#url.protocol, { url: displayHref(this.#url) }))
       return
     }
     this.#dispatch()
@@ -166,10 +171,10 @@ class Connection {
     }
   }
 
-  #timedOut (code, message) {
+  #timedOut (error) {
     this.#timer = null
     this.#discardHop()
-    this.#finish('onNetworkError', connectionError(code, message, { url: displayHref(this.#url) }))
+    this.#finish('onNetworkError', error)
   }
 
   // The idle timer is not reset per chunk (that would cost a timer operation per chunk): chunks stamp
@@ -181,8 +186,7 @@ class Connection {
         this.#armIdleTimer(this.#paused ? this.#idleTimeout : this.#idleTimeout - idle)
         return
       }
-      this.#timedOut('ERR_EVENTSOURCE_IDLE_TIMEOUT',
-        `No data from ${this.#url.origin} for ${this.#idleTimeout} ms (idleTimeout)`)
+      this.#timedOut(new ERR_EVENTSOURCE_IDLE_TIMEOUT(this.#url.origin, this.#idleTimeout, { url: displayHref(this.#url) }))
     }, Math.ceil(delay))
   }
 
@@ -198,8 +202,8 @@ class Connection {
     }
     if (url.origin !== this.#requestOrigin) this.#leftRequestOrigin = true
     if (this.#connectTimeout !== 0) {
-      this.#timer = setTimeout(() => this.#timedOut('ERR_EVENTSOURCE_CONNECT_TIMEOUT',
-        `No response from ${url.origin} within ${this.#connectTimeout} ms (connectTimeout)`), this.#connectTimeout)
+      this.#timer = setTimeout(() => this.#timedOut(new ERR_EVENTSOURCE_CONNECT_TIMEOUT(url.origin, this.#connectTimeout,
+        { url: displayHref(this.#url) })), this.#connectTimeout)
     }
     // The URL's userinfo is never sent as such: undici gets the origin and the path.
     const headers = { ...this.#headers }
@@ -247,8 +251,7 @@ class Connection {
     const details = { status, statusText, headers, url: displayHref(this.#url) }
     if (status !== 200) {
       this.#discardHop()
-      const error = connectionError('ERR_EVENTSOURCE_BAD_STATUS',
-        `The server answered ${status}${statusText ? ` ${statusText}` : ''}: an event stream needs status 200`, details)
+      const error = new ERR_EVENTSOURCE_BAD_STATUS(status, statusText, details)
       // Extension: statuses the user chose are retried, after Retry-After when the server sent one.
       if (this.#retryStatuses?.has(status)) {
         error.retryAfter = parseRetryAfter(headers['retry-after'], Date.now()) ?? undefined
@@ -261,9 +264,7 @@ class Connection {
     const type = mimeEssence(headers['content-type'])
     if (type !== 'text/event-stream') {
       this.#discardHop()
-      this.#finish('onFail', connectionError('ERR_EVENTSOURCE_BAD_CONTENT_TYPE',
-        `The server answered with Content-Type "${headers['content-type'] ?? ''}": an event stream needs text/event-stream`,
-        details))
+      this.#finish('onFail', new ERR_EVENTSOURCE_BAD_CONTENT_TYPE(headers['content-type'], details))
       return false
     }
     const codings = parseContentEncoding(headers['content-encoding'])
@@ -272,8 +273,7 @@ class Connection {
       // header again, so the connection fails instead (reconnecting is known to be futile, which the
       // standard lets a user agent act on), as for a redirect loop.
       this.#discardHop()
-      this.#finish('onFail', connectionError('ERR_EVENTSOURCE_TOO_MANY_CODINGS',
-        `The response lists ${codings.length} content codings; at most ${MAX_CODINGS} are decoded`, details))
+      this.#finish('onFail', new ERR_EVENTSOURCE_TOO_MANY_CODINGS(codings.length, MAX_CODINGS, details))
       return false
     }
     if (codings !== null) {
@@ -284,8 +284,7 @@ class Connection {
           if (!this.#paused) this.#hop?.resume()
         },
         onEnd: () => this.#finish('onEnd'),
-        onError: (err) => this.#finish('onNetworkError', connectionError('ERR_EVENTSOURCE_DECODING',
-          `The response body could not be decoded (Content-Encoding: ${headers['content-encoding']})`, details, err))
+        onError: (err) => this.#finish('onNetworkError', new ERR_EVENTSOURCE_DECODING(headers['content-encoding'], details, err))
       })
       if (this.#paused) this.#decoder.pause()
     }
@@ -307,9 +306,7 @@ class Connection {
     if (hop !== this.#hop || this.#done) return
     this.#discardHop()
     const from = history[history.length - 1]
-    this.#finish('onFail', connectionError('ERR_EVENTSOURCE_DISPATCHER_REDIRECT',
-      `The dispatcher followed a redirect from ${from} by itself; EventSource follows redirects itself, to keep ` +
-      'credentials and https: safe: use a dispatcher without a redirect interceptor', { url: displayHref(this.#url) }))
+    this.#finish('onFail', new ERR_EVENTSOURCE_DISPATCHER_REDIRECT(from, { url: displayHref(this.#url) }))
   }
 
   hopData (hop, chunk) {
@@ -331,8 +328,7 @@ class Connection {
 
   hopError (hop, err) {
     if (hop !== this.#hop || this.#done) return
-    this.#finish('onNetworkError', connectionError('ERR_EVENTSOURCE_NETWORK',
-      `The connection to ${this.#url.origin} failed: ${err.message}`, { url: displayHref(this.#url) }, err))
+    this.#finish('onNetworkError', new ERR_EVENTSOURCE_NETWORK(this.#url.origin, err.message, { url: displayHref(this.#url) }, err))
   }
 
   // Fetch's "HTTP-network-or-cache fetch" for a 401: retried once with the URL's credentials
@@ -356,37 +352,35 @@ class Connection {
     try {
       next = new URL(location, this.#url)
     } catch (err) {
-      this.#finish('onFail', connectionError('ERR_EVENTSOURCE_INVALID_REDIRECT',
-        `The server redirected to an invalid URL: ${location}`, { status, url: displayHref(this.#url) }, err))
+      this.#finish('onFail', new ERR_EVENTSOURCE_INVALID_REDIRECT(`an invalid URL: ${location}`,
+        { status, url: displayHref(this.#url) }, err))
       return
     }
     if (!isHttpScheme(next)) {
-      this.#finish('onFail', connectionError('ERR_EVENTSOURCE_INVALID_REDIRECT',
-        `The server redirected to an unsupported URL scheme: ${next.protocol}`, { status, url: displayHref(this.#url) }))
+      this.#finish('onFail', new ERR_EVENTSOURCE_INVALID_REDIRECT(`an unsupported URL scheme: ${next.protocol}`,
+        { status, url: displayHref(this.#url) }))
       return
     }
     // Fetch, steps 9 and 10: a redirect to a URL with credentials in it is a network error (futile to
     // retry) unless it stays on the request's origin, which the request never left. (A relative
     // Location keeps the credentials of the URL it is resolved against.)
     if (includesCredentials(next) && (next.origin !== this.#requestOrigin || this.#leftRequestOrigin)) {
-      this.#finish('onFail', connectionError('ERR_EVENTSOURCE_INVALID_REDIRECT',
-        'The server redirected to a URL that includes credentials', { status, url: displayHref(this.#url) }))
+      this.#finish('onFail', new ERR_EVENTSOURCE_INVALID_REDIRECT('a URL that includes credentials',
+        { status, url: displayHref(this.#url) }))
       return
     }
     // Fetch follows https: -> http:, but that would send the request, its headers and body included, in
     // clear text because the server said so. Refused unless the user opts in (browsers block it as
     // mixed content on secure pages).
     if (this.#url.protocol === 'https:' && next.protocol === 'http:' && !this.#allowInsecureRedirect) {
-      this.#finish('onFail', connectionError('ERR_EVENTSOURCE_INSECURE_REDIRECT',
-        `The server redirected from https: to ${displayHref(next)}; set allowInsecureRedirect to follow it`,
-        { status, url: displayHref(this.#url) }))
+      this.#finish('onFail', new ERR_EVENTSOURCE_INSECURE_REDIRECT(displayHref(next), { status, url: displayHref(this.#url) }))
       return
     }
     // A redirect loop is a network error in fetch; retrying it would loop forever, so the connection
     // fails instead (the standard lets a user agent fail when reconnecting is known to be futile).
     if (++this.#redirects > MAX_REDIRECTS) {
-      this.#finish('onFail', connectionError('ERR_EVENTSOURCE_TOO_MANY_REDIRECTS',
-        `More than ${MAX_REDIRECTS} redirects, the last to ${displayHref(next)}`, { status, url: displayHref(this.#url) }))
+      this.#finish('onFail', new ERR_EVENTSOURCE_TOO_MANY_REDIRECTS(MAX_REDIRECTS, displayHref(next),
+        { status, url: displayHref(this.#url) }))
       return
     }
     // 303, and 301/302 after a POST, turn the request into a body-less GET.
@@ -435,7 +429,7 @@ class Hop {
   abort () {
     if (this.#aborted) return
     this.#aborted = true
-    const err = connectionError('ERR_EVENTSOURCE_ABORTED', 'The request was aborted')
+    const err = new ERR_EVENTSOURCE_ABORTED()
     if (this.#controller !== null) this.#controller.abort(err)
     else if (this.#abort !== null) this.#abort(err)
     // Otherwise the request has not started yet; onConnect/onRequestStart aborts it.
@@ -459,7 +453,7 @@ class Hop {
   // context.history: never the case when the dispatcher leaves redirects to us.
   onConnect (abort, context) {
     this.#abort = abort
-    if (this.#aborted) abort(connectionError('ERR_EVENTSOURCE_ABORTED', 'The request was aborted'))
+    if (this.#aborted) abort(new ERR_EVENTSOURCE_ABORTED())
     else if (context?.history?.length > 0) this.#connection.hopFollowedRedirect(this, context.history)
   }
 
@@ -487,7 +481,7 @@ class Hop {
 
   onRequestStart (controller, context) {
     this.#controller = controller
-    if (this.#aborted) controller.abort(connectionError('ERR_EVENTSOURCE_ABORTED', 'The request was aborted'))
+    if (this.#aborted) controller.abort(new ERR_EVENTSOURCE_ABORTED())
     else if (context?.history?.length > 0) this.#connection.hopFollowedRedirect(this, context.history)
   }
 

@@ -1,10 +1,71 @@
 'use strict'
 
-// Node-style errors: `code` on the instance and `Name [CODE]: message` as the first line of the stack
-// and as toString(), the shape Node core gives its own errors. Codes that Node also uses keep Node's
-// meaning; conditions specific to this package carry the ERR_EVENTSOURCE_ prefix.
+// Every error code this package produces, declared once, as Node core declares its own in
+// lib/internal/errors.js: E(code, message, Base, kind) puts a constructor under `codes`, and a throw
+// site writes `throw new ERR_X(...args)`; a code is never spelled out where an error is made.
+//
+// An error made this way is an instance of Base itself (no subclass: `err.constructor` and `err.name`
+// stay TypeError, RangeError or Error), with `code` as its one own enumerable property, and prints as
+// Node's do: `Name [CODE]: message`, in toString() and on the first line of its stack. Codes that
+// Node also uses keep Node's meaning and wording; conditions specific to this package carry the
+// ERR_EVENTSOURCE_ prefix. Every code that is not internal is listed in the README's Errors section
+// and in the ErrorCode type (test/errors-documented.test.js reads this table to check).
 
 const { inspect } = require('node:util')
+
+/** @type {Record<string, Function>} code -> constructor */
+const codes = {}
+
+// Kinds of declaration. A connection error says why a connection failed or was re-established, and
+// reaches user code on an error event: its constructor takes two more arguments after the message's,
+// `details` (what is known of the response: status, statusText, headers, url), copied onto the error,
+// and `cause`. An internal error never reaches user code.
+const kConnection = 'connection'
+const kInternal = 'internal'
+
+// Node's errors print as `Name [CODE]: message`; ours do the same.
+function toString () {
+  return `${this.name} [${this.code}]: ${this.message}`
+}
+
+// Stacks start at the throw site when the runtime can say so (V8's Error.captureStackTrace, as Node's
+// hideStackFrames does): the constructor's own frame is noise.
+const captureStackTrace = typeof Error.captureStackTrace === 'function' ? Error.captureStackTrace : null
+
+/**
+ * Declares a code.
+ * @param {string} code
+ * @param {(...args: any[]) => string} message builds the message from the constructor's leading
+ *   arguments. Its `length` says how many: no default values or rest parameters, or a connection
+ *   error's details would be taken for a message argument.
+ * @param {ErrorConstructor} Base Error, TypeError or RangeError
+ * @param {string} [kind] kConnection or kInternal
+ */
+function E (code, message, Base, kind) {
+  const arity = message.length
+  const connection = kind === kConnection
+  function EventSourceError (...args) {
+    const cause = connection ? args[arity + 1] : undefined
+    const error = new Base(message(...args), cause === undefined ? undefined : { cause })
+    // The code goes into the name while the stack is captured, as Node core does, then the name is
+    // removed again: `name` stays the plain class name, inherited.
+    Object.defineProperty(error, 'name', { value: `${Base.name} [${code}]`, configurable: true, writable: true })
+    if (captureStackTrace !== null) captureStackTrace(error, EventSourceError)
+    error.stack // eslint-disable-line no-unused-expressions
+    delete error.name
+    error.code = code
+    if (connection && args[arity] !== undefined) Object.assign(error, args[arity])
+    Object.defineProperty(error, 'toString', { value: toString, configurable: true, writable: true })
+    return error
+  }
+  Object.defineProperty(EventSourceError, 'name', { value: code })
+  // The arguments the message takes, as a function's length says (a connection error's details and
+  // cause are optional).
+  Object.defineProperty(EventSourceError, 'length', { value: arity })
+  // What kind of code this is: test/errors-documented.test.js leaves the internal ones out.
+  Object.defineProperty(EventSourceError, 'kind', { value: kind ?? null })
+  codes[code] = EventSourceError
+}
 
 /**
  * Describes a received value the way Node's ERR_INVALID_ARG_TYPE message does.
@@ -28,82 +89,54 @@ function describeName (name) {
   return name.includes('.') ? `"${name}" property` : `"${name}" argument`
 }
 
-function createError (Base, code, message, options) {
-  const error = new Base(message, options)
-  // Put the code into the name while the stack is captured, as Node core does, then remove it again.
-  Object.defineProperty(error, 'name', { value: `${Base.name} [${code}]`, configurable: true, writable: true })
-  error.stack // eslint-disable-line no-unused-expressions
-  delete error.name
-  error.code = code
-  return error
-}
+// Arguments and options, with Node's codes, classes and wording.
+E('ERR_INVALID_ARG_TYPE', (name, expected, value) =>
+  `The ${describeName(name)} must be ${expected}.${describeReceived(value)}`, TypeError)
+E('ERR_INVALID_ARG_VALUE', (name, value, reason) =>
+  `The ${describeName(name)} ${reason}. Received ${inspect(value)}`, TypeError)
+E('ERR_INVALID_CHAR', (name, value) =>
+  `Invalid character in ${name} ${inspect(value)}: control characters other than tab cannot be sent`, TypeError)
+E('ERR_INVALID_HTTP_TOKEN', (name, value) => `${name} must be a valid HTTP token ["${String(value)}"]`, TypeError)
+E('ERR_OUT_OF_RANGE', (name, range, value) =>
+  `The value of "${name}" is out of range. It must be ${range}. Received ${inspect(value)}`, RangeError)
 
-// Node's errors print as `Name [CODE]: message`; ours do the same.
-function toString () {
-  return `${this.name} [${this.code}]: ${this.message}`
-}
+// The parser. An event too large also fails an EventSource's connection, with this error.
+E('ERR_EVENTSOURCE_EVENT_TOO_LARGE', (limit) =>
+  `An event exceeded the maximum event size of ${limit} bytes (maxEventSize)`, RangeError)
+E('ERR_EVENTSOURCE_WRITE_AFTER_END', () =>
+  'write() was called after end(); call reset() to parse a new stream', Error)
 
-function withToString (error) {
-  Object.defineProperty(error, 'toString', { value: toString, configurable: true, writable: true })
-  return error
-}
+// Connections: new ERR_X(...messageArgs, details, cause).
+E('ERR_EVENTSOURCE_BAD_CONTENT_TYPE', (contentType) =>
+  `The server answered with Content-Type "${contentType ?? ''}": an event stream needs text/event-stream`, Error, kConnection)
+E('ERR_EVENTSOURCE_BAD_STATUS', (status, statusText) =>
+  `The server answered ${status}${statusText ? ` ${statusText}` : ''}: an event stream needs status 200`, Error, kConnection)
+E('ERR_EVENTSOURCE_CONNECT_TIMEOUT', (origin, timeout) =>
+  `No response from ${origin} within ${timeout} ms (connectTimeout)`, Error, kConnection)
+E('ERR_EVENTSOURCE_DECODING', (contentEncoding) =>
+  `The response body could not be decoded (Content-Encoding: ${contentEncoding})`, Error, kConnection)
+E('ERR_EVENTSOURCE_DISPATCHER_REDIRECT', (from) =>
+  `The dispatcher followed a redirect from ${from} by itself; EventSource follows redirects itself, to keep ` +
+  'credentials and https: safe: use a dispatcher without a redirect interceptor', Error, kConnection)
+E('ERR_EVENTSOURCE_IDLE_TIMEOUT', (origin, timeout) =>
+  `No data from ${origin} for ${timeout} ms (idleTimeout)`, Error, kConnection)
+E('ERR_EVENTSOURCE_INSECURE_REDIRECT', (target) =>
+  `The server redirected from https: to ${target}; set allowInsecureRedirect to follow it`, Error, kConnection)
+// `problem` says what is wrong with the target: "an invalid URL: ...", "a URL that includes credentials".
+E('ERR_EVENTSOURCE_INVALID_REDIRECT', (problem) => `The server redirected to ${problem}`, Error, kConnection)
+E('ERR_EVENTSOURCE_NETWORK', (origin, reason) => `The connection to ${origin} failed: ${reason}`, Error, kConnection)
+E('ERR_EVENTSOURCE_REQUEST_INIT', (fn, reason) => `${fn}() failed: ${reason}`, Error, kConnection)
+E('ERR_EVENTSOURCE_RETRIES_EXHAUSTED', (attempts, reason) =>
+  `Gave up after ${attempts} failed attempt${attempts === 1 ? '' : 's'} in a row: ${reason}`, Error, kConnection)
+E('ERR_EVENTSOURCE_STREAM_ENDED', () => 'The server ended the event stream', Error, kConnection)
+E('ERR_EVENTSOURCE_TOO_MANY_CODINGS', (count, max) =>
+  `The response lists ${count} content codings; at most ${max} are decoded`, Error, kConnection)
+E('ERR_EVENTSOURCE_TOO_MANY_REDIRECTS', (max, target) =>
+  `More than ${max} redirects, the last to ${target}`, Error, kConnection)
+E('ERR_EVENTSOURCE_UNSUPPORTED_SCHEME', (protocol) =>
+  `The URL scheme "${protocol}" is not supported: an event stream needs http: or https:`, Error, kConnection)
 
-/**
- * @param {string} name
- * @param {string} expected e.g. "of type function" or "an instance of Uint8Array"
- * @param {unknown} value
- */
-function invalidArgType (name, expected, value) {
-  return withToString(createError(TypeError, 'ERR_INVALID_ARG_TYPE',
-    `The ${describeName(name)} must be ${expected}.${describeReceived(value)}`))
-}
+// Internal: the reason handed to undici when we abort a request ourselves; its outcome is discarded.
+E('ERR_EVENTSOURCE_ABORTED', () => 'The request was aborted', Error, kInternal)
 
-function invalidArgValue (name, value, reason) {
-  return withToString(createError(TypeError, 'ERR_INVALID_ARG_VALUE',
-    `The ${describeName(name)} ${reason}. Received ${inspect(value)}`))
-}
-
-function outOfRange (name, range, value) {
-  return withToString(createError(RangeError, 'ERR_OUT_OF_RANGE',
-    `The value of "${name}" is out of range. It must be ${range}. Received ${inspect(value)}`))
-}
-
-function invalidHttpToken (name, value) {
-  return withToString(createError(TypeError, 'ERR_INVALID_HTTP_TOKEN',
-    `${name} must be a valid HTTP token ["${String(value)}"]`))
-}
-
-function invalidChar (name, value) {
-  return withToString(createError(TypeError, 'ERR_INVALID_CHAR',
-    `Invalid character in ${name} ${inspect(value)}: control characters other than tab cannot be sent`))
-}
-
-function eventTooLarge (limit) {
-  return withToString(createError(RangeError, 'ERR_EVENTSOURCE_EVENT_TOO_LARGE',
-    `An event exceeded the maximum event size of ${limit} bytes (maxEventSize)`))
-}
-
-function writeAfterEnd () {
-  return withToString(createError(Error, 'ERR_EVENTSOURCE_WRITE_AFTER_END',
-    'write() was called after end(); call reset() to parse a new stream'))
-}
-
-// Why a connection failed or was re-established. These are carried on error events (extensions);
-// `details` adds what is known about the response (status, statusText, headers, url).
-function connectionError (code, message, details, cause) {
-  const error = withToString(createError(Error, code, message, cause === undefined ? undefined : { cause }))
-  if (details !== undefined) Object.assign(error, details)
-  return error
-}
-
-module.exports = {
-  connectionError,
-  describeReceived,
-  invalidArgType,
-  invalidArgValue,
-  outOfRange,
-  invalidHttpToken,
-  invalidChar,
-  eventTooLarge,
-  writeAfterEnd
-}
+module.exports = { codes }

@@ -5,9 +5,11 @@
 // for why). undici's shape (`node: { dispatcher, reconnectionTime }`) is accepted as it is, so code
 // written for Node's built-in EventSource works unchanged.
 
-const { invalidArgType, invalidArgValue, outOfRange } = require('./errors')
-const { validateLimit } = require('./validators')
-const { normalizeHeaders, normalizeHeaderName, normalizeMethod, normalizeBody, validateLastEventId } = require('./request-init')
+const {
+  validateObject, validateNumber, validateLimit, validateTime, validateOneOf, validateStatusList, validateDispatcher,
+  validateAbortSignal, validateHeaderNameList, validateBodyMethod, validateLastEventId
+} = require('./validators')
+const { normalizeHeaders, normalizeHeaderName, normalizeMethod, normalizeBody } = require('./request-init')
 
 const DEFAULT_HIGH_WATER_MARK = 1000
 // The time from sending a request to its response head (connectTimeout). An event stream server can
@@ -25,31 +27,20 @@ function isObject (value) {
   return value !== null && (typeof value === 'object' || typeof value === 'function')
 }
 
-function validateDispatcher (value, name) {
-  if (!isObject(value) || typeof value.dispatch !== 'function') {
-    throw invalidArgType(name, 'an undici Dispatcher (an object with a dispatch() method)', value)
-  }
-}
-
-function validateTime (value, name) {
-  validateLimit(value, name)
-  return value
-}
-
 /**
  * @param {unknown} value init.reconnect
  */
 function resolveReconnect (value) {
   const policy = { delay: undefined, factor: 1, maxDelay: Infinity, jitter: 'none', maxRetries: Infinity, statuses: null }
   if (value === undefined) return policy
-  if (!isObject(value)) throw invalidArgType('init.reconnect', 'of type object', value)
+  validateObject(value, 'init.reconnect', { allowFunction: true })
   const { delay, factor, maxDelay, jitter, maxRetries, retryOnStatus } = value
-  if (delay !== undefined) policy.delay = validateTime(delay, 'init.reconnect.delay')
+  if (delay !== undefined) {
+    validateTime(delay, 'init.reconnect.delay')
+    policy.delay = delay
+  }
   if (factor !== undefined) {
-    if (typeof factor !== 'number') throw invalidArgType('init.reconnect.factor', 'of type number', factor)
-    if (!(factor >= 1 && factor <= 1000)) {
-      throw outOfRange('init.reconnect.factor', '>= 1 and <= 1000', factor)
-    }
+    validateNumber(factor, 'init.reconnect.factor', 1, 1000)
     policy.factor = factor
   }
   if (maxDelay !== undefined) {
@@ -57,7 +48,7 @@ function resolveReconnect (value) {
     policy.maxDelay = maxDelay
   }
   if (jitter !== undefined) {
-    if (jitter !== 'none' && jitter !== 'full') throw invalidArgValue('init.reconnect.jitter', jitter, "must be 'none' or 'full'")
+    validateOneOf(jitter, 'init.reconnect.jitter', ['none', 'full'])
     policy.jitter = jitter
   }
   if (maxRetries !== undefined) {
@@ -65,13 +56,7 @@ function resolveReconnect (value) {
     policy.maxRetries = maxRetries
   }
   if (retryOnStatus !== undefined) {
-    if (!Array.isArray(retryOnStatus)) throw invalidArgType('init.reconnect.retryOnStatus', 'an array of status codes', retryOnStatus)
-    for (const status of retryOnStatus) {
-      validateLimit(status, 'init.reconnect.retryOnStatus[]', { min: 100 })
-      if (status === 200 || status > 599) {
-        throw outOfRange('init.reconnect.retryOnStatus[]', 'a status from 100 to 599 other than 200', status)
-      }
-    }
+    validateStatusList(retryOnStatus, 'init.reconnect.retryOnStatus')
     policy.statuses = new Set(retryOnStatus)
   }
   return policy
@@ -115,18 +100,26 @@ function resolveDictionary (dict) {
   const node = dict.node
   let reconnectionTime
   if (node !== undefined) {
-    if (!isObject(node)) throw invalidArgType('init.node', 'of type object', node)
+    validateObject(node, 'init.node', { allowFunction: true })
     if (node.dispatcher !== undefined) {
       validateDispatcher(node.dispatcher, 'init.node.dispatcher')
       init.dispatcher = node.dispatcher
     }
-    if (node.reconnectionTime !== undefined) reconnectionTime = validateTime(node.reconnectionTime, 'init.node.reconnectionTime')
+    const nodeTime = node.reconnectionTime
+    if (nodeTime !== undefined) {
+      validateTime(nodeTime, 'init.node.reconnectionTime')
+      reconnectionTime = nodeTime
+    }
   }
   if (dict.dispatcher !== undefined) {
     validateDispatcher(dict.dispatcher, 'init.dispatcher')
     init.dispatcher = dict.dispatcher
   }
-  if (dict.reconnectionTime !== undefined) reconnectionTime = validateTime(dict.reconnectionTime, 'init.reconnectionTime')
+  const time = dict.reconnectionTime
+  if (time !== undefined) {
+    validateTime(time, 'init.reconnectionTime')
+    reconnectionTime = time
+  }
   // The initial reconnection time: reconnect.delay, else reconnectionTime, else node.reconnectionTime.
   init.reconnect.delay ??= reconnectionTime
   if (dict.maxEventSize !== undefined) {
@@ -139,29 +132,32 @@ function resolveDictionary (dict) {
     init.headers = typeof dict.headers === 'function' ? dict.headers : normalizeHeaders(dict.headers, 'init.headers')
   }
   if (dict.body !== undefined && dict.body !== null) {
-    if (init.method === 'GET' || init.method === 'HEAD') {
-      throw invalidArgValue('init.body', typeof dict.body === 'function' ? '[Function]' : dict.body,
-        `cannot be sent with ${init.method}; set init.method (e.g. 'POST')`)
-    }
+    validateBodyMethod(dict.body, 'init.body', init.method)
     init.body = typeof dict.body === 'function' ? dict.body : normalizeBody(dict.body, 'init.body')
   }
   if (dict.lastEventId !== undefined) {
     validateLastEventId(dict.lastEventId, 'init.lastEventId')
     init.lastEventId = dict.lastEventId
   }
-  if (dict.idleTimeout !== undefined) init.idleTimeout = validateTime(dict.idleTimeout, 'init.idleTimeout')
-  if (dict.connectTimeout !== undefined) init.connectTimeout = validateTime(dict.connectTimeout, 'init.connectTimeout')
-  if (dict.signal !== undefined) {
-    if (!(dict.signal instanceof AbortSignal)) throw invalidArgType('init.signal', 'an instance of AbortSignal', dict.signal)
-    init.signal = dict.signal
+  const { idleTimeout } = dict
+  if (idleTimeout !== undefined) {
+    validateTime(idleTimeout, 'init.idleTimeout')
+    init.idleTimeout = idleTimeout
   }
-  if (dict.credentialHeaders !== undefined) {
-    const names = dict.credentialHeaders
-    if (!Array.isArray(names)) throw invalidArgType('init.credentialHeaders', 'an array of header names', names)
-    init.credentialHeaders = names.map((name) => {
-      if (typeof name !== 'string') throw invalidArgType('init.credentialHeaders[]', 'of type string', name)
-      return normalizeHeaderName(name, 'init.credentialHeaders')
-    })
+  const { connectTimeout } = dict
+  if (connectTimeout !== undefined) {
+    validateTime(connectTimeout, 'init.connectTimeout')
+    init.connectTimeout = connectTimeout
+  }
+  const { signal } = dict
+  if (signal !== undefined) {
+    validateAbortSignal(signal, 'init.signal')
+    init.signal = signal
+  }
+  const names = dict.credentialHeaders
+  if (names !== undefined) {
+    validateHeaderNameList(names, 'init.credentialHeaders')
+    init.credentialHeaders = names.map(normalizeHeaderName)
   }
   if (dict.highWaterMark !== undefined) {
     validateLimit(dict.highWaterMark, 'init.highWaterMark', { min: 1 })

@@ -13,10 +13,11 @@ const { Buffer } = require('node:buffer')
 const { EventSourceParser } = require('./parser')
 const { Connection } = require('./connection')
 const { CONNECTING, OPEN, CLOSED } = require('./constants')
-const { connectionError } = require('./errors')
+const { codes: { ERR_EVENTSOURCE_RETRIES_EXHAUSTED, ERR_EVENTSOURCE_STREAM_ENDED } } = require('./errors')
 const { defineEventHandler } = require('./event-handler')
 const { resolveInit } = require('./eventsource-init')
-const { attemptRequest, isSendableLastEventId } = require('./request-init')
+const { attemptRequest } = require('./request-init')
+const { isSendableLastEventId } = require('./validators')
 const { reconnectDelay } = require('./reconnect-policy')
 const { errorEventFor } = require('./error-event')
 const { MessageIterator, eventCost } = require('./message-iterator')
@@ -366,7 +367,7 @@ class EventSource extends EventTarget {
   #onEnd () {
     this.#connection = null
     if (this.#init.closeOnEnd) this.#queueTask(TASK_END)
-    else this.#queueTask(TASK_REESTABLISH, connectionError('ERR_EVENTSOURCE_STREAM_ENDED', 'The server ended the event stream'))
+    else this.#queueTask(TASK_REESTABLISH, new ERR_EVENTSOURCE_STREAM_ENDED())
   }
 
   #onNetworkError (error) {
@@ -492,8 +493,7 @@ class EventSource extends EventTarget {
     // Extension: give up after maxRetries reconnections that delivered no event (none by default).
     if (++this.#failures > policy.maxRetries) {
       const attempts = this.#failures
-      this.#failConnection(connectionError('ERR_EVENTSOURCE_RETRIES_EXHAUSTED',
-        `Gave up after ${attempts} failed attempt${attempts === 1 ? '' : 's'} in a row: ${error.message}`,
+      this.#failConnection(new ERR_EVENTSOURCE_RETRIES_EXHAUSTED(attempts, error.message,
         { status: error.status, statusText: error.statusText, headers: error.headers, url: error.url }, error))
       return
     }

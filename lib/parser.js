@@ -20,7 +20,7 @@ const { isUint8Array } = require('node:util/types')
 const {
   LF, CR, SPACE, COLON, NUL, DIGIT_0, DIGIT_9, BOM, DEFAULT_MAX_EVENT_SIZE
 } = require('./constants')
-const { invalidArgType, eventTooLarge, writeAfterEnd } = require('./errors')
+const { codes: { ERR_INVALID_ARG_TYPE, ERR_EVENTSOURCE_EVENT_TOO_LARGE, ERR_EVENTSOURCE_WRITE_AFTER_END } } = require('./errors')
 const { unshared } = require('./unshared-string')
 const {
   validateObject, validateFunction, validateOptionalFunction, validateString, validateLimit
@@ -169,8 +169,8 @@ class EventSourceParser {
    * @param {Uint8Array} chunk
    */
   write (chunk) {
-    if (!isUint8Array(chunk)) throw invalidArgType('chunk', 'an instance of Buffer or Uint8Array', chunk)
-    if (this.#ended) throw writeAfterEnd()
+    if (!isUint8Array(chunk)) throw new ERR_INVALID_ARG_TYPE('chunk', 'an instance of Buffer or Uint8Array', chunk)
+    if (this.#ended) throw new ERR_EVENTSOURCE_WRITE_AFTER_END()
     if (this.#error !== null) throw this.#error
     const length = chunk.length
     if (length === 0) return
@@ -527,7 +527,7 @@ class EventSourceParser {
   // reset(), so a hostile stream cannot grow memory and a caller cannot silently lose part of it.
   #overflow () {
     this.#clearStream()
-    this.#error = eventTooLarge(this.#maxEventSize)
+    this.#error = new ERR_EVENTSOURCE_EVENT_TOO_LARGE(this.#maxEventSize)
     throw this.#error
   }
 }

@@ -116,4 +116,4 @@ function parseRetryAfter (value, now) {
   return clampDelay(date - now)
 }
 
-module.exports = { reconnectDelay, backoffDelay, stormFloor, clampDelay, parseRetryAfter, MAX_TIMER_DELAY, STORM_FLOOR_MAX }
+module.exports = { reconnectDelay, parseRetryAfter }

@@ -6,38 +6,22 @@
 
 const { Buffer } = require('node:buffer')
 const { isUint8Array, isArrayBuffer } = require('node:util/types')
-const { invalidArgType, invalidArgValue, invalidHttpToken, invalidChar, connectionError } = require('./errors')
+const { codes: { ERR_INVALID_ARG_TYPE, ERR_EVENTSOURCE_REQUEST_INIT } } = require('./errors')
+const {
+  validateHeadersInit, validateHeaderPair, validateHeaderName, validateHeaderValue, validateMethod
+} = require('./validators')
 
-// RFC 9110 token characters.
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
-// What a header value cannot hold: CR, LF and NUL would end or corrupt the header, and undici (like
-// Node's http) refuses every other control character but tab; fetch's ByteString conversion refuses
-// anything above U+00FF.
-const INVALID_VALUE = /[^\t\x20-\x7e\x80-\xff]/
-// The same for a last event ID, whose characters above U+007F are sent as their UTF-8 bytes.
-const INVALID_LAST_EVENT_ID = /[\0-\x08\x0a-\x1f\x7f]/
 // Leading and trailing HTTP whitespace is removed, as fetch normalizes header values.
 const EDGE_WHITESPACE = /^[\t\n\r ]+|[\t\n\r ]+$/g
 
-// Headers the HTTP client manages (framing, connection), and the one EventSource manages itself.
-const MANAGED_HEADERS = new Set([
-  'connection', 'content-length', 'expect', 'keep-alive', 'proxy-connection', 'te', 'trailer',
-  'transfer-encoding', 'upgrade'
-])
 // fetch upper-cases these method names whatever case they are given in (not PATCH: `patch` stays).
 const NORMALIZED_METHODS = new Set(['DELETE', 'GET', 'HEAD', 'OPTIONS', 'POST', 'PUT'])
-const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK'])
 
 function addHeader (headers, name, value, optionName) {
-  if (typeof name !== 'string' || !TOKEN.test(name)) throw invalidHttpToken(`Header name in ${optionName}`, name)
+  validateHeaderName(name, optionName)
   const lower = name.toLowerCase()
-  if (lower === 'last-event-id') {
-    throw invalidArgValue(optionName, name,
-      'must not set Last-Event-ID: EventSource sends it itself; use the lastEventId option to start from an ID')
-  }
-  if (MANAGED_HEADERS.has(lower)) throw invalidArgValue(optionName, name, `must not set ${name}: the HTTP client manages it`)
   const text = `${value}`.replace(EDGE_WHITESPACE, '')
-  if (INVALID_VALUE.test(text)) throw invalidChar(`header "${name}" of ${optionName}`, text)
+  validateHeaderValue(text, name, optionName)
   headers[lower] = headers[lower] === undefined ? text : `${headers[lower]}, ${text}`
 }
 
@@ -50,14 +34,10 @@ function addHeader (headers, name, value, optionName) {
  */
 function normalizeHeaders (init, optionName) {
   const headers = Object.create(null)
-  if (init === null || typeof init !== 'object') {
-    throw invalidArgType(optionName, 'of type object (a Headers, an array of pairs, a record) or function', init)
-  }
+  validateHeadersInit(init, optionName)
   if (typeof init[Symbol.iterator] === 'function') {
     for (const pair of init) {
-      if (pair === null || typeof pair !== 'object' || pair.length !== 2) {
-        throw invalidArgValue(optionName, pair, 'must hold [name, value] pairs')
-      }
+      validateHeaderPair(pair, optionName)
       addHeader(headers, pair[0], pair[1], optionName)
     }
   } else {
@@ -67,29 +47,25 @@ function normalizeHeaders (init, optionName) {
 }
 
 /**
- * A header name given as an option on its own (credentialHeaders): with the leading and trailing HTTP
- * whitespace a copy-paste brings along removed, checked to be a token, lower-cased as the request's
- * header names are, so that it matches the header it names.
+ * A header name given as an option on its own (credentialHeaders, checked by validateHeaderNameList):
+ * with the leading and trailing HTTP whitespace a copy-paste brings along removed, lower-cased as the
+ * request's header names are, so that it matches the header it names.
  * @param {string} name
- * @param {string} optionName for error messages
  * @returns {string}
  */
-function normalizeHeaderName (name, optionName) {
-  const trimmed = name.replace(EDGE_WHITESPACE, '')
-  if (!TOKEN.test(trimmed)) throw invalidHttpToken(`Header name in ${optionName}`, name)
-  return trimmed.toLowerCase()
+function normalizeHeaderName (name) {
+  return name.replace(EDGE_WHITESPACE, '').toLowerCase()
 }
 
 /**
  * The method, as fetch normalizes it.
  * @param {unknown} method
+ * @param {string} optionName for error messages
  * @returns {string}
  */
 function normalizeMethod (method, optionName) {
-  if (typeof method !== 'string') throw invalidArgType(optionName, 'of type string', method)
-  if (!TOKEN.test(method)) throw invalidHttpToken(`The method in ${optionName}`, method)
+  validateMethod(method, optionName)
   const upper = method.toUpperCase()
-  if (FORBIDDEN_METHODS.has(upper)) throw invalidArgValue(optionName, method, 'is a method fetch forbids')
   return NORMALIZED_METHODS.has(upper) ? upper : method
 }
 
@@ -105,23 +81,14 @@ function normalizeBody (body, optionName) {
   }
   if (isUint8Array(body)) return { body: Buffer.from(body.buffer, body.byteOffset, body.byteLength), contentType: null }
   if (isArrayBuffer(body)) return { body: Buffer.from(body), contentType: null }
-  throw invalidArgType(optionName, 'a string, Buffer, Uint8Array, ArrayBuffer, URLSearchParams or function', body)
-}
-
-/**
- * The last event ID to start from: it goes into a header, so it must be one.
- * @param {unknown} value
- */
-function validateLastEventId (value, optionName) {
-  if (typeof value !== 'string') throw invalidArgType(optionName, 'of type string', value)
-  if (INVALID_LAST_EVENT_ID.test(value)) throw invalidChar(optionName, value)
+  throw new ERR_INVALID_ARG_TYPE(optionName, 'a string, Buffer, Uint8Array, ArrayBuffer, URLSearchParams or function', body)
 }
 
 // Calls a user's init.headers or init.body function. What it throws or rejects with is wrapped as
 // ERR_EVENTSOURCE_REQUEST_INIT, which reestablishes the connection (a token service may be down for a
 // moment); a result that is not valid is thrown as it is and fails the connection.
 function callInit (fn, context, name) {
-  const wrap = (err) => connectionError('ERR_EVENTSOURCE_REQUEST_INIT', `${name}() failed: ${err?.message ?? err}`, undefined,
+  const wrap = (err) => new ERR_EVENTSOURCE_REQUEST_INIT(name, err?.message ?? err, undefined,
     // The error event's cause is an Error, even when the function threw something else.
     err instanceof Error ? err : new Error(String(err)))
   let result
@@ -162,14 +129,4 @@ function attemptRequest (init, context) {
   return finish(headers, body)
 }
 
-/**
- * Whether a last event ID can go into a Last-Event-ID header at all.
- * @param {string} id
- */
-function isSendableLastEventId (id) {
-  return !INVALID_LAST_EVENT_ID.test(id)
-}
-
-module.exports = {
-  normalizeHeaders, normalizeHeaderName, normalizeMethod, normalizeBody, validateLastEventId, isSendableLastEventId, attemptRequest
-}
+module.exports = { normalizeHeaders, normalizeHeaderName, normalizeMethod, normalizeBody, attemptRequest }

@@ -1,39 +1,238 @@
 'use strict'
 
-// validateX(value, name) for options that the WHATWG interface does not define. Each throws the
-// Node-style error for the first thing wrong with the value; `name` is the option's full dotted path
-// ("options.maxEventSize") so the message points at it.
+// validateX(value, name) for every argument and option that the WHATWG interface does not define:
+// the parser's options, the EventSourceInit extensions, and the request a user describes (headers,
+// method, last event ID). Each throws the Node-style error (lib/errors.js) for the first thing wrong
+// with the value, and returns nothing; `name` is the option's full dotted path
+// ("options.maxEventSize", "init.reconnect.delay") so the message points at it.
 
-const { invalidArgType, outOfRange } = require('./errors')
+const {
+  codes: { ERR_INVALID_ARG_TYPE, ERR_INVALID_ARG_VALUE, ERR_INVALID_CHAR, ERR_INVALID_HTTP_TOKEN, ERR_OUT_OF_RANGE }
+} = require('./errors')
 
-function validateObject (value, name) {
-  if (value === null || typeof value !== 'object') throw invalidArgType(name, 'of type object', value)
+// RFC 9110 token characters.
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
+// A token with the leading and trailing HTTP whitespace a copy-paste brings along, which the caller
+// removes (credentialHeaders).
+const PADDED_TOKEN = /^[\t\n\r ]*[!#$%&'*+\-.^_`|~0-9A-Za-z]+[\t\n\r ]*$/
+// What a header value cannot hold: CR, LF and NUL would end or corrupt the header, and undici (like
+// Node's http) refuses every other control character but tab; fetch's ByteString conversion refuses
+// anything above U+00FF.
+const INVALID_HEADER_VALUE = /[^\t\x20-\x7e\x80-\xff]/
+// The same for a last event ID, whose characters above U+007F are sent as their UTF-8 bytes.
+const INVALID_LAST_EVENT_ID = /[\0-\x08\x0a-\x1f\x7f]/
+// Headers the HTTP client manages (framing, connection), and the one EventSource manages itself.
+const MANAGED_HEADERS = new Set([
+  'connection', 'content-length', 'expect', 'keep-alive', 'proxy-connection', 'te', 'trailer',
+  'transfer-encoding', 'upgrade'
+])
+const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK'])
+
+/**
+ * An object; with `allowFunction`, a function too (a WebIDL dictionary member accepts one).
+ * @param {unknown} value
+ * @param {string} name
+ * @param {{ allowFunction?: boolean }} [options]
+ */
+function validateObject (value, name, options) {
+  if (value === null || (typeof value !== 'object' && (typeof value !== 'function' || options?.allowFunction !== true))) {
+    throw new ERR_INVALID_ARG_TYPE(name, 'of type object', value)
+  }
 }
 
 function validateFunction (value, name) {
-  if (typeof value !== 'function') throw invalidArgType(name, 'of type function', value)
+  if (typeof value !== 'function') throw new ERR_INVALID_ARG_TYPE(name, 'of type function', value)
 }
 
 function validateOptionalFunction (value, name) {
-  if (value !== undefined && typeof value !== 'function') throw invalidArgType(name, 'of type function', value)
+  if (value !== undefined && typeof value !== 'function') throw new ERR_INVALID_ARG_TYPE(name, 'of type function', value)
 }
 
 function validateString (value, name) {
-  if (typeof value !== 'string') throw invalidArgType(name, 'of type string', value)
+  if (typeof value !== 'string') throw new ERR_INVALID_ARG_TYPE(name, 'of type string', value)
 }
 
 /**
- * A byte count or a duration: a non-negative safe integer, or Infinity when `allowInfinity`.
+ * A number from `min` to `max`, fractions included.
+ * @param {unknown} value
+ * @param {string} name
+ * @param {number} min
+ * @param {number} max
+ */
+function validateNumber (value, name, min, max) {
+  if (typeof value !== 'number') throw new ERR_INVALID_ARG_TYPE(name, 'of type number', value)
+  if (!(value >= min && value <= max)) throw new ERR_OUT_OF_RANGE(name, `>= ${min} and <= ${max}`, value)
+}
+
+/**
+ * A byte count or a count: a non-negative safe integer, or Infinity when `allowInfinity`.
  * @param {unknown} value
  * @param {string} name
  * @param {{ min?: number, allowInfinity?: boolean }} [options]
  */
 function validateLimit (value, name, { min = 0, allowInfinity = false } = {}) {
-  if (typeof value !== 'number') throw invalidArgType(name, 'of type number', value)
+  if (typeof value !== 'number') throw new ERR_INVALID_ARG_TYPE(name, 'of type number', value)
   if (value === Infinity && allowInfinity) return
   if (!Number.isSafeInteger(value) || value < min) {
-    throw outOfRange(name, `an integer >= ${min}${allowInfinity ? ' or Infinity' : ''}`, value)
+    throw new ERR_OUT_OF_RANGE(name, `an integer >= ${min}${allowInfinity ? ' or Infinity' : ''}`, value)
   }
+}
+
+/**
+ * A duration in milliseconds: a non-negative safe integer.
+ * @param {unknown} value
+ * @param {string} name
+ */
+function validateTime (value, name) {
+  validateLimit(value, name)
+}
+
+/**
+ * One of a few strings.
+ * @param {unknown} value
+ * @param {string} name
+ * @param {string[]} allowed
+ */
+function validateOneOf (value, name, allowed) {
+  if (!allowed.includes(value)) {
+    throw new ERR_INVALID_ARG_VALUE(name, value, `must be ${allowed.map((v) => `'${v}'`).join(' or ')}`)
+  }
+}
+
+/**
+ * HTTP statuses to reconnect on: from 100 to 599, and not 200, which opens the connection.
+ * @param {unknown} value
+ * @param {string} name
+ */
+function validateStatusList (value, name) {
+  if (!Array.isArray(value)) throw new ERR_INVALID_ARG_TYPE(name, 'an array of status codes', value)
+  for (const status of value) {
+    validateLimit(status, `${name}[]`, { min: 100 })
+    if (status === 200 || status > 599) {
+      throw new ERR_OUT_OF_RANGE(`${name}[]`, 'a status from 100 to 599 other than 200', status)
+    }
+  }
+}
+
+/**
+ * An undici Dispatcher, or anything with its dispatch() method.
+ * @param {unknown} value
+ * @param {string} name
+ */
+function validateDispatcher (value, name) {
+  if (value === null || (typeof value !== 'object' && typeof value !== 'function') || typeof value.dispatch !== 'function') {
+    throw new ERR_INVALID_ARG_TYPE(name, 'an undici Dispatcher (an object with a dispatch() method)', value)
+  }
+}
+
+function validateAbortSignal (value, name) {
+  if (!(value instanceof AbortSignal)) throw new ERR_INVALID_ARG_TYPE(name, 'an instance of AbortSignal', value)
+}
+
+/**
+ * Request headers, as fetch's HeadersInit: a Headers, an iterable of [name, value] pairs, or a record.
+ * (A function, which init.headers may also be, is told apart before.)
+ * @param {unknown} value
+ * @param {string} name
+ */
+function validateHeadersInit (value, name) {
+  if (value === null || typeof value !== 'object') {
+    throw new ERR_INVALID_ARG_TYPE(name, 'of type object (a Headers, an array of pairs, a record) or function', value)
+  }
+}
+
+/**
+ * One entry of an iterable HeadersInit.
+ * @param {unknown} value
+ * @param {string} name the option it comes from
+ */
+function validateHeaderPair (value, name) {
+  if (value === null || typeof value !== 'object' || value.length !== 2) {
+    throw new ERR_INVALID_ARG_VALUE(name, value, 'must hold [name, value] pairs')
+  }
+}
+
+/**
+ * The name of a request header a user sets: a token, and none that EventSource or the HTTP client
+ * sets itself.
+ * @param {unknown} value
+ * @param {string} name the option it comes from
+ */
+function validateHeaderName (value, name) {
+  if (typeof value !== 'string' || !TOKEN.test(value)) throw new ERR_INVALID_HTTP_TOKEN(`Header name in ${name}`, value)
+  const lower = value.toLowerCase()
+  if (lower === 'last-event-id') {
+    throw new ERR_INVALID_ARG_VALUE(name, value,
+      'must not set Last-Event-ID: EventSource sends it itself; use the lastEventId option to start from an ID')
+  }
+  if (MANAGED_HEADERS.has(lower)) throw new ERR_INVALID_ARG_VALUE(name, value, `must not set ${value}: the HTTP client manages it`)
+}
+
+/**
+ * A request header's value, its leading and trailing whitespace already removed.
+ * @param {string} value
+ * @param {string} header the header's name, for the message
+ * @param {string} name the option it comes from
+ */
+function validateHeaderValue (value, header, name) {
+  if (INVALID_HEADER_VALUE.test(value)) throw new ERR_INVALID_CHAR(`header "${header}" of ${name}`, value)
+}
+
+/**
+ * Header names given as an option on their own (credentialHeaders): strings that are tokens once the
+ * leading and trailing HTTP whitespace is removed.
+ * @param {unknown} value
+ * @param {string} name
+ */
+function validateHeaderNameList (value, name) {
+  if (!Array.isArray(value)) throw new ERR_INVALID_ARG_TYPE(name, 'an array of header names', value)
+  for (const header of value) {
+    if (typeof header !== 'string') throw new ERR_INVALID_ARG_TYPE(`${name}[]`, 'of type string', header)
+    if (!PADDED_TOKEN.test(header)) throw new ERR_INVALID_HTTP_TOKEN(`Header name in ${name}`, header)
+  }
+}
+
+/**
+ * A request method: a token, and not one that fetch forbids.
+ * @param {unknown} value
+ * @param {string} name
+ */
+function validateMethod (value, name) {
+  if (typeof value !== 'string') throw new ERR_INVALID_ARG_TYPE(name, 'of type string', value)
+  if (!TOKEN.test(value)) throw new ERR_INVALID_HTTP_TOKEN(`The method in ${name}`, value)
+  if (FORBIDDEN_METHODS.has(value.toUpperCase())) throw new ERR_INVALID_ARG_VALUE(name, value, 'is a method fetch forbids')
+}
+
+/**
+ * A body is sent with any method but GET and HEAD, as fetch allows.
+ * @param {unknown} value the body (a function stands for the bodies it will return)
+ * @param {string} name
+ * @param {string} method the normalized method
+ */
+function validateBodyMethod (value, name, method) {
+  if (method === 'GET' || method === 'HEAD') {
+    throw new ERR_INVALID_ARG_VALUE(name, typeof value === 'function' ? '[Function]' : value,
+      `cannot be sent with ${method}; set init.method (e.g. 'POST')`)
+  }
+}
+
+/**
+ * The last event ID to start from: it goes into a header, so it must be one.
+ * @param {unknown} value
+ * @param {string} name
+ */
+function validateLastEventId (value, name) {
+  if (typeof value !== 'string') throw new ERR_INVALID_ARG_TYPE(name, 'of type string', value)
+  if (INVALID_LAST_EVENT_ID.test(value)) throw new ERR_INVALID_CHAR(name, value)
+}
+
+/**
+ * Whether a last event ID a server sent can go into a Last-Event-ID header at all (the rule of
+ * validateLastEventId, as a question: a server's ID is not an argument to reject).
+ * @param {string} id
+ */
+function isSendableLastEventId (id) {
+  return !INVALID_LAST_EVENT_ID.test(id)
 }
 
 module.exports = {
@@ -41,5 +240,20 @@ module.exports = {
   validateFunction,
   validateOptionalFunction,
   validateString,
-  validateLimit
+  validateNumber,
+  validateLimit,
+  validateTime,
+  validateOneOf,
+  validateStatusList,
+  validateDispatcher,
+  validateAbortSignal,
+  validateHeadersInit,
+  validateHeaderPair,
+  validateHeaderName,
+  validateHeaderValue,
+  validateHeaderNameList,
+  validateMethod,
+  validateBodyMethod,
+  validateLastEventId,
+  isSendableLastEventId
 }

@@ -1,27 +1,23 @@
 'use strict'
 
-// Every error code the library can produce is one a program can switch on, and the README lists it:
-// the codes are collected from lib/ itself, so a new code without documentation fails here.
+// Every error code the library can produce is declared once, in lib/errors.js's table, and is one a
+// program can switch on: the README lists it and the ErrorCode type names it. The codes are read from
+// the table itself, so a new code without documentation fails here; and a code spelled out anywhere
+// else in lib/ must be one the table declares, so none can drift from it.
 
 const t = require('tap')
 const fs = require('node:fs')
 const path = require('node:path')
+const { codes } = require('../lib/errors')
 
 const root = path.join(__dirname, '..')
 const lib = path.join(root, 'lib')
 
-// Codes that never reach user code: the reason handed to undici when we abort a request ourselves,
-// whose outcome is discarded (lib/connection.js).
-const INTERNAL = new Set(['ERR_EVENTSOURCE_ABORTED'])
-
-function codesInLib () {
-  const codes = new Set()
-  for (const file of fs.readdirSync(lib)) {
-    const source = fs.readFileSync(path.join(lib, file), 'utf8')
-    for (const [code] of source.matchAll(/\bERR_[A-Z0-9]+(?:_[A-Z0-9]+)+\b/g)) codes.add(code)
-  }
-  return codes
-}
+const declared = Object.keys(codes)
+// Codes that never reach user code (the reason handed to undici when we abort a request ourselves,
+// whose outcome is discarded) are declared as internal.
+const internal = declared.filter((code) => codes[code].kind === 'internal')
+const public_ = declared.filter((code) => codes[code].kind !== 'internal')
 
 // The README's "Errors" section: from its heading to the next one of the same level.
 function readmeErrorsSection () {
@@ -32,26 +28,48 @@ function readmeErrorsSection () {
   return readme.slice(start, end === -1 ? undefined : end)
 }
 
-t.test('every error code in lib/ is listed in the README', async (t) => {
-  const codes = codesInLib()
-  t.ok(codes.size >= 20, `found ${codes.size} codes`)
-  const section = readmeErrorsSection()
-  for (const code of codes) {
-    if (INTERNAL.has(code)) continue
-    t.ok(section.includes(`\`${code}\``), `${code} is documented`)
+t.test('the table declares every code, each as a constructor named after it', async (t) => {
+  t.ok(public_.length >= 20, `${public_.length} public codes`)
+  t.same(internal, ['ERR_EVENTSOURCE_ABORTED'])
+  for (const code of declared) {
+    t.match(code, /^ERR_[A-Z0-9]+(?:_[A-Z0-9]+)+$/)
+    t.equal(codes[code].name, code)
   }
 })
 
-t.test('every error code in lib/ is in the ErrorCode type', async (t) => {
+t.test('every declared code is listed in the README', async (t) => {
+  const section = readmeErrorsSection()
+  for (const code of public_) t.ok(section.includes(`\`${code}\``), `${code} is documented`)
+})
+
+t.test('every declared code is in the ErrorCode type', async (t) => {
   const types = fs.readFileSync(path.join(root, 'types', 'index.d.ts'), 'utf8')
   const union = types.slice(types.indexOf('export type ErrorCode'))
-  for (const code of codesInLib()) {
-    if (INTERNAL.has(code)) continue
-    t.ok(union.includes(`'${code}'`), `${code} is typed`)
-  }
+  for (const code of public_) t.ok(union.includes(`'${code}'`), `${code} is typed`)
 })
 
 t.test('the internal codes stay internal', async (t) => {
   const section = readmeErrorsSection()
-  for (const code of INTERNAL) t.notOk(section.includes(code), `${code} is not presented as one to handle`)
+  for (const code of internal) t.notOk(section.includes(code), `${code} is not presented as one to handle`)
+})
+
+t.test('lib/ names no code that the table does not declare', async (t) => {
+  const named = new Set()
+  for (const file of fs.readdirSync(lib)) {
+    if (file === 'errors.js') continue
+    const source = fs.readFileSync(path.join(lib, file), 'utf8')
+    for (const [code] of source.matchAll(/\bERR_[A-Z0-9]+(?:_[A-Z0-9]+)+\b/g)) named.add(code)
+  }
+  t.ok(named.size >= 20, `${named.size} codes named outside lib/errors.js`)
+  for (const code of named) t.ok(Object.hasOwn(codes, code), `${code} is declared`)
+})
+
+t.test('no error is made from a code given as a string', async (t) => {
+  // Outside the table, no function takes a code as an argument (as connectionError('ERR_X', ...) once
+  // did): every site uses a declared constructor.
+  for (const file of fs.readdirSync(lib)) {
+    if (file === 'errors.js') continue
+    const source = fs.readFileSync(path.join(lib, file), 'utf8')
+    t.notMatch(source, /\(\s*['"`]ERR_[A-Z0-9_]+['"`]\s*,/, `${file} passes no code literal as an argument`)
+  }
 })

@@ -1,31 +1,37 @@
 'use strict'
 
-// init.reconnect: { delay, factor, maxDelay, jitter }. The delay computation and the Retry-After parser
-// are unit-tested with a deterministic `random`; end to end, the error events carry the delays the
-// policy gives, and the next request comes no earlier than announced.
+// init.reconnect: { delay, factor, maxDelay, jitter }. The delay computation (reconnectDelay, as
+// EventSource calls it) and the Retry-After parser are unit-tested with a deterministic `random`; end
+// to end, the error events carry the delays the policy gives, and the next request comes no earlier
+// than announced.
 
 const t = require('tap')
 const { EventSource } = require('../')
-const { backoffDelay, reconnectDelay, stormFloor, clampDelay, parseRetryAfter, MAX_TIMER_DELAY } = require('../lib/reconnect-policy')
+const { reconnectDelay, parseRetryAfter } = require('../lib/reconnect-policy')
 const { SSE_HEADERS, serve, open, record } = require('./helpers')
 
 const policy = (p) => ({ factor: 1, maxDelay: Infinity, jitter: 'none', ...p })
+// The longest wait setTimeout can do: every delay is clamped to it.
+const MAX_TIMER_DELAY = 2 ** 31 - 1
+// The delay without Retry-After.
+const backoffDelay = (time, failures, p, random) => reconnectDelay(time, failures, p, undefined, random)
+// The storm floor alone: the delay for a reconnection time of 0.
+const stormFloor = (failures) => backoffDelay(0, failures, policy({}))
 
-t.test('backoffDelay: exponential, capped, rounded', async (t) => {
+t.test('the backoff: exponential, capped, rounded; never under the storm floor', async (t) => {
   const delays = (time, p, n = 6) => Array.from({ length: n }, (_, i) => backoffDelay(time, i + 1, policy(p)))
   t.same(delays(3000, {}), [3000, 3000, 3000, 3000, 3000, 3000], 'the defaults: the reconnection time, always')
   t.same(delays(10, { factor: 2 }), [10, 20, 40, 80, 160, 320])
   t.same(delays(10, { factor: 2, maxDelay: 50 }), [10, 20, 40, 50, 50, 50])
-  t.same(delays(100, { factor: 3, maxDelay: 0 }), [0, 0, 0, 0, 0, 0], 'maxDelay 0: reconnect at once')
+  t.same(delays(100, { factor: 3, maxDelay: 0 }), [0, 1, 2, 4, 8, 16], 'maxDelay 0: reconnect at once, then after the storm floor')
   t.same(delays(3, { factor: 1.5 }), [3, 5, 7, 10, 15, 23], 'rounded to whole ms (3, 4.5, 6.75, 10.125, 15.19, 22.78)')
-  t.same(delays(0, { factor: 2 }), [0, 0, 0, 0, 0, 0])
+  t.same(delays(0, { factor: 2 }), [0, 1, 2, 4, 8, 16])
   t.equal(backoffDelay(1000, 40, policy({ factor: 2 })), MAX_TIMER_DELAY, 'clamped to what setTimeout can wait')
   t.equal(backoffDelay(2 ** 40, 1, policy({})), MAX_TIMER_DELAY)
   t.equal(backoffDelay(Infinity, 1, policy({})), MAX_TIMER_DELAY, 'an infinite retry: the longest wait, not a loop')
-  t.equal(MAX_TIMER_DELAY, 2 ** 31 - 1)
 })
 
-t.test('backoffDelay: full jitter is random() times the bound', async (t) => {
+t.test('the backoff: full jitter is random() times the bound', async (t) => {
   const full = policy({ factor: 2, maxDelay: 300, jitter: 'full' })
   t.equal(backoffDelay(100, 1, full, () => 0), 0)
   t.equal(backoffDelay(100, 1, full, () => 0.5), 50)
@@ -41,13 +47,14 @@ t.test('backoffDelay: full jitter is random() times the bound', async (t) => {
   t.pass('200 draws within [0, 300]')
 })
 
-t.test('backoffDelay never returns NaN', async (t) => {
-  t.equal(backoffDelay(0, 1100, policy({ factor: 2 })), 0, 'retry: 0 stays 0 after many failures')
+t.test('the delay is never NaN', async (t) => {
+  // 0 times a factor ** 1099 (Infinity) would be NaN, and Math.max(NaN, floor) too.
+  t.equal(backoffDelay(0, 1100, policy({ factor: 2 })), 1000, 'retry: 0 after many failures: the storm floor')
   t.equal(backoffDelay(Infinity, 1, policy({ jitter: 'full' }), () => 0), 0, 'random() 0 of an infinite bound')
-  t.equal(clampDelay(NaN), 0)
+  t.equal(backoffDelay(NaN, 1, policy({})), 0)
 })
 
-t.test('stormFloor: none for the first failure, then 1, 2, 4 ... 512 ms, then 1 s', async (t) => {
+t.test('the storm floor: none for the first failure, then 1, 2, 4 ... 512 ms, then 1 s', async (t) => {
   t.same(Array.from({ length: 14 }, (_, i) => stormFloor(i + 1)), [0, 1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1000, 1000, 1000])
   t.equal(stormFloor(1100), 1000, 'no overflow after many failures')
   t.equal(stormFloor(0), 0)
@@ -70,8 +77,8 @@ t.test('reconnectDelay: the backoff, at least Retry-After, at least the storm fl
   t.equal(reconnectDelay(1000, 9, full, undefined, () => 0.5), 500)
 })
 
-t.test('clampDelay', async (t) => {
-  t.same([-5, 0, 0.4, 0.5, 1.5, 1e3, 2 ** 31 - 1, 2 ** 31, Infinity, -Infinity].map(clampDelay),
+t.test('a delay is a whole number of ms from 0 to what setTimeout can wait', async (t) => {
+  t.same([-5, 0, 0.4, 0.5, 1.5, 1e3, 2 ** 31 - 1, 2 ** 31, Infinity, -Infinity].map((time) => backoffDelay(time, 1, policy({}))),
     [0, 0, 0, 1, 2, 1000, MAX_TIMER_DELAY, MAX_TIMER_DELAY, MAX_TIMER_DELAY, 0])
 })
 

@@ -9,10 +9,9 @@ const { EventEmitter } = require('node:events')
 
 const MODULE = path.join(__dirname, '..', 'lib', 'has-listener.js')
 
-function check (t, { listenerCount, hasListener }) {
+function check (t, { listenerCount }) {
   const target = new EventTarget()
   t.equal(listenerCount(target, 'x'), 0)
-  t.equal(hasListener(target, 'x'), false)
   const a = () => {}
   target.addEventListener('x', a)
   target.addEventListener('x', () => {}, { once: true })
@@ -21,7 +20,7 @@ function check (t, { listenerCount, hasListener }) {
   t.equal(listenerCount(target, 'x'), 1, 'the once listener is gone')
   target.removeEventListener('x', a)
   t.equal(listenerCount(target, 'x'), 0)
-  t.equal(hasListener(target, 'y'), false)
+  t.equal(listenerCount(target, 'y'), 0, 'a type never listened for')
 }
 
 t.test('on Node: the listener map', async (t) => {

@@ -1,11 +1,12 @@
 'use strict'
 
 // Every error EventSourceParser can throw: bad options, bad chunks, write after end, and an event
-// over maxEventSize; plus the factories and validators behind them (lib/errors.js, lib/validators.js).
+// over maxEventSize; plus how lib/errors.js describes values, and the validators behind them
+// (lib/validators.js).
 
 const t = require('tap')
-const { EventSourceParser } = require('..')
-const errors = require('../lib/errors')
+const path = require('node:path')
+const { EventSource, EventSourceParser } = require('..')
 const validators = require('../lib/validators')
 const { DEFAULT_MAX_EVENT_SIZE } = require('../lib/constants')
 const { catchError, checkError, throwsError, parseAll, split } = require('./helpers')
@@ -300,30 +301,32 @@ t.test('maxEventSize', async (t) => {
 })
 
 t.test('lib/errors.js', async (t) => {
-  const { describeReceived, invalidArgValue } = errors
-  t.equal(describeReceived(undefined), ' Received undefined')
-  t.equal(describeReceived(null), ' Received null')
-  t.equal(describeReceived(function named () {}), ' Received function named')
-  t.equal(describeReceived(Object.defineProperty(() => {}, 'name', { value: '' })), ' Received function <anonymous>')
-  t.equal(describeReceived(new Map()), ' Received an instance of Map')
-  t.equal(describeReceived({ constructor: null }), ' Received [Object]', 'no constructor name: inspected at depth -1, as Node does')
-  t.equal(describeReceived(Object.create(null)), ' Received [Object: null prototype] {}')
-  t.equal(describeReceived('a'.repeat(26)), ` Received type string ('${'a'.repeat(26)}')`, 'up to 28 characters shown')
-  t.equal(describeReceived('a'.repeat(27)), ` Received type string ('${'a'.repeat(24)}...)`)
-  t.equal(describeReceived(1.5), ' Received type number (1.5)')
+  // How ERR_INVALID_ARG_TYPE describes the value it received, as Node does (through write()).
+  const { parser } = collecting()
+  const received = (value) => catchError(t, () => parser.write(value)).message.replace(/^.*\. Received/, ' Received')
+  t.equal(received(undefined), ' Received undefined')
+  t.equal(received(null), ' Received null')
+  t.equal(received(function named () {}), ' Received function named')
+  t.equal(received(Object.defineProperty(() => {}, 'name', { value: '' })), ' Received function <anonymous>')
+  t.equal(received(new Map()), ' Received an instance of Map')
+  t.equal(received({ constructor: null }), ' Received [Object]', 'no constructor name: inspected at depth -1, as Node does')
+  t.equal(received(Object.create(null)), ' Received [Object: null prototype] {}')
+  t.equal(received('a'.repeat(26)), ` Received type string ('${'a'.repeat(26)}')`, 'up to 28 characters shown')
+  t.equal(received('a'.repeat(27)), ` Received type string ('${'a'.repeat(24)}...)`)
+  t.equal(received(1.5), ' Received type number (1.5)')
 
-  checkError(t, invalidArgValue('options.mode', 'x', 'must be one of "a", "b"'), {
+  // ERR_INVALID_ARG_VALUE inspects the value (through the EventSource constructor).
+  throwsError(t, () => new EventSource('http://127.0.0.1:1/', { reconnect: { jitter: 'x' } }), {
     type: TypeError,
     code: 'ERR_INVALID_ARG_VALUE',
-    message: 'The "options.mode" property must be one of "a", "b". Received \'x\''
+    message: 'The "init.reconnect.jitter" property must be \'none\' or \'full\'. Received \'x\''
   })
-  checkError(t, invalidArgValue('url', 5, 'is invalid'), {
-    type: TypeError, code: 'ERR_INVALID_ARG_VALUE', message: 'The "url" argument is invalid. Received 5'
-  })
-  const err = errors.eventTooLarge(7)
+  const err = catchError(t, () => parseAll([bytes('data:abcdefgh\n\n')], { maxEventSize: 7 }))
   t.equal(err.toString(), 'RangeError [ERR_EVENTSOURCE_EVENT_TOO_LARGE]: An event exceeded the maximum event size of 7 bytes (maxEventSize)')
   t.notOk(Object.keys(err).includes('toString'), 'toString is not enumerable')
   t.same(Object.keys(err), ['code'], 'code is the one own enumerable property')
+  t.equal(err.constructor, RangeError, 'an instance of RangeError itself, not of a subclass')
+  t.notOk(err.stack.includes(path.join('lib', 'errors.js')), 'the stack starts where the error was made, not in lib/errors.js')
 })
 
 t.test('lib/validators.js', async (t) => {
