@@ -36,17 +36,17 @@
 const t = require('tap')
 const { EventSource } = require('../')
 
-const attribute = (name, { readonly }) => ({ name, kind: 'attribute', readonly })
+const attribute = (name, { readOnly }) => ({ name, kind: 'attribute', readonly: readOnly })
 const IDL_MEMBERS = [
-  attribute('url', { readonly: true }),
-  attribute('withCredentials', { readonly: true }),
+  attribute('url', { readOnly: true }),
+  attribute('withCredentials', { readOnly: true }),
   { name: 'CONNECTING', kind: 'const', value: 0 },
   { name: 'OPEN', kind: 'const', value: 1 },
   { name: 'CLOSED', kind: 'const', value: 2 },
-  attribute('readyState', { readonly: true }),
-  attribute('onopen', { readonly: false }),
-  attribute('onmessage', { readonly: false }),
-  attribute('onerror', { readonly: false }),
+  attribute('readyState', { readOnly: true }),
+  attribute('onopen', { readOnly: false }),
+  attribute('onmessage', { readOnly: false }),
+  attribute('onerror', { readOnly: false }),
   { name: 'close', kind: 'operation', length: 0 }
 ]
 

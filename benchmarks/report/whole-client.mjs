@@ -18,18 +18,25 @@ const E2E_TARGETS = [
   { workload: 'large', peer: 'undici', goal: 3, what: '16 KiB events/s: ours ÷ undici EventSource' }
 ]
 
-export function e2eHeading (run) {
-  const { environment: env, samples } = run.json
+// The heading of a run of either whole-client runner: both record the same environment; `samples`
+// says how that runner took its samples.
+function wholeClientHeading (run, samples) {
+  const env = run.json.environment
   return runHeading({
     file: run.file,
     node: env.node,
     v8: env.v8,
     date: run.json.date,
     git: env.git,
-    samples: `${plural(samples.processes, 'process')} × ${plural(samples.runsPerProcess, 'timed run')} per client`,
+    samples,
     loadavg: [env.loadavg[0], env.loadavgAfter?.[0]].filter((x) => x !== undefined),
     note: run.json.note
   })
+}
+
+export function e2eHeading (run) {
+  const { samples } = run.json
+  return wholeClientHeading(run, `${plural(samples.processes, 'process')} × ${plural(samples.runsPerProcess, 'timed run')} per client`)
 }
 
 /**
@@ -129,17 +136,7 @@ export function e2eSection (runs, resultsDir) {
 // ---- idle connections ----
 
 export function memoryHeading (run) {
-  const env = run.json.environment
-  return runHeading({
-    file: run.file,
-    node: env.node,
-    v8: env.v8,
-    date: run.json.date,
-    git: env.git,
-    samples: `${plural(run.json.repeat, 'process')} per client and count`,
-    loadavg: [env.loadavg[0], env.loadavgAfter?.[0]].filter((x) => x !== undefined),
-    note: run.json.note
-  })
+  return wholeClientHeading(run, `${plural(run.json.repeat, 'process')} per client and count`)
 }
 
 /** Per round, one client's value of an idle metric (samples are in round order when none failed). */
