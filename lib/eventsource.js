@@ -13,7 +13,7 @@ const { Buffer } = require('node:buffer')
 const { EventSourceParser } = require('./parser')
 const { Connection } = require('./connection')
 const { CONNECTING, OPEN, CLOSED } = require('./constants')
-const { codes: { ERR_EVENTSOURCE_RETRIES_EXHAUSTED, ERR_EVENTSOURCE_STREAM_ENDED } } = require('./errors')
+const { codes: { ERR_EVENTSOURCE_RETRIES_EXHAUSTED, ERR_EVENTSOURCE_STREAM_ENDED, ERR_EVENTSOURCE_REQUEST_INIT } } = require('./errors')
 const { defineEventHandler } = require('./event-handler')
 const { resolveInit } = require('./eventsource-init')
 const { attemptRequest } = require('./request-init')
@@ -295,7 +295,8 @@ class EventSource extends EventTarget {
   // A user function for headers or body threw: reestablish, as for a network error. A value it
   // returned that cannot be sent fails the connection: retrying would send the same.
   #requestError (err) {
-    if (err.code === 'ERR_EVENTSOURCE_REQUEST_INIT') this.#onNetworkError(err)
+    // (A declared constructor is named after its code: lib/errors.js.)
+    if (err.code === ERR_EVENTSOURCE_REQUEST_INIT.name) this.#onNetworkError(err)
     else this.#onFail(err)
   }
 
