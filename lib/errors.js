@@ -103,6 +103,10 @@ E('ERR_OUT_OF_RANGE', (name, range, value) =>
 // The parser. An event too large also fails an EventSource's connection, with this error.
 E('ERR_EVENTSOURCE_EVENT_TOO_LARGE', (limit) =>
   `An event exceeded the maximum event size of ${limit} bytes (maxEventSize)`, RangeError)
+// init.http2: a session whose PING went unanswered is destroyed with this error, which then reaches each
+// source on it as the cause of its ERR_EVENTSOURCE_NETWORK.
+E('ERR_EVENTSOURCE_HTTP2_PING_TIMEOUT', (origin, timeout) =>
+  `The HTTP/2 session to ${origin} did not answer a PING within ${timeout} ms (http2.pingTimeout)`, Error)
 E('ERR_EVENTSOURCE_WRITE_AFTER_END', () =>
   'write() was called after end(); call reset() to parse a new stream', Error)
 

@@ -7,7 +7,7 @@
 
 const {
   validateObject, validateNumber, validateLimit, validateTime, validateOneOf, validateStatusList, validateDispatcher,
-  validateAbortSignal, validateHeaderNameList, validateBodyMethod, validateLastEventId
+  validateAbortSignal, validateHeaderNameList, validateBodyMethod, validateLastEventId, validateBooleanOrObject
 } = require('./validators')
 const { normalizeHeaders, normalizeHeaderName, normalizeMethod, normalizeBody } = require('./request-init')
 
@@ -62,6 +62,45 @@ function resolveReconnect (value) {
   return policy
 }
 
+// init.http2 (lib/http2-agents.js): how often an HTTP/2 session with open streams is pinged, and how long
+// an answer may take before the session is taken for lost.
+const DEFAULT_PING_INTERVAL = 60_000
+const DEFAULT_PING_TIMEOUT = 20_000
+let defaultHttp2 = null
+
+/**
+ * @param {unknown} value init.http2: true, or an object whose identity says which sources share sessions
+ */
+function resolveHttp2 (value) {
+  if (value === undefined || value === false) return null
+  validateBooleanOrObject(value, 'init.http2')
+  if (value === true) {
+    return (defaultHttp2 ??= {
+      key: true, connect: undefined, priorKnowledge: false, pingInterval: DEFAULT_PING_INTERVAL, pingTimeout: DEFAULT_PING_TIMEOUT
+    })
+  }
+  const http2 = {
+    key: value,
+    connect: undefined,
+    priorKnowledge: Boolean(value.priorKnowledge),
+    pingInterval: DEFAULT_PING_INTERVAL,
+    pingTimeout: DEFAULT_PING_TIMEOUT
+  }
+  if (value.connect !== undefined) {
+    validateObject(value.connect, 'init.http2.connect')
+    http2.connect = value.connect
+  }
+  if (value.pingInterval !== undefined) {
+    validateTime(value.pingInterval, 'init.http2.pingInterval')
+    http2.pingInterval = value.pingInterval
+  }
+  if (value.pingTimeout !== undefined) {
+    validateLimit(value.pingTimeout, 'init.http2.pingTimeout', { min: 1 })
+    http2.pingTimeout = value.pingTimeout
+  }
+  return http2
+}
+
 // Every EventSource constructed without a dictionary shares one resolved default: nothing writes to it.
 let defaultInit = null
 
@@ -94,7 +133,8 @@ function resolveDictionary (dict) {
     closeOnEnd: Boolean(dict.closeOnEnd),
     highWaterMarkBytes: DEFAULT_HIGH_WATER_MARK_BYTES,
     credentialHeaders: [],
-    allowInsecureRedirect: Boolean(dict.allowInsecureRedirect)
+    allowInsecureRedirect: Boolean(dict.allowInsecureRedirect),
+    http2: resolveHttp2(dict.http2)
   }
 
   const node = dict.node

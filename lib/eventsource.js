@@ -25,6 +25,7 @@ const { unshared } = require('./unshared-string')
 const { afterMicrotaskCheckpoint } = require('./microtask-checkpoint')
 const { listenerCount } = require('./has-listener')
 const { dispatcherMaxEventSize } = require('./dispatcher-options')
+const { http2Dispatcher } = require('./http2-agents')
 
 // The default reconnection time: "a user-agent-defined value, probably in the region of a few
 // seconds". Chromium and Node's built-in use 3 s (Firefox 5 s).
@@ -331,7 +332,7 @@ class EventSource extends EventTarget {
       method: this.#requestMethod,
       body: body === null ? null : body.body,
       headers,
-      dispatcher: init.dispatcher ?? globalDispatcher(),
+      dispatcher: init.dispatcher ?? (init.http2 === null ? globalDispatcher() : http2Dispatcher(init.http2)),
       credentialOrigin: new URL(this.#url).origin,
       documentOrigin: location === undefined ? null : new URL(`${location.href}`).origin,
       retryStatuses: init.reconnect.statuses,

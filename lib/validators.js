@@ -125,6 +125,17 @@ function validateDispatcher (value, name) {
   }
 }
 
+/**
+ * true, false, or an options object (init.http2).
+ * @param {unknown} value
+ * @param {string} name
+ */
+function validateBooleanOrObject (value, name) {
+  if (typeof value !== 'boolean' && (value === null || typeof value !== 'object')) {
+    throw new ERR_INVALID_ARG_TYPE(name, 'of type boolean or object', value)
+  }
+}
+
 function validateAbortSignal (value, name) {
   if (!(value instanceof AbortSignal)) throw new ERR_INVALID_ARG_TYPE(name, 'an instance of AbortSignal', value)
 }
@@ -244,6 +255,7 @@ module.exports = {
   validateLimit,
   validateTime,
   validateOneOf,
+  validateBooleanOrObject,
   validateStatusList,
   validateDispatcher,
   validateAbortSignal,

@@ -6,17 +6,19 @@
 
 const http = require('node:http')
 const https = require('node:https')
+const http2 = require('node:http2')
 const net = require('node:net')
 const { once } = require('node:events')
 const { bounded, TIMEOUT } = require('./wait')
 
 const SSE_HEADERS = { 'content-type': 'text/event-stream' }
 
-// What serve() makes for each protocol. http2 slots in here (http2.createSecureServer with
-// allowHTTP1, whose compatibility API has the same (req, res) handler), not as another factory.
+// What serve() makes for each protocol. http2 is a secure HTTP/2 server that also speaks HTTP/1.1 to
+// clients that do not offer h2 (allowHTTP1); its compatibility API has the same (req, res) handler.
 const FACTORIES = {
   http: (options, onRequest) => http.createServer(onRequest),
-  https: (options, onRequest) => https.createServer(options.tls, onRequest)
+  https: (options, onRequest) => https.createServer(options.tls, onRequest),
+  http2: (options, onRequest) => http2.createSecureServer({ ...options.tls, allowHTTP1: true, settings: options.http2.settings }, onRequest)
 }
 
 /**
@@ -61,10 +63,12 @@ async function listen (t, server) {
  * meanwhile and set as `req.body` (a Buffer) once it has ended.
  * @param {import('tap').Test} t closes the server and its connections at teardown
  * @param {(req: http.IncomingMessage & { body?: Buffer }, res: http.ServerResponse, index: number) => void} [handler]
- * @param {{ tls?: { key: string | Buffer, cert: string | Buffer }, host?: string }} [options] `host`: the
- *   name used in url() and origin (the socket is always 127.0.0.1)
+ * @param {{ tls?: { key: string | Buffer, cert: string | Buffer }, host?: string,
+ *   http2?: { settings?: import('node:http2').Settings } }} [options] `host`: the name used in url() and
+ *   origin (the socket is always 127.0.0.1); `http2` (with `tls`): an HTTP/2 server with these SETTINGS,
+ *   whose sessions are listed in `sessions` (open ones) as they come
  */
-async function serve (t, handler = () => {}, { tls, host = '127.0.0.1' } = {}) {
+async function serve (t, handler = () => {}, { tls, host = '127.0.0.1', http2: h2 } = {}) {
   const requests = []
   let waiters = []
   const onRequest = (req, res) => {
@@ -88,7 +92,17 @@ async function serve (t, handler = () => {}, { tls, host = '127.0.0.1' } = {}) {
     handler(req, res, index)
   }
   const scheme = tls === undefined ? 'http' : 'https'
-  const server = FACTORIES[scheme]({ tls }, onRequest)
+  const server = FACTORIES[h2 === undefined ? scheme : 'http2']({ tls, http2: h2 }, onRequest)
+  // HTTP/2 sessions: every one the server accepted, and those still open.
+  const sessions = []
+  let openSessions = 0
+  server.on('session', (session) => {
+    sessions.push(session)
+    openSessions++
+    // A client that goes away mid-stream is what the fault tests do.
+    session.on('error', () => {})
+    session.once('close', () => openSessions--)
+  })
   // A client that refuses the certificate makes the server see a TLS error; tests expect that.
   if (tls !== undefined) server.on('tlsClientError', () => {})
   const listening = await listen(t, server)
@@ -101,6 +115,10 @@ async function serve (t, handler = () => {}, { tls, host = '127.0.0.1' } = {}) {
     requests,
     /** How many TCP connections the server has accepted. */
     get connections () { return listening.connections },
+    /** HTTP/2 sessions in the order they came (http2 only). */
+    sessions,
+    /** How many HTTP/2 sessions are still open. */
+    get openSessions () { return openSessions },
     /** The URL of `path` on this server. */
     url: (path = '/') => `${origin}${path}`,
     /** Resolves with request #index (0-based) once its body has been read. */
