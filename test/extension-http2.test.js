@@ -11,7 +11,7 @@ const http2 = require('node:http2')
 const { Agent, getGlobalDispatcher, setGlobalDispatcher } = require('undici')
 const { EventSource } = require('../')
 const {
-  serve, sse, open, record, bounded, deferred, tlsFixture, listen, countingDispatcher, runChild, throwsError
+  serve, sse, open, record, bounded, deferred, tlsFixture, listen, countingDispatcher, runChild, throwsError, runCli
 } = require('./helpers')
 
 const { key, cert } = tlsFixture()
@@ -185,4 +185,19 @@ t.test('init.http2 is validated', async (t) => {
     new EventSource(url, { http2: value }).close()
   }
   t.pass('valid values construct')
+})
+
+t.test('ssecat --http2: over HTTP/2 with the --cacert trust; not with --proxy or --raw', async (t) => {
+  const server = await serve(t, hello, { tls, http2: {} })
+  const { code, stdout, stderr } = await runCli(t, ['--http2', '--cacert', tlsFixture().certFile, '-n', '1', server.url('/events')],
+    { env: { HTTPS_PROXY: 'http://127.0.0.1:1' } }).exited()
+  t.equal(code, 0, stderr)
+  t.equal(stdout, '[message] 2.0\n')
+  t.match(stderr, /WARNING: --http2 connects directly: HTTPS_PROXY not used/)
+  t.equal(server.sessions.length, 1)
+  for (const args of [['--proxy', 'http://127.0.0.1:1'], ['--raw']]) {
+    const usage = await runCli(t, ['--http2', ...args, server.url('/events')]).exited()
+    t.equal(usage.code, 2, args[0])
+    t.match(usage.stderr, /--http2/)
+  }
 })

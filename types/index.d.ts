@@ -6,6 +6,7 @@
 
 import type { Dispatcher } from 'undici'
 import type { Transform } from 'node:stream'
+import type { ConnectionOptions } from 'node:tls'
 
 export interface EventSourceEventMap {
   error: EventSourceErrorEvent
@@ -41,6 +42,18 @@ export interface ReconnectPolicy {
   maxRetries?: number
   /** Statuses that reconnect instead of failing, e.g. [502, 503, 504, 429], waiting at least their Retry-After. */
   retryOnStatus?: number[]
+}
+
+/** init.http2 as an object: sources given the same object share sessions (read when the first of them connects). */
+export interface Http2Options {
+  /** TLS options for the sessions' connections (undici's `connect`): `ca`, `cert`, `key`, `rejectUnauthorized`, `servername`... */
+  connect?: ConnectionOptions & { timeout?: number }
+  /** Speak HTTP/2 on http: URLs from the first byte (h2c with prior knowledge). Default false: http: is HTTP/1.1, as in browsers. */
+  priorKnowledge?: boolean
+  /** ms between PINGs on a session with open streams; 0 for none. Default 60000. */
+  pingInterval?: number
+  /** ms a PING may go unanswered before the session is taken for lost (ERR_EVENTSOURCE_HTTP2_PING_TIMEOUT) and every source on it reconnects. Default 20000. */
+  pingTimeout?: number
 }
 
 export interface EventSourceInit {
@@ -81,6 +94,12 @@ export interface EventSourceInit {
   closeOnEnd?: boolean
   /** Bytes of events queued for `for await` (data, type and last event ID at two bytes per UTF-16 unit, plus 512 per event) before reading from the socket (and decoding) pauses. Default 16 MiB. */
   highWaterMarkBytes?: number
+  /**
+   * Share HTTP/2 sessions per origin with the other sources given the same value (true: every source
+   * given true), as browsers do; HTTP/1.1 when the server does not choose h2. A `dispatcher` wins over it.
+   * Default false.
+   */
+  http2?: boolean | Http2Options
   /** undici's (Node's built-in EventSource) shape, accepted as is. */
   node?: {
     dispatcher?: Dispatcher
@@ -207,6 +226,7 @@ export type ErrorCode =
   | 'ERR_OUT_OF_RANGE'
   | 'ERR_EVENTSOURCE_EVENT_TOO_LARGE'
   | 'ERR_EVENTSOURCE_WRITE_AFTER_END'
+  | 'ERR_EVENTSOURCE_HTTP2_PING_TIMEOUT'
   | 'ERR_EVENTSOURCE_UNSUPPORTED_SCHEME'
   | 'ERR_EVENTSOURCE_BAD_STATUS'
   | 'ERR_EVENTSOURCE_BAD_CONTENT_TYPE'

@@ -2,7 +2,7 @@
 
 // The undici Dispatcher behind --proxy, --cacert and --insecure, or the proxy environment variables.
 // With none of them, null: EventSource then uses undici's global dispatcher, as any library user's
-// code would.
+// code would. --http2 uses none: its sessions take the TLS settings (http2Options).
 
 const PROXY_VARIABLES = ['HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY']
 
@@ -17,15 +17,28 @@ function proxyEnvironment (env) {
   return set
 }
 
+function tlsOptions (config) {
+  const tls = {}
+  if (config.cacert !== undefined) tls.ca = config.cacert
+  if (config.insecure) tls.rejectUnauthorized = false
+  return tls
+}
+
+/**
+ * init.http2 for --http2: its sessions get the TLS settings of --cacert and --insecure.
+ * @param {{ cacert?: Buffer, insecure: boolean }} config
+ */
+function http2Options (config) {
+  return { connect: tlsOptions(config) }
+}
+
 /**
  * @param {{ proxy?: string, cacert?: Buffer, insecure: boolean }} config
  * @param {Record<string, string | undefined>} env
  * @returns {{ dispatcher: import('undici').Dispatcher, via: string | null } | null}
  */
 function createDispatcher (config, env) {
-  const tls = {}
-  if (config.cacert !== undefined) tls.ca = config.cacert
-  if (config.insecure) tls.rejectUnauthorized = false
+  const tls = tlsOptions(config)
   const undici = require('undici')
   if (config.proxy !== undefined) {
     // TLS settings apply both to the origin (through the tunnel) and to an https: proxy itself.
@@ -41,4 +54,4 @@ function createDispatcher (config, env) {
   return null
 }
 
-module.exports = { createDispatcher, proxyEnvironment }
+module.exports = { createDispatcher, proxyEnvironment, http2Options }

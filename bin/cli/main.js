@@ -11,7 +11,7 @@
 const { once } = require('node:events')
 const { parseCommandLine, helpText, UsageError } = require('./options')
 const { colorEnabled, painter, escapeLines, MESSAGE_INDENT, formatEvent, formatJson, createReporter } = require('./output')
-const { createDispatcher } = require('./dispatcher')
+const { createDispatcher, proxyEnvironment, http2Options } = require('./dispatcher')
 const { displayHref } = require('../../lib/url-credentials')
 
 // After a stop, how long the process may take to wind down before it is made to exit.
@@ -74,6 +74,7 @@ function eventSourceInit (config, network) {
   if (config.connectTimeout !== undefined) init.connectTimeout = config.connectTimeout
   if (config.maxEventSize !== undefined) init.maxEventSize = config.maxEventSize
   if (network !== null) init.dispatcher = network.dispatcher
+  if (config.http2) init.http2 = http2Options(config)
   // --once: the end of the stream is the end of the run (an LLM-style response).
   if (config.once) init.closeOnEnd = true
   return init
@@ -242,7 +243,10 @@ async function main (args, io = {}) {
   if (config.insecure) {
     reporter.warning('--insecure: TLS certificates are NOT verified. Anyone on the network path can read and alter this stream.')
   }
-  const network = createDispatcher(config, env)
+  if (config.http2 && proxyEnvironment(env).length > 0) {
+    reporter.warning(`--http2 connects directly: ${proxyEnvironment(env).join(', ')} not used`)
+  }
+  const network = config.http2 ? null : createDispatcher(config, env)
   if (network !== null) session.onStop(() => { network.dispatcher.destroy().catch(() => {}) })
 
   // A reader that goes away (`ssecat URL | head -3`) ends the run normally.

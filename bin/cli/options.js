@@ -35,6 +35,7 @@ const OPTIONS = {
   proxy: { type: 'string' },
   cacert: { type: 'string' },
   insecure: { type: 'boolean', short: 'k' },
+  http2: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'V' }
 }
@@ -42,7 +43,7 @@ const OPTIONS = {
 // Options that only make sense for an EventSource (events parsed, reconnections, redirects followed):
 // refused with --raw rather than ignored.
 const NOT_WITH_RAW = ['retry', 'backoff', 'max-delay', 'jitter', 'max-retries', 'retry-on', 'max-event-size',
-  'type', 'count', 'json', 'credential-header', 'allow-insecure-redirect']
+  'type', 'count', 'json', 'credential-header', 'allow-insecure-redirect', 'http2']
 // --raw is one request anyway; --once with it is allowed and changes nothing.
 
 // The --help sections: [flags, description] pairs, laid out in two columns.
@@ -78,7 +79,8 @@ const HELP = [
   ['Network', [
     ['    --proxy <url>', 'use this proxy (default: HTTP_PROXY, HTTPS_PROXY and NO_PROXY)'],
     ['    --cacert <file>', 'trust the CA certificates in this PEM file instead of the built-in ones'],
-    ['-k, --insecure', 'do not verify TLS certificates (unsafe)']
+    ['-k, --insecure', 'do not verify TLS certificates (unsafe)'],
+    ['    --http2', 'use HTTP/2 when the server offers it (HTTP/1.1 otherwise); connects directly, not with --proxy']
   ]],
   ['Other', [
     ['-h, --help', 'show this help'],
@@ -299,7 +301,8 @@ function parseCommandLine (args, { stdin = 0 } = {}) {
     timeout: undefined,
     proxy: undefined,
     cacert: undefined,
-    insecure: values.insecure === true
+    insecure: values.insecure === true,
+    http2: values.http2 === true
   }
 
   if (config.raw) {
@@ -351,6 +354,8 @@ function parseCommandLine (args, { stdin = 0 } = {}) {
   if (values.timeout !== undefined) config.timeout = parseTime(values.timeout, 'timeout', { min: 1 })
 
   if (values.proxy !== undefined) {
+    // init.http2 has sessions of its own, which do not go through a proxy (see the README).
+    if (config.http2) throw new UsageError('--http2 connects directly, so it cannot be used with --proxy')
     config.proxy = parseUrl(values.proxy, '--proxy', ['http:', 'https:', 'socks5:', 'socks:']).href
   }
   if (values.cacert !== undefined) {

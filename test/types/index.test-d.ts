@@ -8,7 +8,8 @@ import {
   EventSourceErrorEvent,
   type ParsedEvent,
   type EventSourceInit,
-  type ErrorCode
+  type ErrorCode,
+  type Http2Options
 } from '../..'
 
 const source = new EventSource('http://127.0.0.1/events')
@@ -86,6 +87,14 @@ source.addEventListener('error', (event) => {
   expectType<boolean>(event.willReconnect)
 })
 expectAssignable<ErrorCode>('ERR_EVENTSOURCE_DISPATCHER_REDIRECT')
+new EventSource('https://127.0.0.1/', { http2: true })
+new EventSource('https://127.0.0.1/', { http2: { connect: { ca: 'PEM', rejectUnauthorized: true }, pingInterval: 30_000, pingTimeout: 5000 } })
+new EventSource('http://127.0.0.1/', { http2: { priorKnowledge: true } })
+expectError(new EventSource('https://127.0.0.1/', { http2: 'h2' }))
+expectError(new EventSource('https://127.0.0.1/', { http2: { pingTimeout: '5s' } }))
+expectAssignable<ErrorCode>('ERR_EVENTSOURCE_HTTP2_PING_TIMEOUT')
+const shared: Http2Options = { connect: { ca: 'PEM' } }
+expectAssignable<EventSourceInit>({ http2: shared })
 expectError<ErrorCode>('ERR_EVENTSOURCE_DISPATCHER_REDIRECTS')
 async function iterate (): Promise<void> {
   for await (const event of source) expectType<MessageEvent>(event)
