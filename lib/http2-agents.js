@@ -118,8 +118,10 @@ class OriginSessions {
   #origin
   #options
   #sessions = []
-  // [opts, handler] pairs, in order.
+  // Requests waiting for a session: opts, handler, opts, handler... in order, from #head on (a burst of
+  // thousands is taken from the front without shifting the array each time).
   #queue = []
+  #head = 0
   // The last limit a session to this origin announced: what a new one is expected to take. Before any
   // has, as many as a session may carry: the requests wait for the first session's SETTINGS rather
   // than each opening a session of its own.
@@ -136,21 +138,31 @@ class OriginSessions {
     this.#pump()
   }
 
+  get #waiting () {
+    return (this.#queue.length - this.#head) / 2
+  }
+
   // Hands the waiting requests to sessions with room, opening sessions for those that no session,
   // open or still connecting, is expected to take.
   #pump () {
-    const queue = this.#queue
-    while (queue.length !== 0) {
+    while (this.#waiting !== 0) {
       let session = this.#sessions.find((s) => s.active < s.limit)
       if (session === undefined) {
         // Room that sessions still connecting are expected to have: their first request is running.
         let expected = 0
         for (const s of this.#sessions) if (s.limit === 0) expected += this.#expected - 1
-        if (queue.length / 2 <= expected) return
+        if (this.#waiting <= expected) return
         session = this.#open()
       }
-      const opts = queue.shift()
-      const handler = queue.shift()
+      const queue = this.#queue
+      const opts = queue[this.#head]
+      const handler = queue[this.#head + 1]
+      queue[this.#head] = queue[this.#head + 1] = undefined
+      this.#head += 2
+      if (this.#head === queue.length) {
+        queue.length = 0
+        this.#head = 0
+      }
       session.active++
       session.client.dispatch(opts, new StreamHandler(handler, session, this))
     }
@@ -245,8 +257,10 @@ class OriginSessions {
   #connectionFailed (session, err) {
     this.#retire(session)
     const queue = this.#queue
+    const head = this.#head
     this.#queue = []
-    for (let i = 1; i < queue.length; i += 2) queue[i].onResponseError(null, err)
+    this.#head = 0
+    for (let i = head + 1; i < queue.length; i += 2) queue[i].onResponseError(null, err)
     this.#idle()
   }
 
@@ -255,7 +269,7 @@ class OriginSessions {
   release (session) {
     session.active--
     if (session.active === 0) {
-      if (!session.retired && this.#queue.length === 0) this.#remove(session)
+      if (!session.retired && this.#waiting === 0) this.#remove(session)
       // After undici has finished with the request that called this.
       if (session.retired) resolvedPromise.then(() => this.#close(session))
     }
@@ -277,7 +291,7 @@ class OriginSessions {
 
   // No session and nothing waiting: the agent forgets this origin.
   #idle () {
-    if (this.#sessions.length === 0 && this.#queue.length === 0) this.#agent.forget(this.#origin, this)
+    if (this.#sessions.length === 0 && this.#waiting === 0) this.#agent.forget(this.#origin, this)
   }
 
   get sessions () {
