@@ -5,33 +5,98 @@
 //   undici      undici@7's EventSource (require('undici').EventSource): fetch() on the same global dispatcher
 //   eventsource the eventsource package (v4, the newest major that runs on Node 20): globalThis.fetch
 //   floor       a bare node:http GET that reads and discards the same bytes: no parsing, no events
+//
+// Transports (--tls in the runners): each client over
+//   http        cleartext HTTP/1.1, as above
+//   https       HTTP/1.1 over TLS: ours and undici's EventSource on an undici Agent that trusts the
+//               benchmark certificate, the eventsource package on undici's fetch with that Agent, the
+//               floor a node:https GET
+//   h2          HTTP/2 over TLS: ours with init.http2 (its shared sessions); undici's EventSource and the
+//               eventsource package on the Agent that makes undici share one session,
+//               `new Agent({ allowH2: true, connections: 1, pipelining: <sources> })` (allowH2 alone
+//               opens a session per source, connections: 1 alone lets one stream run at a time); the
+//               floor a node:http2 client stream per source on one session (what any h2 client costs
+//               at least)
 
 import { createRequire } from 'node:module'
+import { readFileSync } from 'node:fs'
 
 const require = createRequire(import.meta.url)
 
 export const CLIENTS = ['ours', 'undici', 'eventsource', 'floor']
+export const TLS_TRANSPORTS = ['https', 'h2']
 
-export function clientLabel (id) {
+// The tests' self-signed certificate for 127.0.0.1 (test/fixtures/tls): the benchmark server's, and
+// what every TLS client here trusts.
+export function tlsFixture () {
+  const dir = new URL('../../test/fixtures/tls/', import.meta.url)
+  return { key: readFileSync(new URL('key.pem', dir)), cert: readFileSync(new URL('cert.pem', dir)) }
+}
+
+export function clientLabel (id, transport = 'http') {
+  const over = transport === 'http' ? '' : ` over ${transport === 'h2' ? 'h2' : 'HTTPS/1.1'}`
   switch (id) {
-    case 'ours': return `whatwg-eventsource@${require('../../package.json').version}`
-    case 'undici': return `undici@${require('undici/package.json').version} EventSource`
-    case 'eventsource': return `eventsource@${require('eventsource/package.json').version}`
-    case 'floor': return 'floor: node:http GET'
+    case 'ours': return `whatwg-eventsource@${require('../../package.json').version}${over}`
+    case 'undici': return `undici@${require('undici/package.json').version} EventSource${over}`
+    case 'eventsource': return `eventsource@${require('eventsource/package.json').version}${over}`
+    case 'floor': return transport === 'h2' ? 'floor: node:http2 stream' : `floor: node:${transport} GET`
     default: throw new Error(`unknown client ${id}`)
   }
 }
 
 /**
- * Loads a client. For the three EventSources: { EventSource }. For the floor: { http }.
+ * Loads a client. For the three EventSources: { EventSource, init } (init: the second constructor
+ * argument). For the floor: { get(url, onResponse) }, a GET whose response has statusCode,
+ * setEncoding() and 'data'/'end' events, and whose request has destroy() and 'error'.
  * @param {string} id
+ * @param {{ transport?: 'http' | 'https' | 'h2', sources?: number }} [options] sources: how many
+ *   connections the process opens at most (the pipelining of undici's h2 Agent)
  */
-export async function loadClient (id) {
+export async function loadClient (id, { transport = 'http', sources = 1 } = {}) {
+  if (transport === 'http') {
+    switch (id) {
+      case 'ours': return { EventSource: require('../../index.js').EventSource }
+      case 'undici': return { EventSource: require('undici').EventSource }
+      case 'eventsource': return { EventSource: require('eventsource').EventSource }
+      case 'floor': return { get: require('node:http').get }
+      default: throw new Error(`unknown client ${id}`)
+    }
+  }
+  const { cert: ca } = tlsFixture()
+  if (id === 'floor') return { get: transport === 'h2' ? http2Get(ca) : (url, onResponse) => require('node:https').get(url, { ca }, onResponse) }
+  if (id === 'ours' && transport === 'h2') return { EventSource: require('../../index.js').EventSource, init: { http2: { connect: { ca } } } }
+  const undici = require('undici')
+  const agent = transport === 'h2'
+    ? new undici.Agent({ allowH2: true, connections: 1, pipelining: sources, connect: { ca } })
+    : new undici.Agent({ connect: { ca } })
   switch (id) {
-    case 'ours': return { EventSource: require('../../index.js').EventSource }
-    case 'undici': return { EventSource: require('undici').EventSource }
-    case 'eventsource': return { EventSource: require('eventsource').EventSource }
-    case 'floor': return { http: require('node:http') }
+    case 'ours': return { EventSource: require('../../index.js').EventSource, init: { dispatcher: agent } }
+    case 'undici': return { EventSource: undici.EventSource, init: { node: { dispatcher: agent } } }
+    case 'eventsource': return {
+      EventSource: require('eventsource').EventSource,
+      init: { fetch: (url, init) => undici.fetch(url, { ...init, dispatcher: agent }) }
+    }
     default: throw new Error(`unknown client ${id}`)
+  }
+}
+
+// The h2 floor: one node:http2 session per origin, a stream per GET.
+function http2Get (ca) {
+  const http2 = require('node:http2')
+  const sessions = new Map()
+  return (url, onResponse) => {
+    const { origin, pathname, search } = new URL(url)
+    let session = sessions.get(origin)
+    if (session === undefined || session.closed || session.destroyed) {
+      session = http2.connect(origin, { ca, maxSessionMemory: 1024 })
+      session.on('error', () => {})
+      sessions.set(origin, session)
+    }
+    const stream = session.request({ ':path': pathname + search })
+    stream.once('response', (headers) => {
+      stream.statusCode = headers[':status']
+      onResponse(stream)
+    })
+    return stream
   }
 }

@@ -6,21 +6,25 @@ import { dirname, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import os from 'node:os'
 
-/** Forks the event-stream server; resolves with { child, port, base }. */
+/**
+ * Forks the event-stream server; resolves with { child, port, base, bases }: `bases` has the base URL
+ * for each transport (http, https, h2).
+ */
 export async function startServer () {
   const child = fork(fileURLToPath(new URL('./server.mjs', import.meta.url)), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
-  const port = await new Promise((resolve, reject) => {
+  const { port, tlsPort, h2Port } = await new Promise((resolve, reject) => {
     child.once('error', reject)
     child.once('exit', (code) => reject(new Error(`the server exited (${code}) before listening`)))
     child.on('message', function onMessage (m) {
       if (m?.type === 'listening') {
         child.off('message', onMessage)
-        resolve(m.port)
+        resolve(m)
       }
     })
   })
   child.removeAllListeners('exit')
-  return { child, port, base: `http://127.0.0.1:${port}` }
+  const base = `http://127.0.0.1:${port}`
+  return { child, port, base, bases: { http: base, https: `https://127.0.0.1:${tlsPort}`, h2: `https://127.0.0.1:${h2Port}` } }
 }
 
 /** Sends a message to the server and resolves with its first reply of type `replyType`. */

@@ -10,6 +10,9 @@
 //   npm run bench:e2e
 //   node benchmarks/e2e/run.mjs [--processes 5] [--runs 5] [--clients ours,undici] [--workloads small]
 //                               [--json path] [--no-hot-path] [--no-chart] [--note text]
+//   npm run bench:e2e -- --tls   every client over HTTPS/1.1 and over h2 (./clients.mjs), small events by
+//                               default, into e2e-tls-<node>.json (no hot path, no chart);
+//                               --transports h2 measures one of them
 //
 // --processes: client processes per (client, workload), interleaved across clients so that load
 // changes on a shared machine hit all of them; --runs: timed runs in each process (after its
@@ -27,7 +30,7 @@ import {
   startServer, ask, runChild, environment, summarize, median, table, fmtInt, fmtRatio, verdict,
   saveResults, option
 } from './common.mjs'
-import { CLIENTS, clientLabel } from './clients.mjs'
+import { CLIENTS, TLS_TRANSPORTS, clientLabel } from './clients.mjs'
 import { expectedEvents, expectedBytes, eventData, SMALL_EVENT_BYTES, LARGE_EVENT_BYTES } from './workloads.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
@@ -35,18 +38,27 @@ const root = dirname(dirname(here))
 const argv = process.argv.slice(2)
 const processes = Number(option('--processes', '5'))
 const runs = Number(option('--runs', '5'))
-const clients = option('--clients', CLIENTS.join(',')).split(',')
-const jsonPath = option('--json', `${root}/benchmarks/results/e2e-${process.version}.json`)
+const tls = argv.includes('--tls')
+const clientIds = option('--clients', CLIENTS.join(',')).split(',')
+const jsonPath = option('--json', `${root}/benchmarks/results/e2e-${tls ? 'tls-' : ''}${process.version}.json`)
+// What is measured: each client over each transport. Over cleartext HTTP/1.1 a variant is named after
+// its client (the files before --tls); with --tls, `<transport>:<client>` (https:ours, h2:undici...).
+const transports = tls ? option('--transports', TLS_TRANSPORTS.join(',')).split(',') : ['http']
+const variants = transports.flatMap((transport) =>
+  clientIds.map((client) => ({ id: tls ? `${transport}:${client}` : client, client, transport })))
+const clients = variants.map((v) => v.id)
+const variantOf = Object.fromEntries(variants.map((v) => [v.id, v]))
+const oursOf = (id) => tls ? `${variantOf[id].transport}:ours` : 'ours'
 // Stored in the JSON and printed by the report (benchmarks/report.mjs), e.g. "quick run, loaded machine".
 const note = option('--note', null)
 
 const WORKLOADS = [
   { name: 'small', kind: 'small', n: 200_000, eventBytes: SMALL_EVENT_BYTES, title: '200,000 events of 67 bytes' },
   { name: 'large', kind: 'large', n: 2_000, eventBytes: LARGE_EVENT_BYTES, title: '2,000 events of 16 KiB' }
-].filter((w) => option('--workloads', 'small,large').split(',').includes(w.name))
+].filter((w) => option('--workloads', tls ? 'small' : 'small,large').split(',').includes(w.name))
 
 const env = environment()
-const labels = Object.fromEntries(clients.map((c) => [c, clientLabel(c)]))
+const labels = Object.fromEntries(variants.map((v) => [v.id, clientLabel(v.client, v.transport)]))
 console.log(`whole-client throughput over loopback: node ${env.node} (v8 ${env.v8}), ${env.platform}`)
 console.log(`cpu: ${env.cpu}, ${env.cores} logical cores, ${env.memory}; load average ${env.loadavg.join(' ')}`)
 console.log(`measuring: ${env.git === null ? 'lib/ (not a git checkout)' : `lib/ at ${env.git.commit}${env.git.libModified ? ' with uncommitted changes' : ''}`}`)
@@ -63,13 +75,15 @@ for (const w of WORKLOADS) {
   const events = expectedEvents(w.kind, w.n)
   const raw = expectedBytes(w.kind, w.n)
   const dataChars = eventData(w.kind, 0).length * w.n
-  const url = `${server.base}/stream?kind=${w.kind}&n=${w.n}`
-  console.log(`${w.title} (${(raw.bytes / 1024 / 1024).toFixed(1)} MiB): ${url}`)
+  const path = `/stream?kind=${w.kind}&n=${w.n}`
+  console.log(`${w.title} (${(raw.bytes / 1024 / 1024).toFixed(1)} MiB): ${path}`)
   const per = Object.fromEntries(clients.map((c) => [c, { verification: [], timed: [], processes: [] }]))
   for (let p = 0; p < processes; p++) {
     for (const client of clients) {
-      const r = await runChild(script, { client, url, n: w.n, bytes: raw.bytes, runs }, { execArgv: ['--no-warnings'] })
-      const want = client === 'floor' ? raw : events
+      const variant = variantOf[client]
+      const url = `${server.bases[variant.transport]}${path}`
+      const r = await runChild(script, { client: variant.client, transport: variant.transport, url, n: w.n, bytes: raw.bytes, runs }, { execArgv: ['--no-warnings'] })
+      const want = variant.client === 'floor' ? raw : events
       const v = r.verification
       const ok = v.error === null && v.count === want.count && v.hash === want.hash
       per[client].verification.push({ ok, error: v.error, count: v.count, hash: v.hash })
@@ -79,7 +93,7 @@ for (const w of WORKLOADS) {
       }
       const failure = (t) => {
         if (t.error !== null) return t.error
-        if (client !== 'floor' && t.chars !== dataChars) return `data length ${t.chars}, expected ${dataChars}`
+        if (variant.client !== 'floor' && t.chars !== dataChars) return `data length ${t.chars}, expected ${dataChars}`
         return null
       }
       const sampleOf = (t) => ({ ns: t.ns, cpuUs: t.cpu.user + t.cpu.system, userUs: t.cpu.user, systemUs: t.cpu.system })
@@ -142,7 +156,7 @@ server.child.send({ type: 'exit' })
 // ---- hot path micro-benchmarks ----
 
 let hotPath = null
-if (!argv.includes('--no-hot-path')) {
+if (!tls && !argv.includes('--no-hot-path')) {
   console.log('per-event hot path (mitata):')
   hotPath = await runChild(`${here}/hot-path.bench.mjs`, {}, { execArgv: ['--expose-gc'] })
   console.log('')
@@ -166,8 +180,8 @@ for (const [name, w] of Object.entries(results)) {
       `${fmtInt(e.min)}–${fmtInt(e.max)}`,
       r.mibPerSecond.median.toFixed(1),
       r.cpuUsPerEvent.median.toFixed(2),
-      has(name, 'ours') && c !== 'ours' ? fmtRatio(eps(name, 'ours') / e.median) : '',
-      has(name, 'ours') && c !== 'ours' ? fmtRatio(r.cpuUsPerEvent.median / cpu(name, 'ours')) : ''
+      has(name, oursOf(c)) && c !== oursOf(c) ? fmtRatio(eps(name, oursOf(c)) / e.median) : '',
+      has(name, oursOf(c)) && c !== oursOf(c) ? fmtRatio(r.cpuUsPerEvent.median / cpu(name, oursOf(c))) : ''
     ]
   })
   tables[name] = table(['client', 'events/s (median)', 'range', 'MiB/s', 'client CPU µs/event', 'ours ÷ this: events/s', 'this ÷ ours: CPU/event'], rows)
@@ -187,9 +201,11 @@ function target (description, workload, other, goal) {
   const ratio = eps(workload, 'ours') / eps(workload, other)
   targets.push({ description, ratio, goal: `>= ${goal}x`, status: verdict(ratio, goal, true) })
 }
-target('small events/s: ours ÷ undici EventSource', 'small', 'undici', 3)
-target('small events/s: ours ÷ eventsource package', 'small', 'eventsource', 1.5)
-target('16 KiB events/s: ours ÷ undici EventSource', 'large', 'undici', 3)
+if (!tls) {
+  target('small events/s: ours ÷ undici EventSource', 'small', 'undici', 3)
+  target('small events/s: ours ÷ eventsource package', 'small', 'eventsource', 1.5)
+  target('16 KiB events/s: ours ÷ undici EventSource', 'large', 'undici', 3)
+}
 
 for (const [name, w] of Object.entries(results)) {
   console.log(`${w.title}:`)
@@ -211,8 +227,9 @@ console.log(targetTable)
 
 const verifiedAll = Object.values(results).every((w) => Object.values(w.clients).every((c) => c.verified))
 const output = {
-  benchmark: 'e2e-throughput',
-  command: 'npm run bench:e2e',
+  benchmark: tls ? 'e2e-throughput-tls' : 'e2e-throughput',
+  command: tls ? 'npm run bench:e2e -- --tls' : 'npm run bench:e2e',
+  variants: tls ? variantOf : undefined,
   argv,
   date: new Date().toISOString(),
   note,
@@ -225,4 +242,4 @@ const output = {
   targets,
   tables
 }
-await saveResults(jsonPath, output, { chart: !argv.includes('--no-chart') })
+await saveResults(jsonPath, output, { chart: !tls && !argv.includes('--no-chart') })

@@ -1,5 +1,7 @@
 // The event-stream server of the whole-client benchmarks: its own process (forked by a runner), so its
-// CPU time is not the client's. It tells its parent its port over IPC.
+// CPU time is not the client's. It tells its parent its ports over IPC: one for cleartext HTTP/1.1, one
+// for HTTP/1.1 over TLS (node:https) and one for HTTP/2 over TLS (node:http2, which also answers
+// HTTP/1.1 to a client that does not offer h2), all with the same handler and the tests' certificate.
 //
 //   GET /stream?kind=small|large&n=N  N events, written as fast as the socket takes them (each write()
 //                                     a 64 KiB slice of the prebuilt stream, the next one on 'drain'),
@@ -11,7 +13,10 @@
 // Slices are cut every 64 KiB whatever the event boundaries, so clients see events split over chunks.
 
 import http from 'node:http'
+import https from 'node:https'
+import http2 from 'node:http2'
 import { streamBytes, idleEventText } from './workloads.mjs'
+import { tlsFixture } from './clients.mjs'
 
 const WRITE_SIZE = 64 * 1024
 const HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' }
@@ -29,7 +34,7 @@ function stream (kind, n) {
 
 let idleOpen = 0
 
-const server = http.createServer((req, res) => {
+function handle (req, res) {
   const url = new URL(req.url, 'http://localhost')
   if (url.pathname === '/stream') {
     const kind = url.searchParams.get('kind')
@@ -66,13 +71,24 @@ const server = http.createServer((req, res) => {
     return
   }
   res.writeHead(404).end()
-})
+}
+
+const server = http.createServer(handle)
+const tls = tlsFixture()
+const tlsServer = https.createServer(tls, handle)
+// Sessions of thousands of streams (undici's one-session Agent puts every source on one): Node's
+// default of 10 MB per session would refuse streams long before.
+const h2Server = http2.createSecureServer({ ...tls, allowHTTP1: true, maxSessionMemory: 1024 }, handle)
+h2Server.on('session', (session) => session.on('error', () => {}))
 
 // No timeouts: idle connections stay as long as their clients want them.
-server.requestTimeout = 0
-server.headersTimeout = 0
-server.keepAliveTimeout = 0
-server.timeout = 0
+for (const s of [server, tlsServer]) {
+  s.requestTimeout = 0
+  s.headersTimeout = 0
+  s.keepAliveTimeout = 0
+  s.timeout = 0
+}
+h2Server.setTimeout(0)
 
 process.on('message', (message) => {
   if (message?.type === 'prepare') {
@@ -88,6 +104,9 @@ process.on('message', (message) => {
 process.on('disconnect', () => process.exit(0))
 
 // The accept queue must hold a burst of thousands of connects (the kernel caps it at somaxconn).
-server.listen({ host: '127.0.0.1', port: 0, backlog: 65535 }, () => {
-  process.send({ type: 'listening', port: server.address().port })
+const listening = [server, tlsServer, h2Server].map((s) => new Promise((resolve) => {
+  s.listen({ host: '127.0.0.1', port: 0, backlog: 65535 }, () => resolve(s.address().port))
+}))
+Promise.all(listening).then(([port, tlsPort, h2Port]) => {
+  process.send({ type: 'listening', port, tlsPort, h2Port })
 })

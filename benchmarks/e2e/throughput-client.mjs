@@ -8,17 +8,17 @@
 //      event, the count and the total data length checked again.
 // Each run is one connection, closed at its last event.
 //
-// argv[2]: JSON { client, url, n, bytes, runs }
+// argv[2]: JSON { client, transport?, url, n, bytes, runs } (transport: http, https or h2, see ./clients.mjs)
 
 import { createHash } from 'node:crypto'
 import { loadClient } from './clients.mjs'
 import { EventHash } from './workloads.mjs'
 
-const { client, url, n, bytes: totalBytes, runs } = JSON.parse(process.argv[2])
+const { client, transport = 'http', url, n, bytes: totalBytes, runs } = JSON.parse(process.argv[2])
 const TIMEOUT = 120_000
 const LF = 0x0a
 
-const impl = await loadClient(client)
+const impl = await loadClient(client, { transport, sources: runs + 4 })
 
 function measure (start) {
   return {
@@ -34,14 +34,14 @@ function begin () {
 // An EventSource run: resolves at the n-th message, or with an error when the stream ends or fails
 // first (a client that drops events must not wait for a timeout).
 function runEventSource (verify) {
-  const { EventSource } = impl
+  const { EventSource, init } = impl
   return new Promise((resolve) => {
     let count = 0
     let chars = 0
     let done = false
     const hash = verify ? new EventHash() : null
     const start = begin()
-    const es = new EventSource(url)
+    const es = new EventSource(url, init)
     const timer = setTimeout(() => finish(`timed out after ${TIMEOUT} ms`), TIMEOUT)
     function finish (error) {
       if (done) return
@@ -69,7 +69,6 @@ function runEventSource (verify) {
 // The floor: a GET whose body bytes are counted and dropped. Verification also hashes them and
 // counts events (LF LF pairs: the server's streams end every line with LF).
 function runFloor (verify) {
-  const { http } = impl
   return new Promise((resolve) => {
     let bytes = 0
     let count = 0
@@ -78,7 +77,7 @@ function runFloor (verify) {
     const hash = verify ? createHash('sha256') : null
     const start = begin()
     const timer = setTimeout(() => finish(`timed out after ${TIMEOUT} ms`), TIMEOUT)
-    const req = http.get(url, (res) => {
+    const req = impl.get(url, (res) => {
       if (res.statusCode !== 200) finish(`status ${res.statusCode}`)
       res.on('data', verify
         ? (chunk) => {

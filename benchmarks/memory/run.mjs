@@ -10,6 +10,11 @@
 //   npm run bench:memory
 //   node benchmarks/memory/run.mjs [--repeat 3] [--counts 1000,5000] [--clients ours,undici]
 //                                  [--json path] [--no-chart] [--snapshot dir] [--note text]
+//   npm run bench:memory -- --tls   every client over HTTPS/1.1 and over h2 (../e2e/clients.mjs), at
+//                                  1,000, 5,000 and 10,000 connections, into memory-tls-<node>.json,
+//                                  with the targets of init.http2 (10,000 over h2 open in 2 s; per idle
+//                                  source at most 8 KiB of RSS and 3 KiB of heap); --transports h2
+//                                  measures one of them
 //
 // --repeat: processes per (client, count), interleaved across clients; the tables show medians.
 // --snapshot dir: each client process also writes a heap snapshot (after the measurement) to dir.
@@ -27,16 +32,26 @@ import {
   startServer, runChild, environment, openFileLimit, summarize, table, fmtRatio, fmtKiB, verdict,
   saveResults, option
 } from '../e2e/common.mjs'
-import { CLIENTS, clientLabel } from '../e2e/clients.mjs'
+import { CLIENTS, TLS_TRANSPORTS, clientLabel } from '../e2e/clients.mjs'
 import { expectedIdle, idleEventText } from '../e2e/workloads.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const root = dirname(dirname(here))
 const argv = process.argv.slice(2)
 const repeat = Number(option('--repeat', '3'))
-const counts = option('--counts', '1000,5000').split(',').map(Number)
-const clients = option('--clients', CLIENTS.join(',')).split(',')
-const jsonPath = option('--json', `${root}/benchmarks/results/memory-${process.version}.json`)
+const tls = argv.includes('--tls')
+const counts = option('--counts', tls ? '1000,5000,10000' : '1000,5000').split(',').map(Number)
+const clientIds = option('--clients', CLIENTS.join(',')).split(',')
+const jsonPath = option('--json', `${root}/benchmarks/results/memory-${tls ? 'tls-' : ''}${process.version}.json`)
+// What is measured: each client over each transport. Over cleartext HTTP/1.1 a variant is named after
+// its client (the files before --tls); with --tls, `<transport>:<client>` (https:ours, h2:undici...).
+const transports = tls ? option('--transports', TLS_TRANSPORTS.join(',')).split(',') : ['http']
+const variants = transports.flatMap((transport) =>
+  clientIds.map((client) => ({ id: tls ? `${transport}:${client}` : client, client, transport })))
+const clients = variants.map((v) => v.id)
+const variantOf = Object.fromEntries(variants.map((v) => [v.id, v]))
+// The variant of `ours` on the same transport, which the others are compared with.
+const oursOf = (id) => tls ? `${variantOf[id].transport}:ours` : 'ours'
 const snapshotDir = option('--snapshot', null)
 // Stored in the JSON and printed by the report (benchmarks/report.mjs), e.g. "quick run, loaded machine".
 const note = option('--note', null)
@@ -57,7 +72,7 @@ if (limit !== null && limit.soft < needed) {
 // ---- run ----
 
 const env = environment()
-const labels = Object.fromEntries(clients.map((c) => [c, clientLabel(c)]))
+const labels = Object.fromEntries(variants.map((v) => [v.id, clientLabel(v.client, v.transport)]))
 console.log(`idle connections: node ${env.node} (v8 ${env.v8}), ${env.platform}`)
 console.log(`cpu: ${env.cpu}, ${env.cores} logical cores, ${env.memory}; load average ${env.loadavg.join(' ')}`)
 console.log(`measuring: ${env.git === null ? 'lib/ (not a git checkout)' : `lib/ at ${env.git.commit}${env.git.libModified ? ' with uncommitted changes' : ''}`}`)
@@ -85,10 +100,11 @@ for (const count of counts) {
   const failures = Object.fromEntries(clients.map((c) => [c, []]))
   for (let r = 0; r < repeat; r++) {
     for (const client of clients) {
-      const snapshot = snapshotDir ? join(snapshotDir, `idle-${client}-${count}-${r}.heapsnapshot`) : undefined
-      const m = await runChild(script, { client, base: server.base, count, warmup: WARMUP, snapshot },
-        { execArgv: ['--expose-gc', '--no-warnings'] })
-      const want = expected(client, count)
+      const v = variantOf[client]
+      const snapshot = snapshotDir ? join(snapshotDir, `idle-${client.replace(':', '-')}-${count}-${r}.heapsnapshot`) : undefined
+      const m = await runChild(script, { client: v.client, transport: v.transport, base: server.bases[v.transport], count, warmup: WARMUP, snapshot },
+        { execArgv: ['--expose-gc', '--no-warnings'], timeout: tls ? 900_000 : undefined })
+      const want = expected(v.client, count)
       if (m.ok !== count || m.hash !== want.hash) {
         verifiedAll = false
         failures[client].push(`${m.ok}/${count} connections got their event, hash ${m.hash === want.hash ? 'ok' : 'differs'}`)
@@ -136,7 +152,7 @@ for (const count of counts) {
   const rows = clients.map((c) => {
     const r = results[count].clients[c]
     if (!r.verified) return [r.label, 'FAILED verification', '', '', '', '', '', '', '']
-    const vsOurs = (f) => ok(count, 'ours') && c !== 'ours' ? fmtRatio(f('ours') / f(c)) : ''
+    const vsOurs = (f) => ok(count, oursOf(c)) && c !== oursOf(c) ? fmtRatio(f(oursOf(c)) / f(c)) : ''
     return [
       r.label,
       fmtKiB(r.heapUsedPerConnection.median),
@@ -154,14 +170,25 @@ for (const count of counts) {
 }
 
 const targets = []
-for (const count of counts) {
+for (const count of tls ? [] : counts) {
   if (!ok(count, 'ours') || !ok(count, 'undici')) continue
   const ratio = heap(count, 'ours') / heap(count, 'undici')
   targets.push({ description: `idle heap/conn at ${count}: ours ÷ undici EventSource (ours ${fmtKiB(heap(count, 'ours'))})`, ratio, goal: '<= 0.3x', status: verdict(ratio, 0.3, false) })
 }
-if (counts.includes(5000) && ok(5000, 'ours') && ok(5000, 'undici')) {
+if (!tls && counts.includes(5000) && ok(5000, 'ours') && ok(5000, 'undici')) {
   const ratio = openMs(5000, 'ours') / openMs(5000, 'undici')
   targets.push({ description: 'time to open 5,000: ours ÷ undici EventSource', ratio, goal: '<= 0.6x', status: verdict(ratio, 0.6, false) })
+}
+
+// init.http2's targets, at the largest count: absolute figures, not ratios.
+const most = Math.max(...counts)
+if (tls && ok(most, 'h2:ours')) {
+  const r = results[most].clients['h2:ours']
+  const absolute = (description, value, goal, unit, show) =>
+    targets.push({ description, value, goal: `<= ${goal} ${unit}`, status: value <= goal ? 'met' : 'MISSED', shown: show(value) })
+  absolute(`time to open ${most.toLocaleString('en-US')} over h2 (ours)`, r.timeToOpenAllMs.median, 2000, 'ms', (x) => `${x.toFixed(0)} ms`)
+  absolute(`RSS per idle source over h2 at ${most.toLocaleString('en-US')} (ours)`, r.rssPerConnection.median / 1024, 8, 'KiB', (x) => `${x.toFixed(2)} KiB`)
+  absolute(`heap per idle source over h2 at ${most.toLocaleString('en-US')} (ours)`, r.heapUsedPerConnection.median / 1024, 3, 'KiB', (x) => `${x.toFixed(2)} KiB`)
 }
 
 for (const count of counts) {
@@ -169,12 +196,14 @@ for (const count of counts) {
   console.log(tables[count])
   console.log('')
 }
-tables.targets = table(['target', 'ratio', 'goal', ''], targets.map((t) => [t.description, fmtRatio(t.ratio), t.goal, t.status]))
+tables.targets = table(['target', tls ? 'value' : 'ratio', 'goal', ''],
+  targets.map((t) => [t.description, t.ratio === undefined ? t.shown : fmtRatio(t.ratio), t.goal, t.status]))
 console.log(tables.targets)
 
 const output = {
-  benchmark: 'idle-connections',
-  command: 'npm run bench:memory',
+  benchmark: tls ? 'idle-connections-tls' : 'idle-connections',
+  command: tls ? 'npm run bench:memory -- --tls' : 'npm run bench:memory',
+  variants: tls ? variantOf : undefined,
   argv,
   date: new Date().toISOString(),
   note,
@@ -186,4 +215,4 @@ const output = {
   targets,
   tables
 }
-await saveResults(jsonPath, output, { chart: !argv.includes('--no-chart') })
+await saveResults(jsonPath, output, { chart: !tls && !argv.includes('--no-chart') })
