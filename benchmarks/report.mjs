@@ -14,20 +14,22 @@ import { applyBlocks, changedBlocks } from './report/markers.mjs'
 import { e2eSection, memorySection, wholeClientSummary } from './report/whole-client.mjs'
 import { parserSection, parserSummary } from './report/parser.mjs'
 import { startupSection, startupSummary } from './report/startup.mjs'
+import { tlsSection, http2Summary } from './report/tls.mjs'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 export const RESULTS_DIR = `${root}benchmarks/results`
 export const FILES = { readme: `${root}README.md`, benchmarks: `${root}benchmarks/README.md` }
 
-const KINDS = ['e2e', 'memory', 'parser', 'startup']
+// e2eTls and memoryTls: the same runners with --tls (results/e2e-tls-<node>.json, memory-tls-<node>.json).
+const KINDS = ['e2e', 'memory', 'parser', 'startup', 'e2eTls', 'memoryTls']
 
 /** { kind: [{ file, version, json }] }, each list sorted by Node version, oldest first. */
 export function loadResults (dir = RESULTS_DIR) {
   const out = Object.fromEntries(KINDS.map((k) => [k, []]))
   for (const file of readdirSync(dir)) {
-    const m = /^(e2e|memory|parser|startup)-(v\d+\.\d+\.\d+)\.json$/.exec(file)
-    if (m === null) continue
-    out[m[1]].push({ file, version: m[2], json: JSON.parse(readFileSync(`${dir}/${file}`, 'utf8')) })
+    const m = /^(e2e|memory|parser|startup)-(tls-)?(v\d+\.\d+\.\d+)\.json$/.exec(file)
+    if (m === null || (m[2] && m[1] !== 'e2e' && m[1] !== 'memory')) continue
+    out[m[2] ? `${m[1]}Tls` : m[1]].push({ file, version: m[3], json: JSON.parse(readFileSync(`${dir}/${file}`, 'utf8')) })
   }
   for (const k of KINDS) out[k].sort((a, b) => compareVersions(a.version, b.version))
   return out
@@ -39,13 +41,15 @@ export function renderBlocks (results, dir = RESULTS_DIR) {
     readme: {
       'readme-whole-client': wholeClientSummary(results.e2e, results.memory, dir),
       'readme-startup': startupSummary(results.startup),
-      'readme-parser': parserSummary(results.parser)
+      'readme-parser': parserSummary(results.parser),
+      'readme-http2': http2Summary(results.memoryTls, results.e2eTls)
     },
     benchmarks: {
       parser: parserSection(results.parser),
       e2e: e2eSection(results.e2e, dir),
       memory: memorySection(results.memory),
-      startup: startupSection(results.startup)
+      startup: startupSection(results.startup),
+      tls: tlsSection(results.memoryTls, results.e2eTls)
     }
   }
 }

@@ -14,7 +14,9 @@
 //                                  1,000, 5,000 and 10,000 connections, into memory-tls-<node>.json,
 //                                  with the targets of init.http2 (10,000 over h2 open in 2 s; per idle
 //                                  source at most 8 KiB of RSS and 3 KiB of heap); --transports h2
-//                                  measures one of them
+//                                  measures one of them, and --merge keeps the other variants already
+//                                  in the JSON file (so h2 and HTTPS/1.1 can be run with different
+//                                  --repeat: 10,000 TLS handshakes per HTTPS/1.1 sample take minutes)
 //
 // --repeat: processes per (client, count), interleaved across clients; the tables show medians.
 // --snapshot dir: each client process also writes a heap snapshot (after the measurement) to dir.
@@ -24,7 +26,7 @@
 // and says so.
 
 import { createHash } from 'node:crypto'
-import { mkdirSync } from 'node:fs'
+import { mkdirSync, existsSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { dirname, join } from 'node:path'
 import os from 'node:os'
@@ -140,6 +142,23 @@ for (const count of counts) {
 }
 server.child.send({ type: 'exit' })
 
+// --merge: the variants of the existing file that this run did not measure stay, with their own repeat.
+const repeatByVariant = tls ? Object.fromEntries(clients.map((c) => [c, repeat])) : undefined
+if (argv.includes('--merge') && existsSync(jsonPath)) {
+  const previous = JSON.parse(readFileSync(jsonPath, 'utf8'))
+  for (const [count, entry] of Object.entries(previous.counts)) {
+    if (results[count] === undefined) continue
+    for (const [id, client] of Object.entries(entry.clients)) {
+      if (results[count].clients[id] !== undefined) continue
+      results[count].clients[id] = client
+      labels[id] = previous.clients[id]
+      if (!clients.includes(id)) clients.push(id)
+      repeatByVariant[id] = previous.repeatByVariant?.[id] ?? previous.repeat
+      variantOf[id] = previous.variants[id]
+    }
+  }
+}
+
 // ---- tables, ratios, targets ----
 
 const ok = (count, c) => results[count]?.clients[c]?.verified === true
@@ -204,6 +223,7 @@ const output = {
   benchmark: tls ? 'idle-connections-tls' : 'idle-connections',
   command: tls ? 'npm run bench:memory -- --tls' : 'npm run bench:memory',
   variants: tls ? variantOf : undefined,
+  repeatByVariant,
   argv,
   date: new Date().toISOString(),
   note,

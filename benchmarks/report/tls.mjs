@@ -1,0 +1,140 @@
+// The TLS and HTTP/2 sections of the report (../report.mjs): idle connections (results/memory-tls-<node>.json,
+// `npm run bench:memory -- --tls`) and throughput (results/e2e-tls-<node>.json, `npm run bench:e2e -- --tls`),
+// every client over HTTPS/1.1 and over h2. Variants are named `<transport>:<client>`; ratios compare a
+// client with ours on the same transport. The README's HTTP/2 section gets the h2 figures and targets.
+
+import { table, spread, runHeading, plural, fmtRate, fmtUs, fmtKiB, fmtMs } from './format.mjs'
+
+const TRANSPORTS = ['https', 'h2']
+const CLIENTS = ['ours', 'undici', 'eventsource', 'floor']
+const TRANSPORT_TITLE = { https: 'HTTPS/1.1', h2: 'HTTP/2 over TLS' }
+
+// init.http2's targets, at the largest count measured.
+const H2_TARGETS = [
+  { what: 'time to open', key: 'timeToOpenAllMs', goal: 2000, show: fmtMs, unit: 'ms', scale: 1 },
+  { what: 'RSS per idle source', key: 'rssPerConnection', goal: 8, show: fmtKiB, unit: 'KiB', scale: 1024 },
+  { what: 'heap per idle source', key: 'heapUsedPerConnection', goal: 3, show: fmtKiB, unit: 'KiB', scale: 1024 }
+]
+
+const variantsOn = (clients, transport) => CLIENTS.map((c) => `${transport}:${c}`).filter((id) => clients[id] !== undefined)
+const countLabel = (count) => Number(count).toLocaleString('en-US')
+
+function heading (run, samples) {
+  const env = run.json.environment
+  return runHeading({
+    file: run.file,
+    node: env.node,
+    v8: env.v8,
+    date: run.json.date,
+    git: env.git,
+    samples,
+    loadavg: [env.loadavg[0], env.loadavgAfter?.[0]].filter((x) => x !== undefined),
+    note: run.json.note
+  })
+}
+
+// ours ÷ this, a ratio of medians (the range of per-round ratios is left to the plain-HTTP tables).
+function vsOurs (clients, id, key) {
+  const ours = `${id.split(':')[0]}:ours`
+  if (id === ours || !clients[ours]?.verified || !clients[id]?.verified) return ''
+  return `${(clients[ours][key].median / clients[id][key].median).toFixed(2)}x`
+}
+
+function idleTable (run, count, transport) {
+  const clients = run.json.counts[count].clients
+  const rows = variantsOn(clients, transport).map((id) => {
+    const r = clients[id]
+    if (!r.verified) return [r.label, `FAILED: ${r.failures.at(-1) ?? 'no sample'}`, '', '', '', '', '']
+    return [r.label, spread(r.heapUsedPerConnection, fmtKiB), spread(r.rssPerConnection, fmtKiB), spread(r.timeToOpenAllMs, fmtMs),
+      spread(r.openCpuMs, fmtMs), vsOurs(clients, id, 'heapUsedPerConnection'), vsOurs(clients, id, 'timeToOpenAllMs')]
+  })
+  return table(['client', 'heap used / source', 'RSS / source', `time to open ${countLabel(count)}`, 'client CPU to open',
+    'ours ÷ this: heap', 'ours ÷ this: open time'], rows)
+}
+
+function h2Targets (run) {
+  const counts = Object.keys(run.json.counts)
+  const most = counts.at(-1)
+  const ours = run.json.counts[most].clients['h2:ours']
+  if (!ours?.verified) return null
+  const rows = H2_TARGETS.map((t) => {
+    const value = ours[t.key].median / t.scale
+    return [`${t.what}, ${countLabel(most)} sources over h2`, spread(ours[t.key], t.show), `<= ${t.goal} ${t.unit}`, value <= t.goal ? 'met' : 'MISSED']
+  })
+  return table(['target (ours)', 'median (range)', 'goal', 'status'], rows)
+}
+
+function throughputTable (run, name, transport) {
+  const clients = run.json.workloads[name].clients
+  const rows = variantsOn(clients, transport).map((id) => {
+    const r = clients[id]
+    if (!r.verified || !r.eventsPerSecond) return [r.label, 'FAILED verification', '', '', '']
+    return [r.label, spread(r.eventsPerSecond, fmtRate), spread(r.cpuUsPerEvent, fmtUs), spread(r.cold?.eventsPerSecond, fmtRate),
+      vsOurs(clients, id, 'eventsPerSecond')]
+  })
+  return table(['client', 'events/s (warm)', 'client CPU / event', 'events/s, first connection (cold)', 'ours ÷ this: events/s'], rows)
+}
+
+/** benchmarks/README.md: the TLS and h2 tables of every memory-tls and e2e-tls file, oldest Node first. */
+export function tlsSection (memoryRuns, e2eRuns) {
+  if (memoryRuns.length === 0 && e2eRuns.length === 0) {
+    return '_No results/memory-tls-*.json or e2e-tls-*.json yet: run `npm run bench:memory -- --tls` and `npm run bench:e2e -- --tls`._'
+  }
+  const out = []
+  for (const run of memoryRuns) {
+    out.push(`#### Idle sources over TLS and HTTP/2, Node ${run.json.environment.node}`, '', heading(run, `${plural(run.json.repeat, 'process')} per client and count`), '')
+    for (const count of Object.keys(run.json.counts)) {
+      for (const transport of TRANSPORTS) {
+        if (variantsOn(run.json.counts[count].clients, transport).length === 0) continue
+        out.push(`**${countLabel(count)} idle sources, ${TRANSPORT_TITLE[transport]}** (per source = (after − before) / count, after GC; median (range) over processes):`, '',
+          idleTable(run, count, transport), '')
+      }
+    }
+    const targets = h2Targets(run)
+    if (targets) out.push('**Targets of `http2`:**', '', targets, '')
+  }
+  for (const run of e2eRuns) {
+    const { samples } = run.json
+    out.push(`#### Throughput over TLS and HTTP/2, Node ${run.json.environment.node}`, '',
+      heading(run, `${plural(samples.processes, 'process')} × ${plural(samples.runsPerProcess, 'timed run')} per client`), '')
+    for (const [name, w] of Object.entries(run.json.workloads)) {
+      for (const transport of TRANSPORTS) {
+        if (variantsOn(w.clients, transport).length === 0) continue
+        out.push(`**${w.title}, ${TRANSPORT_TITLE[transport]}** (one connection per run; median (range) over all timed runs):`, '', throughputTable(run, name, transport), '')
+      }
+    }
+  }
+  return out.join('\n')
+}
+
+/** README.md's HTTP/2 section: per Node version, ours over HTTPS/1.1 and over h2, the floor, the targets. */
+export function http2Summary (memoryRuns, e2eRuns) {
+  if (memoryRuns.length === 0) return '_No results/memory-tls-*.json yet: run `npm run bench:memory -- --tls`._'
+  const out = []
+  for (const run of memoryRuns) {
+    const node = run.json.environment.node
+    const e2e = e2eRuns.find((r) => r.json.environment.node === node)
+    const ids = ['https:ours', 'h2:ours', 'h2:undici', 'h2:eventsource', 'h2:floor']
+    const labels = ids.map((id) => run.json.clients[id]).filter(Boolean)
+    const present = ids.filter((id) => run.json.clients[id])
+    const rows = []
+    for (const count of Object.keys(run.json.counts)) {
+      const c = run.json.counts[count].clients
+      const cell = (id, key, fmt) => c[id]?.verified ? spread(c[id][key], fmt) : 'n/a'
+      rows.push([`heap per idle source (${countLabel(count)} open)`, ...present.map((id) => cell(id, 'heapUsedPerConnection', fmtKiB))])
+      rows.push([`RSS per idle source (${countLabel(count)} open)`, ...present.map((id) => cell(id, 'rssPerConnection', fmtKiB))])
+      rows.push([`time to open ${countLabel(count)}`, ...present.map((id) => cell(id, 'timeToOpenAllMs', fmtMs))])
+    }
+    if (e2e?.json.workloads.small) {
+      const w = e2e.json.workloads.small
+      rows.push([`${w.title}, events/s`, ...present.map((id) => w.clients[id]?.verified ? spread(w.clients[id].eventsPerSecond, fmtRate) : 'n/a')])
+    }
+    const files = [`\`benchmarks/results/${run.file}\``, e2e && `\`benchmarks/results/${e2e.file}\``].filter(Boolean).join(', ')
+    out.push(`**Node ${node}** (median (range) over ${plural(run.json.repeat, 'process')}; ${files}):`, '')
+    for (const note of new Set([run.json.note, e2e?.json.note].filter(Boolean))) out.push(`> Note: ${note}.`, '')
+    out.push(table(['', ...labels], rows), '')
+    const targets = h2Targets(run)
+    if (targets) out.push(targets, '')
+  }
+  return out.join('\n')
+}
