@@ -47,12 +47,9 @@ function loadUndici () {
   if (undici !== null) return
   undici = require('undici')
   // The Client's session is where the server's SETTINGS and PING answers arrive; undici keeps it under
-  // this symbol (lib/core/symbols.js, the same in undici 7 and 8) and offers no other way to it.
-  try {
-    kHTTP2Session = require('undici/lib/core/symbols.js').kHTTP2Session ?? null
-  } catch {
-    kHTTP2Session = null
-  }
+  // this symbol (lib/core/symbols.js, the same in undici 7 and 8) and offers no other way to it. Were
+  // it to move, this require fails loudly rather than every session being taken for HTTP/1.1.
+  kHTTP2Session = require('undici/lib/core/symbols.js').kHTTP2Session
 }
 
 const resolvedPromise = Promise.resolve()
@@ -90,7 +87,6 @@ class StreamHandler {
   }
 
   onRequestStart (controller, context) { this.#handler.onRequestStart(controller, context) }
-  onRequestUpgrade (controller, status, headers, socket) { this.#handler.onRequestUpgrade?.(controller, status, headers, socket) }
   onResponseStart (controller, status, headers, statusText) { this.#handler.onResponseStart(controller, status, headers, statusText) }
   onResponseData (controller, chunk) { this.#handler.onResponseData(controller, chunk) }
 
@@ -104,11 +100,9 @@ class StreamHandler {
     this.#handler.onResponseError(controller, err)
   }
 
+  // undici calls one of onResponseEnd and onResponseError, once.
   #release () {
-    const session = this.#session
-    if (session === null) return
-    this.#session = null
-    this.#origin.release(session)
+    this.#origin.release(this.#session)
   }
 }
 
@@ -194,7 +188,7 @@ class OriginSessions {
 
   #connected (session) {
     session.connected = true
-    const h2 = kHTTP2Session === null ? undefined : session.client[kHTTP2Session]
+    const h2 = session.client[kHTTP2Session]
     if (h2 == null) {
       // HTTP/1.1 (the server did not choose h2): one request at a time on a connection.
       this.#setLimit(session, 1)
@@ -203,7 +197,8 @@ class OriginSessions {
     session.h2 = h2
     h2.on('remoteSettings', (settings) => {
       // A server may lower its limit later; streams already open stay open.
-      this.#setLimit(session, Math.min(settings.maxConcurrentStreams ?? MAX_STREAMS_PER_SESSION, MAX_STREAMS_PER_SESSION))
+      // node:http2 fills in the default (2^32 - 1) when the server sends no limit.
+      this.#setLimit(session, Math.min(settings.maxConcurrentStreams, MAX_STREAMS_PER_SESSION))
     })
     const { pingInterval, pingTimeout } = this.#options
     if (pingInterval !== 0) {
@@ -214,7 +209,6 @@ class OriginSessions {
 
   #setLimit (session, limit) {
     session.limit = limit
-    if (session.retired) return
     if (limit !== 0) this.#expected = limit
     this.#pump()
   }
@@ -229,16 +223,10 @@ class OriginSessions {
     }, timeout)
     deadline.unref()
     session.pingDeadline = deadline
-    try {
-      h2.ping(() => {
-        clearTimeout(deadline)
-        session.pingDeadline = null
-      })
-    } catch {
-      // The session is closing: its requests fail by themselves.
+    h2.ping(() => {
       clearTimeout(deadline)
       session.pingDeadline = null
-    }
+    })
   }
 
   // The session is going away (GOAWAY, socket closed, ping timeout): no new request goes to it, and its
@@ -279,8 +267,9 @@ class OriginSessions {
 
   #remove (session) {
     session.retired = true
-    if (session.pingTimer !== null) clearInterval(session.pingTimer)
-    if (session.pingDeadline !== null) clearTimeout(session.pingDeadline)
+    // (Either may be null, which clears nothing.)
+    clearInterval(session.pingTimer)
+    clearTimeout(session.pingDeadline)
     session.pingTimer = session.pingDeadline = null
     this.#sessions.splice(this.#sessions.indexOf(session), 1)
   }
@@ -292,10 +281,6 @@ class OriginSessions {
   // No session and nothing waiting: the agent forgets this origin.
   #idle () {
     if (this.#sessions.length === 0 && this.#waiting === 0) this.#agent.forget(this.#origin, this)
-  }
-
-  get sessions () {
-    return this.#sessions.length
   }
 }
 
@@ -330,13 +315,6 @@ class Http2Agent {
 
   forget (origin, sessions) {
     if (this.#origins.get(origin) === sessions) this.#origins.delete(origin)
-  }
-
-  /** How many sessions are open or connecting, per origin (for tests and diagnostics). */
-  get sessions () {
-    const counts = {}
-    for (const [origin, sessions] of this.#origins) counts[origin] = sessions.sessions
-    return counts
   }
 }
 

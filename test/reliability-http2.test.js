@@ -14,6 +14,10 @@ const { serve, sse, open, record, bounded, deferred, tlsFixture, listen, prng } 
 
 const { key, cert } = tlsFixture()
 
+// Real TLS sessions, 200 of them opened and lost in the last test: seconds on a quiet machine, more
+// under load and coverage.
+t.setTimeout(240_000)
+
 /**
  * A server that keeps a log per path: event n of path p has id `p:n` and data `p#n`. A request
  * resumes after its Last-Event-ID and gets the events up to the path's `sent` mark at once; send(p, k)
@@ -275,7 +279,7 @@ t.test('200 session losses: every event exactly once, in order, each source resu
       }
     })
   }
-  await bounded(done.promise, () => `${EVENTS} events on each source (${sources.map(({ rec }) => rec.count('message'))}, ${losses} losses)`, 60_000)
+  await bounded(done.promise, () => `${EVENTS} events on each source (${sources.map(({ rec }) => rec.count('message'))}, ${losses} losses)`, 180_000)
   t.equal(losses, LOSSES)
   t.ok(Object.values(kinds).every((n) => n > 0), `every kind of loss happened: ${JSON.stringify(kinds)}`)
   t.ok(server.sessions.length > LOSSES, `${server.sessions.length} sessions`)

@@ -52,6 +52,16 @@ function idleTable (run, count, transport) {
     'ours ÷ this: heap', 'ours ÷ this: open time'], rows)
 }
 
+// "3 processes per client and count over h2, 1 over HTTPS/1.1" when the transports were run apart (--merge).
+function memorySamples (run) {
+  const by = run.json.repeatByVariant
+  if (!by) return `${plural(run.json.repeat, 'process')} per client and count`
+  const per = TRANSPORTS.map((t) => [t, new Set(Object.entries(by).filter(([id]) => id.startsWith(`${t}:`)).map(([, n]) => n))])
+    .filter(([, repeats]) => repeats.size > 0)
+  if (per.every(([, repeats]) => repeats.size === 1 && repeats.has(run.json.repeat))) return `${plural(run.json.repeat, 'process')} per client and count`
+  return per.map(([t, repeats], i) => `${i === 0 ? plural([...repeats].join('/'), 'process') : [...repeats].join('/')} per client and count over ${TRANSPORT_TITLE[t]}`).join(', ')
+}
+
 function h2Targets (run) {
   const counts = Object.keys(run.json.counts)
   const most = counts.at(-1)
@@ -82,7 +92,7 @@ export function tlsSection (memoryRuns, e2eRuns) {
   }
   const out = []
   for (const run of memoryRuns) {
-    out.push(`#### Idle sources over TLS and HTTP/2, Node ${run.json.environment.node}`, '', heading(run, `${plural(run.json.repeat, 'process')} per client and count`), '')
+    out.push(`#### Idle sources over TLS and HTTP/2, Node ${run.json.environment.node}`, '', heading(run, memorySamples(run)), '')
     for (const count of Object.keys(run.json.counts)) {
       for (const transport of TRANSPORTS) {
         if (variantsOn(run.json.counts[count].clients, transport).length === 0) continue
@@ -130,7 +140,7 @@ export function http2Summary (memoryRuns, e2eRuns) {
       rows.push([`${w.title}, events/s`, ...present.map((id) => w.clients[id]?.verified ? spread(w.clients[id].eventsPerSecond, fmtRate) : 'n/a')])
     }
     const files = [`\`benchmarks/results/${run.file}\``, e2e && `\`benchmarks/results/${e2e.file}\``].filter(Boolean).join(', ')
-    out.push(`**Node ${node}** (median (range) over ${plural(run.json.repeat, 'process')}; ${files}):`, '')
+    out.push(`**Node ${node}** (median (range) over ${memorySamples(run)}; ${files}):`, '')
     for (const note of new Set([run.json.note, e2e?.json.note].filter(Boolean))) out.push(`> Note: ${note}.`, '')
     out.push(table(['', ...labels], rows), '')
     const targets = h2Targets(run)
