@@ -338,4 +338,4 @@ function http2Dispatcher (options) {
   return agent
 }
 
-module.exports = { http2Dispatcher, MAX_STREAMS_PER_SESSION }
+module.exports = { http2Dispatcher }

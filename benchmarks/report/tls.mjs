@@ -134,6 +134,8 @@ export function http2Summary (memoryRuns, e2eRuns) {
       rows.push([`heap per idle source (${countLabel(count)} open)`, ...present.map((id) => cell(id, 'heapUsedPerConnection', fmtKiB))])
       rows.push([`RSS per idle source (${countLabel(count)} open)`, ...present.map((id) => cell(id, 'rssPerConnection', fmtKiB))])
       rows.push([`time to open ${countLabel(count)}`, ...present.map((id) => cell(id, 'timeToOpenAllMs', fmtMs))])
+      // Less sensitive to what else runs on the machine than the wall time.
+      rows.push([`client CPU to open ${countLabel(count)}`, ...present.map((id) => cell(id, 'openCpuMs', fmtMs))])
     }
     if (e2e?.json.workloads.small) {
       const w = e2e.json.workloads.small
