@@ -92,7 +92,9 @@ function openAll (handles, received, first, n) {
         received[k] = event.type === 'message' ? [event.lastEventId, event.data] : null
         onEvent()
       }
-      es.onerror = () => { if (received[k] === undefined) onError(i, `error event, readyState ${es.readyState}`) }
+      es.onerror = (event) => {
+        if (received[k] === undefined) onError(i, `error event, readyState ${es.readyState}${event.message ? `: ${event.message}` : ''}`)
+      }
       handles[k] = es
     }
   })
@@ -124,7 +126,14 @@ const before = process.memoryUsage()
 
 // 3. open them all (and the client's CPU time for it: wall time also waits on the server and the kernel)
 const cpuBefore = process.cpuUsage()
-const times = await openAll(handles, received, 0, count)
+let times
+try {
+  times = await openAll(handles, received, 0, count)
+} catch (err) {
+  // The runner records it as this sample's failure.
+  process.send({ client, count, error: err.message }, () => process.exit(1))
+  await new Promise(() => {})
+}
 const openCpu = process.cpuUsage(cpuBefore)
 times.openCpuMs = (openCpu.user + openCpu.system) / 1000
 await sleep(200)

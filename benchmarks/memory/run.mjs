@@ -104,8 +104,19 @@ for (const count of counts) {
     for (const client of clients) {
       const v = variantOf[client]
       const snapshot = snapshotDir ? join(snapshotDir, `idle-${client.replace(':', '-')}-${count}-${r}.heapsnapshot`) : undefined
-      const m = await runChild(script, { client: v.client, transport: v.transport, base: server.bases[v.transport], count, warmup: WARMUP, snapshot },
-        { execArgv: ['--expose-gc', '--no-warnings'], timeout: tls ? 900_000 : undefined })
+      let m
+      try {
+        m = await runChild(script, { client: v.client, transport: v.transport, base: server.bases[v.transport], count, warmup: WARMUP, snapshot },
+          { execArgv: ['--expose-gc', '--no-warnings'], timeout: tls ? 900_000 : undefined })
+      } catch (err) {
+        m = { error: err.message }
+      }
+      if (m.error !== undefined) {
+        verifiedAll = false
+        failures[client].push(m.error)
+        console.log(`  ${labels[client]}: FAILED: ${m.error}`)
+        continue
+      }
       const want = expected(v.client, count)
       if (m.ok !== count || m.hash !== want.hash) {
         verifiedAll = false
@@ -147,7 +158,8 @@ const repeatByVariant = tls ? Object.fromEntries(clients.map((c) => [c, repeat])
 if (argv.includes('--merge') && existsSync(jsonPath)) {
   const previous = JSON.parse(readFileSync(jsonPath, 'utf8'))
   for (const [count, entry] of Object.entries(previous.counts)) {
-    if (results[count] === undefined) continue
+    // A count this run did not measure keeps its entry as it was.
+    results[count] ??= { count: entry.count, clients: {} }
     for (const [id, client] of Object.entries(entry.clients)) {
       if (results[count].clients[id] !== undefined) continue
       results[count].clients[id] = client
@@ -159,6 +171,9 @@ if (argv.includes('--merge') && existsSync(jsonPath)) {
   }
 }
 
+// Every count in the results (with --merge, those of the file too).
+const allCounts = Object.keys(results).map(Number)
+
 // ---- tables, ratios, targets ----
 
 const ok = (count, c) => results[count]?.clients[c]?.verified === true
@@ -167,8 +182,8 @@ const openMs = (count, c) => results[count].clients[c].timeToOpenAllMs.median
 const openCpu = (count, c) => results[count].clients[c].openCpuMs.median
 
 const tables = {}
-for (const count of counts) {
-  const rows = clients.map((c) => {
+for (const count of allCounts) {
+  const rows = clients.filter((c) => results[count].clients[c] !== undefined).map((c) => {
     const r = results[count].clients[c]
     if (!r.verified) return [r.label, 'FAILED verification', '', '', '', '', '', '', '']
     const vsOurs = (f) => ok(count, oursOf(c)) && c !== oursOf(c) ? fmtRatio(f(oursOf(c)) / f(c)) : ''
@@ -189,7 +204,7 @@ for (const count of counts) {
 }
 
 const targets = []
-for (const count of tls ? [] : counts) {
+for (const count of tls ? [] : allCounts) {
   if (!ok(count, 'ours') || !ok(count, 'undici')) continue
   const ratio = heap(count, 'ours') / heap(count, 'undici')
   targets.push({ description: `idle heap/conn at ${count}: ours ÷ undici EventSource (ours ${fmtKiB(heap(count, 'ours'))})`, ratio, goal: '<= 0.3x', status: verdict(ratio, 0.3, false) })
@@ -200,7 +215,7 @@ if (!tls && counts.includes(5000) && ok(5000, 'ours') && ok(5000, 'undici')) {
 }
 
 // init.http2's targets, at the largest count: absolute figures, not ratios.
-const most = Math.max(...counts)
+const most = Math.max(...allCounts)
 if (tls && ok(most, 'h2:ours')) {
   const r = results[most].clients['h2:ours']
   const absolute = (description, value, goal, unit, show) =>
@@ -210,7 +225,7 @@ if (tls && ok(most, 'h2:ours')) {
   absolute(`heap per idle source over h2 at ${most.toLocaleString('en-US')} (ours)`, r.heapUsedPerConnection.median / 1024, 3, 'KiB', (x) => `${x.toFixed(2)} KiB`)
 }
 
-for (const count of counts) {
+for (const count of allCounts) {
   console.log(`${count.toLocaleString('en-US')} idle connections (medians; per connection = (after - before) / count, after GC):`)
   console.log(tables[count])
   console.log('')
