@@ -59,7 +59,8 @@ function memorySamples (run) {
   const per = TRANSPORTS.map((t) => [t, new Set(Object.entries(by).filter(([id]) => id.startsWith(`${t}:`)).map(([, n]) => n))])
     .filter(([, repeats]) => repeats.size > 0)
   if (per.every(([, repeats]) => repeats.size === 1 && repeats.has(run.json.repeat))) return `${plural(run.json.repeat, 'process')} per client and count`
-  return per.map(([t, repeats], i) => `${i === 0 ? plural([...repeats].join('/'), 'process') : [...repeats].join('/')} per client and count over ${TRANSPORT_TITLE[t]}`).join(', ')
+  const count = (repeats) => repeats.size === 1 ? [...repeats][0] : [...repeats].join('/')
+  return per.map(([t, repeats], i) => `${i === 0 ? plural(count(repeats), 'process') : count(repeats)} per client and count over ${TRANSPORT_TITLE[t]}`).join(', ')
 }
 
 function h2Targets (run) {
