@@ -4,61 +4,40 @@
 // https://html.spec.whatwg.org/multipage/server-sent-events.html#the-eventsource-interface
 // https://html.spec.whatwg.org/multipage/server-sent-events.html#sse-processing-model
 //
-// This file owns the readyState machine and event dispatch. One HTTP attempt is a Connection
-// (lib/connection.js); the bytes go to an EventSourceParser (lib/parser.js), whose callbacks land here.
-// The Node extensions (lib/eventsource-init.js) only add to it: with none given, every step is the
-// standard's.
+// This file owns the readyState machine and event dispatch. Each attempt is a request built by
+// lib/request.js and sent by a transport (lib/transport.js), which reports back to the source's sink
+// (TransportSink, below); the body's bytes go to an EventSourceParser (lib/parser.js), whose callbacks
+// land here. The Node extensions (lib/eventsource-init.js) only add to it: with none given, every step
+// is the standard's.
 
-const { Buffer } = require('node:buffer')
 const { EventSourceParser } = require('./parser')
-const { Connection } = require('./connection')
 const { CONNECTING, OPEN, CLOSED } = require('./constants')
-const { codes: { ERR_EVENTSOURCE_RETRIES_EXHAUSTED, ERR_EVENTSOURCE_STREAM_ENDED, ERR_EVENTSOURCE_REQUEST_INIT } } = require('./errors')
+const {
+  codes: {
+    ERR_EVENTSOURCE_BAD_CONTENT_TYPE, ERR_EVENTSOURCE_BAD_STATUS, ERR_EVENTSOURCE_REQUEST_INIT,
+    ERR_EVENTSOURCE_RETRIES_EXHAUSTED, ERR_EVENTSOURCE_STREAM_ENDED
+  }
+} = require('./errors')
 const { defineEventHandler } = require('./event-handler')
 const { resolveInit } = require('./eventsource-init')
-const { attemptRequest } = require('./request-init')
-const { isSendableLastEventId } = require('./validators')
-const { reconnectDelay } = require('./reconnect-policy')
+const { buildRequest } = require('./request')
+const { createAttempt, transportMaxEventSize } = require('./transport')
+const { mimeEssence } = require('./response-headers')
+const { displayHref } = require('./url-credentials')
+const { reconnectDelay, parseRetryAfter } = require('./reconnect-policy')
 const { errorEventFor } = require('./error-event')
 const { MessageIterator, eventCost } = require('./message-iterator')
 const { unshared } = require('./unshared-string')
 const { afterMicrotaskCheckpoint } = require('./microtask-checkpoint')
 const { listenerCount } = require('./has-listener')
-const { dispatcherMaxEventSize } = require('./dispatcher-options')
 
 // The default reconnection time: "a user-agent-defined value, probably in the region of a few
 // seconds". Chromium and Node's built-in use 3 s (Firefox 5 s).
 const DEFAULT_RECONNECTION_TIME = 3000
 
-let undici = null
-// The global dispatcher, looked up at each attempt so that setGlobalDispatcher() applies. undici is
-// loaded on first use only: parser-only users never pay for it.
-function globalDispatcher () {
-  undici ??= require('undici')
-  return undici.getGlobalDispatcher()
-}
-
 // Set in the class's static block, where the private names are in scope.
 let hasEventSourceBrand
 let handlerSlots
-let report
-
-// What a Connection reports to its EventSource, kept off the public surface: one small object per
-// source whose methods are shared (five closures per source would cost about 340 bytes on every
-// idle connection).
-class ConnectionDelegate {
-  #source
-
-  constructor (source) {
-    this.#source = source
-  }
-
-  onOpen () { report.open(this.#source) }
-  onData (chunk) { report.data(this.#source, chunk) }
-  onEnd () { report.end(this.#source) }
-  onNetworkError (error) { report.networkError(this.#source, error) }
-  onFail (error) { report.fail(this.#source, error) }
-}
 
 // The tasks an EventSource queues (see #queueTask): each entry of the queue is four slots, the kind
 // and up to three arguments, so that no object is allocated per event.
@@ -94,6 +73,7 @@ class EventSource extends EventTarget {
   #requestMethod
   #init
   #parser
+  // The current attempt (lib/transport.js), from its request to its last report.
   #connection = null
   #timer = null
   #reconnectionTime
@@ -122,15 +102,38 @@ class EventSource extends EventTarget {
   // #runTasks(ONE_JOB) as a function, made at the first wait: one per source rather than one per event.
   #runTasksAfterOneJob = null
 
+  // What a transport reports to its source: the sink of lib/transport.js. A class of its own, so that
+  // the EventSource's public surface stays the standard's; declared in here, where the source's private
+  // names are in scope; one small object per source, with shared methods (five closures per source
+  // would cost about 340 bytes on every idle connection).
+  static #TransportSink = class TransportSink {
+    #source
+
+    constructor (source) {
+      this.#source = source
+    }
+
+    opened (response) { this.#source.#onOpen(response) }
+
+    // The last call of the socket-to-parser path: the parser's onEvent queues each event (#queueTask).
+    data (chunk) {
+      const source = this.#source
+      source.#chunks++
+      try {
+        source.#parser.write(chunk)
+      } catch (err) {
+        // Only the parser's own limit throws here: an event over maxEventSize fails the connection.
+        source.#onFail(err)
+      }
+    }
+
+    ended () { this.#source.#onEnd() }
+    networkError (error) { this.#source.#onNetworkError(error) }
+    failed (error) { this.#source.#onFail(error) }
+  }
+
   static {
     hasEventSourceBrand = (object) => #url in object
-    report = {
-      open: (source) => source.#onOpen(),
-      data: (source, chunk) => source.#onData(chunk),
-      end: (source) => source.#onEnd(),
-      networkError: (source, error) => source.#onNetworkError(error),
-      fail: (source, error) => source.#onFail(error)
-    }
     runTasksAfterCheckpoint = (source) => source.#runTasks(CHECKPOINT)
     handlerSlots = ['open', 'message', 'error'].map((type, index) => ({
       type,
@@ -139,7 +142,7 @@ class EventSource extends EventTarget {
     }))
   }
 
-  #delegate = new ConnectionDelegate(this)
+  #sink = new EventSource.#TransportSink(this)
 
   /**
    * @param {string | URL} url
@@ -166,7 +169,7 @@ class EventSource extends EventTarget {
         { name: 'SyntaxError', cause })
     }
     this.#url = urlRecord.href
-    this.#requestUrl = urlRecord
+    this.#requestUrl = urlRecord.href
     this.#requestMethod = init.method
     this.#withCredentials = init.withCredentials
     this.#init = init
@@ -179,9 +182,9 @@ class EventSource extends EventTarget {
         this.#queueTask(TASK_MESSAGE, type, data, lastEventId)
       },
       onRetry: (ms) => { this.#reconnectionTime = ms },
-      // Extension: without init.maxEventSize, the limit the dispatcher carries, as undici's EventSource
-      // reads it (lib/dispatcher-options.js), else the parser's default.
-      maxEventSize: init.maxEventSize ?? dispatcherMaxEventSize(init.dispatcher ?? globalDispatcher()),
+      // Extension: without init.maxEventSize, the limit the transport is configured with (an undici
+      // dispatcher's, as undici's EventSource reads it), else the parser's default.
+      maxEventSize: init.maxEventSize ?? transportMaxEventSize(init),
       lastEventId: init.lastEventId
     })
     if (init.signal !== null) {
@@ -272,10 +275,15 @@ class EventSource extends EventTarget {
 
   #connect () {
     if (this.#readyState === CLOSED) return
-    const attempt = ++this.#attempts
     let request
     try {
-      request = attemptRequest(this.#init, { attempt, lastEventId: this.#parser.lastEventId, url: this.#requestUrl.href })
+      request = buildRequest(this.#init, {
+        attempt: ++this.#attempts,
+        sourceUrl: this.#url,
+        url: this.#requestUrl,
+        method: this.#requestMethod,
+        lastEventId: this.#parser.lastEventId
+      })
     } catch (err) {
       this.#requestError(err)
       return
@@ -300,69 +308,42 @@ class EventSource extends EventTarget {
     else this.#onFail(err)
   }
 
-  #send ({ headers: userHeaders, body }) {
-    const init = this.#init
-    const headers = {
-      accept: 'text/event-stream',
-      // The request's cache mode is "no-store", for which fetch sends both of these.
-      'cache-control': 'no-cache',
-      pragma: 'no-cache',
-      // What fetch sends; the body is decoded in lib/content-decoding.js.
-      'accept-encoding': 'gzip, deflate, br',
-      ...userHeaders
-    }
-    if (this.#requestMethod !== init.method) body = null
-    if (body !== null && body.contentType !== null && headers['content-type'] === undefined) {
-      headers['content-type'] = body.contentType
-    }
-    // Processing model, reestablish step 5.3: "If the EventSource object's last event ID string is not
-    // the empty string, set (`Last-Event-ID`, last event ID string, encoded as UTF-8)". Header values
-    // are written as latin1, so the UTF-8 bytes are spelled one character per byte.
-    // An ID with a control character (a server may send one) cannot be sent as a header by undici or
-    // Node's http; the header is left out rather than the request failing again at every attempt.
-    const lastEventId = this.#parser.lastEventId
-    if (lastEventId !== '' && isSendableLastEventId(lastEventId)) {
-      headers['last-event-id'] = Buffer.from(lastEventId, 'utf8').toString('latin1')
-    }
-    const location = globalThis.location
+  #send (request) {
     this.#parser.reset()
-    this.#connection = new Connection({
-      url: this.#requestUrl,
-      method: this.#requestMethod,
-      body: body === null ? null : body.body,
-      headers,
-      dispatcher: init.dispatcher ?? globalDispatcher(),
-      credentialOrigin: new URL(this.#url).origin,
-      documentOrigin: location === undefined ? null : new URL(`${location.href}`).origin,
-      retryStatuses: init.reconnect.statuses,
-      connectTimeout: init.connectTimeout,
-      idleTimeout: init.idleTimeout,
-      credentialHeaders: init.credentialHeaders,
-      allowInsecureRedirect: init.allowInsecureRedirect
-    }, this.#delegate)
-    if (this.#anyIteratorFull()) this.#connection.pause()
-    this.#connection.start()
+    const connection = this.#connection = createAttempt(request, this.#sink, this.#init)
+    if (this.#anyIteratorFull()) connection.pause()
+    connection.start()
   }
 
-  // What the connection reports. Each step of the standard that fires an event does so from a task
-  // it queues; the connection itself is ended at once.
+  // What the transport reports (TransportSink). Each step of the standard that fires an event does so
+  // from a task it queues; the attempt itself is ended at once.
 
-  #onOpen () {
-    this.#origin = this.#connection.url.origin
-    this.#requestUrl = this.#connection.url
-    this.#requestMethod = this.#connection.method
-    this.#queueTask(TASK_ANNOUNCE)
-  }
-
-  #onData (chunk) {
-    this.#chunks++
-    try {
-      // The parser's onEvent queues each event (#queueTask).
-      this.#parser.write(chunk)
-    } catch (err) {
-      // Only the parser's own limit throws here: an event over maxEventSize fails the connection.
-      this.#onFail(err)
+  // The final response of an attempt. Processing model: "if res's status is not 200, or if res's
+  // `Content-Type` is not `text/event-stream`, then fail the connection"; else announce it.
+  #onOpen (response) {
+    const { status, statusText, headers } = response
+    const url = new URL(response.url)
+    let error = null
+    if (status !== 200) {
+      error = new ERR_EVENTSOURCE_BAD_STATUS(status, statusText, { status, statusText, headers, url: displayHref(url) })
+    } else if (mimeEssence(headers['content-type']) !== 'text/event-stream') {
+      error = new ERR_EVENTSOURCE_BAD_CONTENT_TYPE(headers['content-type'], { status, statusText, headers, url: displayHref(url) })
     }
+    if (error !== null) {
+      this.#abortConnection()
+      // Extension: statuses the user chose are retried, after Retry-After when the server sent one.
+      if (this.#init.reconnect.statuses?.has(status)) {
+        error.retryAfter = parseRetryAfter(headers['retry-after'], Date.now()) ?? undefined
+        this.#queueTask(TASK_REESTABLISH, error)
+      } else {
+        this.#queueTask(TASK_FAIL, error)
+      }
+      return
+    }
+    this.#origin = url.origin
+    this.#requestUrl = response.url
+    this.#requestMethod = response.method
+    this.#queueTask(TASK_ANNOUNCE)
   }
 
   #onEnd () {
