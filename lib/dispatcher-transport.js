@@ -8,14 +8,25 @@
 
 const {
   codes: {
-    ERR_EVENTSOURCE_CONNECT_TIMEOUT, ERR_EVENTSOURCE_DECODING, ERR_EVENTSOURCE_DISPATCHER_REDIRECT,
-    ERR_EVENTSOURCE_IDLE_TIMEOUT, ERR_EVENTSOURCE_NETWORK, ERR_EVENTSOURCE_TOO_MANY_CODINGS,
-    ERR_EVENTSOURCE_UNSUPPORTED_SCHEME
+    ERR_EVENTSOURCE_DECODING, ERR_EVENTSOURCE_DISPATCHER_REDIRECT, ERR_EVENTSOURCE_NETWORK,
+    ERR_EVENTSOURCE_TOO_MANY_CODINGS, ERR_EVENTSOURCE_UNSUPPORTED_SCHEME
   }
 } = require('./errors')
 const { parseContentEncoding, ContentDecoder, MAX_CODINGS } = require('./content-decoding')
 const { RedirectPolicy, isRedirect, isHttpScheme } = require('./redirect-policy')
 const { UndiciHandler } = require('./undici-handler')
+const { AttemptTimers } = require('./attempt-timers')
+
+// The headers fetch adds by itself, which a dispatcher does not: the request's cache mode is
+// "no-store", for which fetch sends Pragma and Cache-Control (unless the request has them), and the
+// codings it decodes (lib/content-decoding.js). A user's own value for any of them stays.
+const FETCH_HEADERS = [['cache-control', 'no-cache'], ['pragma', 'no-cache'], ['accept-encoding', 'gzip, deflate, br']]
+
+function withFetchHeaders (requestHeaders) {
+  const headers = { ...requestHeaders }
+  for (const [name, value] of FETCH_HEADERS) headers[name] ??= value
+  return headers
+}
 
 class DispatcherAttempt {
   #dispatcher
@@ -24,10 +35,7 @@ class DispatcherAttempt {
   #handler = null
   #decoder = null
   #done = false
-  #connectTimeout
-  #idleTimeout
-  #timer = null
-  #lastActivity = 0
+  #timers
   #paused = false
   // The decoder holds enough undecoded input: the socket is not read until it drains.
   #decoderFull = false
@@ -40,9 +48,11 @@ class DispatcherAttempt {
   constructor (dispatcher, request, sink) {
     this.#dispatcher = dispatcher
     this.#sink = sink
-    this.#policy = new RedirectPolicy(request)
-    this.#connectTimeout = request.connectTimeout
-    this.#idleTimeout = request.idleTimeout
+    this.#policy = new RedirectPolicy(request, withFetchHeaders(request.headers))
+    this.#timers = new AttemptTimers(request, (error) => {
+      this.#discardHop()
+      if (this.#settle()) this.#sink.networkError(error)
+    })
   }
 
   start () {
@@ -58,7 +68,7 @@ class DispatcherAttempt {
   abort () {
     if (this.#done) return
     this.#done = true
-    this.#clearTimer()
+    this.#timers.stop()
     this.#handler?.abort()
     this.#decoder?.destroy()
   }
@@ -69,6 +79,7 @@ class DispatcherAttempt {
    */
   pause () {
     this.#paused = true
+    this.#timers.pause()
     this.#handler?.pause()
     this.#decoder?.pause()
   }
@@ -76,8 +87,7 @@ class DispatcherAttempt {
   resume () {
     if (!this.#paused) return
     this.#paused = false
-    // Time spent paused by the consumer is not silence from the server.
-    this.#lastActivity = performance.now()
+    this.#timers.resume()
     // What the decoder holds goes first; it may fill the consumer's queue again, or end the body.
     this.#decoder?.resume()
     if (!this.#paused && !this.#decoderFull) this.#handler?.resume()
@@ -91,41 +101,12 @@ class DispatcherAttempt {
     handler?.abort()
   }
 
-  #clearTimer () {
-    if (this.#timer !== null) {
-      clearTimeout(this.#timer)
-      this.#timer = null
-    }
-  }
-
-  #timedOut (error) {
-    this.#timer = null
-    this.#discardHop()
-    if (this.#settle()) this.#sink.networkError(error)
-  }
-
-  // The idle timer is not reset per chunk (that would cost a timer operation per chunk): chunks stamp
-  // the time, and the timer, when it fires, waits again for whatever is left of the period.
-  #armIdleTimer (delay) {
-    this.#timer = setTimeout(() => {
-      const idle = performance.now() - this.#lastActivity
-      if (this.#paused || idle < this.#idleTimeout) {
-        this.#armIdleTimer(this.#paused ? this.#idleTimeout : this.#idleTimeout - idle)
-        return
-      }
-      this.#timedOut(new ERR_EVENTSOURCE_IDLE_TIMEOUT(this.#policy.url.origin, this.#idleTimeout, { url: this.#policy.displayUrl }))
-    }, Math.ceil(delay))
-  }
-
   // Sends the policy's current hop.
   #dispatch () {
     const policy = this.#policy
     const url = policy.url
     const headers = policy.hopHeaders()
-    if (this.#connectTimeout !== 0) {
-      this.#timer = setTimeout(() => this.#timedOut(new ERR_EVENTSOURCE_CONNECT_TIMEOUT(url.origin, this.#connectTimeout,
-        { url: policy.displayUrl })), this.#connectTimeout)
-    }
+    this.#timers.requestSent(url, policy.displayUrl)
     const handler = this.#handler = new UndiciHandler(this)
     if (this.#paused) handler.pause()
     this.#dispatcher.dispatch({
@@ -150,7 +131,7 @@ class DispatcherAttempt {
   // is not wanted.
   hopResponse (handler, status, headers, statusText) {
     if (handler !== this.#handler || this.#done) return false
-    this.#clearTimer()
+    this.#timers.stop()
     const policy = this.#policy
     if (isRedirect(status, headers)) {
       this.#discardHop()
@@ -196,10 +177,7 @@ class DispatcherAttempt {
       })
       if (this.#paused) this.#decoder.pause()
     }
-    if (this.#idleTimeout !== 0) {
-      this.#lastActivity = performance.now()
-      this.#armIdleTimer(this.#idleTimeout)
-    }
+    this.#timers.bodyStarted(policy.url, policy.displayUrl)
     return true
   }
 
@@ -216,7 +194,7 @@ class DispatcherAttempt {
   // The socket-to-parser path: undici -> UndiciHandler#onResponseData -> here -> sink.data -> parser.
   hopData (handler, chunk) {
     if (handler !== this.#handler || this.#done) return
-    if (this.#idleTimeout !== 0) this.#lastActivity = performance.now()
+    this.#timers.bytesReceived()
     if (this.#decoder === null) {
       this.#sink.data(chunk)
     } else if (!this.#decoder.write(chunk) && !this.#done) {
@@ -245,7 +223,7 @@ class DispatcherAttempt {
   #settle () {
     if (this.#done) return false
     this.#done = true
-    this.#clearTimer()
+    this.#timers.stop()
     this.#handler = null
     return true
   }

@@ -7,7 +7,7 @@
 
 const {
   validateObject, validateNumber, validateLimit, validateTime, validateOneOf, validateStatusList, validateDispatcher,
-  validateAbortSignal, validateHeaderNameList, validateBodyMethod, validateLastEventId
+  validateFetch, validateAbortSignal, validateHeaderNameList, validateBodyMethod, validateLastEventId
 } = require('./validators')
 const { normalizeHeaders, normalizeHeaderName, normalizeMethod, normalizeBody } = require('./request-init')
 
@@ -99,6 +99,7 @@ function resolveDictionary (dict) {
   const init = {
     withCredentials: Boolean(dict.withCredentials),
     dispatcher: undefined,
+    fetch: undefined,
     reconnect: resolveReconnect(dict.reconnect),
     maxEventSize: undefined,
     headers: null,
@@ -121,6 +122,8 @@ function resolveDictionary (dict) {
   const nodeDispatcher = member(node, 'dispatcher', 'init.node', validateDispatcher)
   const nodeTime = member(node, 'reconnectionTime', 'init.node', validateTime)
   init.dispatcher = member(dict, 'dispatcher', 'init', validateDispatcher) ?? nodeDispatcher
+  // Extension: a fetch for every attempt (lib/fetch-transport.js) instead of a dispatcher.
+  init.fetch = member(dict, 'fetch', 'init', validateFetch, init.dispatcher)
   const reconnectionTime = member(dict, 'reconnectionTime', 'init', validateTime) ?? nodeTime
   // The initial reconnection time: reconnect.delay, else reconnectionTime, else node.reconnectionTime.
   init.reconnect.delay ??= reconnectionTime

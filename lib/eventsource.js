@@ -341,8 +341,10 @@ class EventSource extends EventTarget {
       return
     }
     this.#origin = url.origin
-    this.#requestUrl = response.url
-    this.#requestMethod = response.method
+    if (response.method !== null) {
+      this.#requestUrl = response.url
+      this.#requestMethod = response.method
+    }
     this.#queueTask(TASK_ANNOUNCE)
   }
 

@@ -63,13 +63,14 @@ class RedirectPolicy {
 
   /**
    * @param {import('./request').EventSourceRequest} request
+   * @param {Record<string, string>} [headers] the headers to send, when the transport adds to the request's
    */
-  constructor (request) {
+  constructor (request, headers = request.headers) {
     this.#url = new URL(request.url)
     this.#method = request.method
     this.#body = request.body
     // Copied: a redirect may remove headers, and the request is not ours to change.
-    this.#headers = { ...request.headers }
+    this.#headers = { ...headers }
     this.#documentOrigin = request.documentOrigin
     this.#credentialOrigin = request.credentialOrigin
     this.#credentialHeaders = request.credentialHeaders

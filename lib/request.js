@@ -92,15 +92,9 @@ function callInit (fn, context, name) {
  * @returns {EventSourceRequest}
  */
 function assemble (init, target, userHeaders, body) {
-  const headers = {
-    accept: 'text/event-stream',
-    // The request's cache mode is "no-store", for which fetch sends both of these.
-    'cache-control': 'no-cache',
-    pragma: 'no-cache',
-    // What fetch sends; the Dispatcher transport decodes the body (lib/content-decoding.js).
-    'accept-encoding': 'gzip, deflate, br',
-    ...userHeaders
-  }
+  // The request's cache mode is "no-store": the headers fetch sends for it (Pragma, Cache-Control), and
+  // Accept-Encoding, are the transport's to add, as a fetch adds them itself.
+  const headers = { accept: 'text/event-stream', ...userHeaders }
   // A redirect that turned the request into a GET (303, or 301/302 after a POST) took its body along;
   // reconnections to the final URL go the same way.
   if (target.method !== init.method) body = null

@@ -5,8 +5,9 @@
 // redirects, decodes its body, and reports back to the source's sink. The transport knows nothing of
 // event streams (fields, Content-Type, readyState); the source knows nothing of sockets.
 //
-// A transport is chosen per attempt by createAttempt() below. Today there is one: the undici
-// Dispatcher transport (lib/dispatcher-transport.js), Node's fast path.
+// A transport is chosen per attempt by createAttempt() below: the undici Dispatcher transport
+// (lib/dispatcher-transport.js), Node's fast path, or the fetch transport (lib/fetch-transport.js),
+// with init.fetch or where the runtime has no usable dispatcher (Bun, browsers, workers).
 //
 // The attempt (what createAttempt returns):
 //   start()    sends the request; reports begin after start() has returned, or during it
@@ -27,6 +28,7 @@
 // Errors are the package's (lib/errors.js), with the details the error event shows (status, url...).
 
 const { DispatcherAttempt } = require('./dispatcher-transport')
+const { FetchAttempt } = require('./fetch-transport')
 const { globalDispatcher } = require('./global-dispatcher')
 const { dispatcherMaxEventSize } = require('./dispatcher-options')
 
@@ -36,7 +38,9 @@ const { dispatcherMaxEventSize } = require('./dispatcher-options')
  * @property {string} statusText
  * @property {Record<string, string>} headers lower-case names, repeated headers joined with ", "
  * @property {string} url the final URL, after redirects (credentials included, when it has them)
- * @property {string} method the method of the final request (a redirect may have made it a GET)
+ * @property {string | null} method the method of the final request (a redirect may have made it a
+ *   GET); null when the transport cannot know it (a fetch that followed redirects by itself): the next
+ *   attempt then starts again from the first URL
  */
 
 /**
@@ -64,8 +68,11 @@ const { dispatcherMaxEventSize } = require('./dispatcher-options')
  * @returns {TransportAttempt}
  */
 function createAttempt (request, sink, init) {
+  if (init.fetch !== undefined) return new FetchAttempt(init.fetch, request, sink)
   // The global dispatcher is looked up at each attempt, so that setGlobalDispatcher() applies.
-  return new DispatcherAttempt(init.dispatcher ?? globalDispatcher(), request, sink)
+  const dispatcher = init.dispatcher ?? globalDispatcher()
+  if (dispatcher === null) return new FetchAttempt(globalThis.fetch, request, sink)
+  return new DispatcherAttempt(dispatcher, request, sink)
 }
 
 /**
@@ -76,6 +83,7 @@ function createAttempt (request, sink, init) {
  * @returns {number | undefined}
  */
 function transportMaxEventSize (init) {
+  if (init.fetch !== undefined) return undefined
   return dispatcherMaxEventSize(init.dispatcher ?? globalDispatcher())
 }
 
