@@ -32,6 +32,13 @@ function discardBody (response) {
   if (body != null && typeof body.cancel === 'function' && !body.locked) body.cancel().catch(() => {})
 }
 
+// A request body as every fetch takes it, and as its type says (types/index.d.ts): a string, or the bytes
+// as an ArrayBuffer of their own (a Buffer may be a view into a shared pool).
+function fetchBody (body) {
+  if (body === null || typeof body === 'string') return body
+  return body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength)
+}
+
 // What a fetch resolved with, as far as this transport reads it: a status, headers to iterate, and no
 // body or a WHATWG ReadableStream. (A Node stream body, as node-fetch has, is not one.)
 function isResponse (value) {
@@ -122,7 +129,7 @@ class FetchAttempt {
       pending = this.#fetch(policy.displayUrl, {
         method: policy.method,
         headers: policy.hopHeaders(),
-        body: policy.body,
+        body: fetchBody(policy.body),
         signal: this.#controller.signal,
         redirect: this.#redirect,
         // The standard's request: mode "cors", cache mode "no-store" (fetch sends Pragma and
