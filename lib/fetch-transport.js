@@ -86,8 +86,9 @@ class FetchAttempt {
     this.#policy = new RedirectPolicy(request)
     // The standard's request: credentials mode "include" with withCredentials, else "same-origin".
     this.#credentials = request.withCredentials ? 'include' : 'same-origin'
+    // #settle() stops the timers: a timeout comes only while the attempt is under way.
     this.#timers = new AttemptTimers(request, (error) => {
-      if (!this.#settle()) return
+      this.#settle()
       this.#stopFetch()
       this.#sink.networkError(error)
     })
@@ -96,7 +97,8 @@ class FetchAttempt {
   start () {
     const url = this.#policy.url
     if (!isHttpScheme(url)) {
-      if (this.#settle()) this.#sink.failed(new ERR_EVENTSOURCE_UNSUPPORTED_SCHEME(url.protocol, { url: this.#policy.displayUrl }))
+      this.#settle()
+      this.#sink.failed(new ERR_EVENTSOURCE_UNSUPPORTED_SCHEME(url.protocol, { url: this.#policy.displayUrl }))
       return
     }
     this.#send()

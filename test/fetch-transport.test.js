@@ -319,3 +319,18 @@ t.test('a runtime without a usable undici dispatcher: the fetch transport, with 
     t.same(report.undici, [])
   }
 })
+
+t.test('in a document (a browser): redirects are left to the fetch from the first call', async (t) => {
+  const target = await serve(t, (req, res, i) => sse(res, i === 0 ? 'id: 1\ndata: a\n\n' : 'data: b\n\n', { end: i === 0 }))
+  const start = await serve(t, (req, res) => res.writeHead(302, { location: target.url('/final') }).end())
+  const child = runChild(t, [CHILD, 'document', start.url('/start'), JSON.stringify(EXPECTED)], { isolate: true })
+  const { code, report } = await child.exited()
+  t.equal(code, 0)
+  t.equal(report.error, undefined)
+  t.same(report.log, EXPECTED)
+  t.same(report.redirects, ['follow', 'follow'], 'no call with redirect "manual"')
+  // The fetch followed the redirect; the reconnection (a GET) goes to its final URL.
+  t.equal(start.requests.length, 1)
+  t.same(target.requests.map((r) => r.url), ['/final', '/final'])
+  t.equal(target.requests[1].headers['last-event-id'], '1')
+})
