@@ -675,3 +675,38 @@ for (const [name, init] of PAIRS) {
     })
   }
 }
+
+for (const [name, init] of PAIRS) {
+  t.test(`backpressure, ${name}: a reconnection while the queue is full starts paused`, async (t) => {
+    const log = []
+    const server = await serve(t, (req, res) => {
+      // The first response: three events, then the end, with nobody reading: the queue (highWaterMark 2)
+      // is full when the source reconnects.
+      if (req.url === '/stalled' && log.length === 0) {
+        log.push({ url: req.url, res })
+        return sse(res, 'data: a\n\ndata: b\n\ndata: c\n\n')
+      }
+      res.writeHead(200, SSE_HEADERS)
+      for (const event of EVENTS) res.write(event)
+      res.end()
+      log.push({ url: req.url, res, total: res.writableLength })
+    })
+    const es = open(t, server.url('/stalled'), { ...init, highWaterMark: 2, reconnectionTime: 0 })
+    const rec = record(es)
+    const iterator = es[Symbol.asyncIterator]()
+    await rec.wait('open', 2)
+    t.same(rec.types, ['open', 'message', 'message', 'message', 'error', 'open'], 'reconnected, nothing read')
+    const stalled = log[1]
+    const control = open(t, server.url('/control'), init)
+    await record(control).wait('message', COUNT, 20000)
+    control.close()
+    t.ok(stalled.res.writableLength > stalled.total / 2,
+      `the second response still holds ${stalled.res.writableLength} of ${stalled.total} bytes`)
+    t.equal(rec.count('message'), 3, 'and none of its events was dispatched')
+    const data = []
+    for (let i = 0; i < 4; i++) data.push((await iterator.next()).value.data)
+    t.same(data.slice(0, 3), ['a', 'b', 'c'])
+    t.equal(data[3].slice(0, 4), '0000', 'then the second response, once the consumer reads')
+    await iterator.return()
+  })
+}
