@@ -544,6 +544,23 @@ t.test('more than five content codings: a documented difference', async (t) => {
   t.match(network.message, /content-encoding/i)
 })
 
+t.test('a certificate not trusted: a network error whose cause carries the TLS code, on both', async (t) => {
+  const { key, cert } = tlsFixture()
+  const server = await serve(t, (req, res) => sse(res), { tls: { key, cert } })
+  const messages = []
+  for (const [name, init] of PAIRS) {
+    const rec = record(open(t, server.url('/'), { ...init, reconnectionTime: 10 }))
+    const { event, readyState } = await rec.wait('error')
+    t.same([event.code, readyState, event.willReconnect, event.cause?.code],
+      ['ERR_EVENTSOURCE_NETWORK', CONNECTING, true, 'DEPTH_ZERO_SELF_SIGNED_CERT'], name)
+    // Node 24 appends a hint about --use-system-ca to the TLS message: the start is the same everywhere.
+    t.ok(event.message.startsWith(`The connection to ${server.origin} failed: self-signed certificate`), event.message)
+    messages.push(event.message)
+  }
+  t.equal(messages[1], messages[0], 'the same message')
+  t.equal(server.requests.length, 0)
+})
+
 t.test('close() mid-stream and the init signal: the server sees the request end, nothing comes after', async (t) => {
   for (const [name, init] of PAIRS) {
     for (const how of ['close()', 'signal']) {
