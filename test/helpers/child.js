@@ -125,9 +125,10 @@ function runChild (t, args, { input, stdin = input === undefined ? 'ignore' : 'p
  * @param {string} script
  * @param {unknown[]} args
  * @param {number} ms
+ * @param {Record<string, string | undefined>} [env] on top of the child's environment
  */
-function runHeapChild (t, script, args, ms) {
-  return runChild(t, ['--expose-gc', script, ...args.map(String)], { isolate: true, coverage: false }).exited(ms)
+function runHeapChild (t, script, args, ms, env) {
+  return runChild(t, ['--expose-gc', script, ...args.map(String)], { isolate: true, coverage: false, env }).exited(ms)
 }
 
 module.exports = { runChild, runHeapChild, childEnv }
