@@ -33,6 +33,22 @@ function randomBytes (random, pieces) {
   return Uint8Array.from(bytes)
 }
 
+t.test('on Node, the imports give Node\'s own functions: the hot path calls what it always did', async (t) => {
+  const { Buffer, isAscii } = require('node:buffer')
+  const { isUint8Array } = require('node:util/types')
+  const bytes = require('#bytes')
+  t.equal(bytes, nodeBytes)
+  t.equal(bytes.utf8Slice, Buffer.prototype.utf8Slice)
+  t.equal(bytes.asciiSlice, Buffer.prototype.latin1Slice)
+  t.equal(bytes.indexOf, Buffer.prototype.indexOf)
+  t.equal(bytes.isAscii, isAscii)
+  t.equal(bytes.isUint8Array, isUint8Array)
+  t.equal(bytes.allocUnsafe, Buffer.allocUnsafe)
+  t.equal(require('#inspect').inspect, util.inspect)
+  t.equal(require('#has-listener'), require('../lib/has-listener'))
+  t.equal(require('#transport'), require('../lib/transport'))
+})
+
 t.test('#bytes: decoding, searching and checking bytes as Buffer does', async (t) => {
   const random = prng(SEED)
   for (let i = 0; i < 2000; i++) {

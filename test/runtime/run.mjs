@@ -44,9 +44,17 @@ function values (name) {
 const explicit = ['--node', '--bun', '--deno', '--chromium'].some((name) => argv.includes(name))
 const only = values('--only')[0] === undefined ? null : new RegExp(values('--only')[0])
 
-// The binary npx installs for a package: asked of the runtime itself.
+const skipped = []
+
+// The binary npx installs for a package, asked of the runtime itself; undefined (and a skipped run, said
+// so at the end) when npx cannot get it, e.g. offline. Only without explicit paths: CI passes them.
 function viaNpx (spec, args) {
-  return execFileSync('npx', ['-y', spec, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim()
+  try {
+    return execFileSync('npx', ['-y', spec, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim()
+  } catch (err) {
+    skipped.push(`${spec}: npx -y ${spec} failed (${err.message.split('\n')[0]})`)
+    return undefined
+  }
 }
 
 const nodes = explicit ? values('--node') : [process.execPath]
@@ -54,7 +62,6 @@ const bun = explicit ? values('--bun')[0] : viaNpx('bun@1', ['-e', 'console.log(
 const deno = explicit ? values('--deno')[0] : viaNpx('deno@2', ['eval', 'console.log(Deno.execPath())'])
 const defaultChromium = process.env.CHROMIUM ?? '/usr/bin/chromium'
 const chromium = explicit ? values('--chromium')[0] : existsSync(defaultChromium) ? defaultChromium : undefined
-const skipped = []
 if (!explicit && chromium === undefined) skipped.push(`chromium: none at ${defaultChromium} (apt-get install chromium, or set CHROMIUM)`)
 
 function versionOf (bin, args) {
