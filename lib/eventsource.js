@@ -21,7 +21,8 @@ const {
 const { defineEventHandler } = require('./event-handler')
 const { resolveInit } = require('./eventsource-init')
 const { buildRequest } = require('./request')
-const { createAttempt, transportMaxEventSize } = require('./transport')
+// lib/transport.js on Node, Bun and Deno; lib/transport-web.js, fetch only, elsewhere (package.json's "imports").
+const { createAttempt, transportMaxEventSize } = require('#transport')
 const { mimeEssence } = require('./response-headers')
 const { displayHref } = require('./url-credentials')
 const { reconnectDelay, parseRetryAfter } = require('./reconnect-policy')
@@ -29,11 +30,13 @@ const { errorEventFor } = require('./error-event')
 const { MessageIterator, eventCost } = require('./message-iterator')
 const { unshared } = require('./unshared-string')
 const { afterMicrotaskCheckpoint } = require('./microtask-checkpoint')
-const { listenerCount } = require('./has-listener')
+// lib/has-listener.js on Node, Bun and Deno; lib/has-listener-web.js (a count not known) elsewhere.
+const { listenerCount } = require('#has-listener')
+// lib/diagnostics.js on Node, Bun and Deno; lib/diagnostics-web.js (nothing to publish to) elsewhere.
 const {
   createChannel, connectChannel, openChannel, messageChannel, errorChannel, closeChannel,
   tracingAttempts, traceAttemptStart, traceAttemptEnd
-} = require('./diagnostics')
+} = require('#diagnostics')
 
 // The default reconnection time: "a user-agent-defined value, probably in the region of a few
 // seconds". Chromium and Node's built-in use 3 s (Firefox 5 s).
@@ -578,7 +581,9 @@ class EventSource extends EventTarget {
     this.#events++
     if (messageChannel.hasSubscribers) messageChannel.publish({ source: this, type, lastEventId, dataLength: data.length })
     this.dispatchEvent(event)
-    if (listeners !== 0 && listenerCount(this, type) < listeners) this.#checkpointDue = true
+    // Written `!(now >= before)` rather than `now < before`: a count that is not known (NaN, where an
+    // EventTarget cannot count its listeners: lib/has-listener-web.js) may have gone down.
+    if (listeners !== 0 && !(listenerCount(this, type) >= listeners)) this.#checkpointDue = true
     if (this.#iterators === null || this.#readyState === CLOSED) return
     const cost = eventCost(event)
     for (const iterator of this.#iterators) iterator.push(event, cost, this.#chunks)

@@ -130,8 +130,11 @@ class FetchAttempt {
     this.#timers.requestSent(policy.url, policy.displayUrl)
     let pending
     try {
+      // Called as a plain function, not as a method of this attempt: a browser's fetch throws "Illegal
+      // invocation" when `this` is anything but its global (or undefined, which stands for it).
+      const fetch = this.#fetch
       // fetch refuses a URL with credentials in it: they are the policy's, for a 401 (displayUrl has none).
-      pending = this.#fetch(policy.displayUrl, {
+      pending = fetch(policy.displayUrl, {
         method: policy.method,
         headers: policy.hopHeaders(),
         body: fetchBody(policy.body),
