@@ -34,19 +34,32 @@ function tracingAttempts () {
   return attemptChannel.hasSubscribers
 }
 
+// The context whose transport is starting, and whether its attempt ended during start(): a transport
+// may report at once (an unsupported scheme fails in start()), and a TracingChannel's subscribers
+// expect `end` before `asyncStart`, as Node's own traceCallback and tracePromise publish them.
+let starting = null
+let endedWhileStarting = false
+
 /**
  * Starts the transport of an attempt inside the attempt's tracing context.
  * @param {object} context the attempt's message ({ source, attempt, url, method, ... })
  * @param {() => void} start
  */
 function traceAttemptStart (context, start) {
+  starting = context
+  endedWhileStarting = false
   attemptChannel.start.runStores(context, () => {
     try {
       start()
     } finally {
+      starting = null
       attemptChannel.end.publish(context)
     }
   })
+  if (endedWhileStarting) {
+    endedWhileStarting = false
+    publishAttemptEnd(context)
+  }
 }
 
 /**
@@ -55,10 +68,13 @@ function traceAttemptStart (context, start) {
  * @param {Error | null} error
  */
 function traceAttemptEnd (context, error) {
-  if (error !== null) {
-    context.error = error
-    attemptChannel.error.publish(context)
-  }
+  if (error !== null) context.error = error
+  if (context === starting) endedWhileStarting = true
+  else publishAttemptEnd(context)
+}
+
+function publishAttemptEnd (context) {
+  if (context.error !== undefined) attemptChannel.error.publish(context)
   attemptChannel.asyncStart.publish(context)
   attemptChannel.asyncEnd.publish(context)
 }
