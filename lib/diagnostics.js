@@ -14,10 +14,15 @@
 //   whatwg-eventsource:close    { source, reason, events, bytes, attempts, msOpen }
 //   tracing:whatwg-eventsource:attempt:{start,end,asyncStart,asyncEnd,error}   one attempt, as a TracingChannel
 //
+// `message` is published for every message dispatched, to listeners or to nobody (no MessageEvent is
+// created for a type nobody listens for, but the message is still dispatched, and counted in close's
+// `events`); `error`'s cause is the error event's (the underlying error, else the error itself).
+//
 // The attempt's TracingChannel: `start` and `end` around sending the request (its stores run there, so
 // the transport's own I/O, undici's or fetch's, happens in the subscriber's context: an attempt span
 // becomes the parent of the HTTP spans), `asyncStart` and `asyncEnd` when the attempt is over (the
 // body ended, a network error, a failure, or close()), with `error` before them when it ended in one.
+// They always come after `end`, also for an attempt whose transport failed inside start().
 
 const dc = require('node:diagnostics_channel')
 
