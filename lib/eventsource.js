@@ -108,7 +108,7 @@ class EventSource extends EventTarget {
   #checkpointDue = false
   // #runTasks(ONE_JOB) as a function, made at the first wait: one per source rather than one per event.
   #runTasksAfterOneJob = null
-  // For diagnostics_channel (lib/diagnostics.js): messages dispatched, body bytes received (decoded),
+  // For diagnostics_channel (lib/diagnostics.js): messages dispatched (listened for or not), body bytes received (decoded),
   // when the current attempt started, the time spent OPEN before the current connection and since
   // when it is OPEN (0 when it is not), and the current attempt's tracing context.
   #events = 0
@@ -486,7 +486,11 @@ class EventSource extends EventTarget {
           // nothing ran, nothing to wait for.
           if (!listened) {
             listeners = listenerCount(this, a)
-            if (listeners === 0 && this.#iterators === null) continue
+            if (listeners === 0 && this.#iterators === null) {
+              // It is still dispatched, to nobody: diagnostics count it and report it.
+              this.#countMessage(a, b, c)
+              continue
+            }
           }
           this.#dispatchMessage(a, b, c, listeners)
           break
@@ -578,8 +582,7 @@ class EventSource extends EventTarget {
       lastEventId = unshared(lastEventId)
     }
     const event = new MessageEvent(type, { data, origin: this.#origin, lastEventId })
-    this.#events++
-    if (messageChannel.hasSubscribers) messageChannel.publish({ source: this, type, lastEventId, dataLength: data.length })
+    this.#countMessage(type, data, lastEventId)
     this.dispatchEvent(event)
     // Written `!(now >= before)` rather than `now < before`: a count that is not known (NaN, where an
     // EventTarget cannot count its listeners: lib/has-listener-web.js) may have gone down.
@@ -602,6 +605,12 @@ class EventSource extends EventTarget {
     this.#readyState = state
   }
 
+  // A message dispatched (to listeners or to nobody), for diagnostics.
+  #countMessage (type, data, lastEventId) {
+    this.#events++
+    if (messageChannel.hasSubscribers) messageChannel.publish({ source: this, type, lastEventId, dataLength: data.length })
+  }
+
   #publishError (error, delay) {
     if (!errorChannel.hasSubscribers) return
     errorChannel.publish({
@@ -609,7 +618,8 @@ class EventSource extends EventTarget {
       error,
       code: error.code,
       status: error.status,
-      cause: error.cause,
+      // As the error event has it (lib/error-event.js): the underlying error, else the error itself.
+      cause: error.cause ?? error,
       willReconnect: delay !== undefined,
       delay
     })

@@ -42,7 +42,7 @@ for (const transport of ['dispatcher', 'fetch']) {
 
   t.test(`${transport}: a gzip bomb and a consumer that stops reading: the decoder stops too`, async (t) => {
     const srv = await bombServer(t)
-    const { report, code } = await runHeapChild(t, CHILD, ['stalled', srv.url('/'), EVENTS], 60_000, env)
+    const { report, code } = await runHeapChild(t, CHILD, ['stalled', srv.url('/'), EVENTS], 60_000, { env })
     t.equal(report.error, undefined, 'the child ran')
     t.equal(code, 0)
     t.equal(report.controlEvents, EVENTS, 'a control source read the whole body meanwhile')
@@ -58,7 +58,7 @@ for (const transport of ['dispatcher', 'fetch']) {
 
   t.test(`${transport}: a gzip bomb and a consumer slower than the decoder`, async (t) => {
     const srv = await bombServer(t)
-    const { report, code } = await runHeapChild(t, CHILD, ['slow', srv.url('/'), EVENTS, 4096], 120_000, env)
+    const { report, code } = await runHeapChild(t, CHILD, ['slow', srv.url('/'), EVENTS, 4096], 120_000, { env })
     t.equal(report.error, undefined, 'the child ran')
     t.equal(code, 0)
     t.equal(report.read, EVENTS, 'every event arrived')

@@ -263,3 +263,6 @@ export type ErrorCode =
   | 'ERR_EVENTSOURCE_REQUEST_INIT'
   | 'ERR_INVALID_HTTP_TOKEN'
   | 'ERR_INVALID_CHAR'
+
+/** The messages of the diagnostics channels (types/diagnostics.d.ts). */
+export * from './diagnostics'
