@@ -49,10 +49,7 @@ class DispatcherAttempt {
     this.#dispatcher = dispatcher
     this.#sink = sink
     this.#policy = new RedirectPolicy(request, withFetchHeaders(request.headers))
-    this.#timers = new AttemptTimers(request, (error) => {
-      this.#discardHop()
-      if (this.#settle()) this.#sink.networkError(error)
-    })
+    this.#timers = new AttemptTimers(request, this)
   }
 
   start () {
@@ -99,6 +96,12 @@ class DispatcherAttempt {
     const handler = this.#handler
     this.#handler = null
     handler?.abort()
+  }
+
+  // Called by the timers: connectTimeout or idleTimeout passed.
+  timedOut (error) {
+    this.#discardHop()
+    if (this.#settle()) this.#sink.networkError(error)
   }
 
   // Sends the policy's current hop.

@@ -29,6 +29,10 @@ const { MessageIterator, eventCost } = require('./message-iterator')
 const { unshared } = require('./unshared-string')
 const { afterMicrotaskCheckpoint } = require('./microtask-checkpoint')
 const { listenerCount } = require('./has-listener')
+const {
+  createChannel, connectChannel, openChannel, messageChannel, errorChannel, closeChannel,
+  tracingAttempts, traceAttemptStart, traceAttemptEnd
+} = require('./diagnostics')
 
 // The default reconnection time: "a user-agent-defined value, probably in the region of a few
 // seconds". Chromium and Node's built-in use 3 s (Firefox 5 s).
@@ -100,6 +104,15 @@ class EventSource extends EventTarget {
   #checkpointDue = false
   // #runTasks(ONE_JOB) as a function, made at the first wait: one per source rather than one per event.
   #runTasksAfterOneJob = null
+  // For diagnostics_channel (lib/diagnostics.js): messages dispatched, body bytes received (decoded),
+  // when the current attempt started, the time spent OPEN before the current connection and since
+  // when it is OPEN (0 when it is not), and the current attempt's tracing context.
+  #events = 0
+  #bytes = 0
+  #attemptStart = 0
+  #msOpen = 0
+  #openSince = 0
+  #traceContext = null
 
   // What a transport reports to its source: the sink of lib/transport.js. A class of its own, so that
   // the EventSource's public surface stays the standard's; declared in here, where the source's private
@@ -118,6 +131,7 @@ class EventSource extends EventTarget {
     data (chunk) {
       const source = this.#source
       source.#chunks++
+      source.#bytes += chunk.length
       try {
         source.#parser.write(chunk)
       } catch (err) {
@@ -186,12 +200,13 @@ class EventSource extends EventTarget {
       maxEventSize: init.maxEventSize ?? transportMaxEventSize(init),
       lastEventId: init.lastEventId
     })
+    if (createChannel.hasSubscribers) createChannel.publish({ source: this, url: displayHref(urlRecord) })
     if (init.signal !== null) {
       if (init.signal.aborted) {
-        this.#readyState = CLOSED
+        this.#close('abort')
         return
       }
-      this.#onAbort = () => this.close()
+      this.#onAbort = () => this.#close('abort')
       init.signal.addEventListener('abort', this.#onAbort, { once: true })
     }
     // The fetch runs "in parallel": start it once the constructor has returned, so listeners added
@@ -228,9 +243,15 @@ class EventSource extends EventTarget {
   /** Aborts any connection or pending reconnection and sets readyState to CLOSED. */
   close () {
     brandCheck(this)
+    this.#close('close')
+  }
+
+  // close(), or the abort signal (extension): `reason` is what diagnostics say.
+  #close (reason) {
     if (this.#readyState === CLOSED) return
-    this.#readyState = CLOSED
+    this.#setReadyState(CLOSED)
     this.#stop(null)
+    this.#publishClose(reason)
   }
 
   /**
@@ -270,6 +291,7 @@ class EventSource extends EventTarget {
   // also drops the events still to come from the chunk being parsed.
   #abortConnection () {
     this.#parser.end()
+    this.#attemptOver(null)
     if (this.#connection !== null) {
       const connection = this.#connection
       this.#connection = null
@@ -320,7 +342,32 @@ class EventSource extends EventTarget {
     this.#parser.reset()
     const connection = this.#connection = createAttempt(request, this.#sink, this.#init)
     if (this.#anyIteratorFull()) connection.pause()
+    this.#attemptStart = performance.now()
+    if (connectChannel.hasSubscribers || tracingAttempts()) {
+      const message = {
+        source: this,
+        attempt: request.attempt,
+        url: displayHref(new URL(request.url)),
+        method: request.method,
+        headers: request.headers,
+        lastEventId: this.#parser.lastEventId
+      }
+      if (connectChannel.hasSubscribers) connectChannel.publish(message)
+      if (tracingAttempts()) {
+        this.#traceContext = { ...message }
+        traceAttemptStart(this.#traceContext, () => connection.start())
+        return
+      }
+    }
     connection.start()
+  }
+
+  // The current attempt is over, in `error` (null: the body ended, or the source let it go).
+  #attemptOver (error) {
+    if (this.#traceContext === null) return
+    const context = this.#traceContext
+    this.#traceContext = null
+    traceAttemptEnd(context, error)
   }
 
   // What the transport reports (TransportSink). Each step of the standard that fires an event does so
@@ -338,6 +385,7 @@ class EventSource extends EventTarget {
       error = new ERR_EVENTSOURCE_BAD_CONTENT_TYPE(headers['content-type'], { status, statusText, headers, url: displayHref(url) })
     }
     if (error !== null) {
+      this.#attemptOver(error)
       this.#abortConnection()
       // Extension: statuses the user chose are retried, after Retry-After when the server sent one.
       if (this.#init.reconnect.statuses?.has(status)) {
@@ -349,6 +397,17 @@ class EventSource extends EventTarget {
       return
     }
     this.#origin = url.origin
+    if (openChannel.hasSubscribers) {
+      openChannel.publish({
+        source: this,
+        attempt: this.#attempts,
+        status,
+        statusText,
+        headers,
+        url: displayHref(url),
+        ms: performance.now() - this.#attemptStart
+      })
+    }
     // Where a reconnection goes after a redirect: the final URL, as Chromium does; the first URL for the
     // `eventsource` package's entry point (init.reconnectToFinalUrl false, lib/eventsource-compat.js),
     // since that package always reconnects there and code written for it may rely on it.
@@ -361,16 +420,19 @@ class EventSource extends EventTarget {
 
   #onEnd () {
     this.#connection = null
+    this.#attemptOver(null)
     if (this.#init.closeOnEnd) this.#queueTask(TASK_END)
     else this.#queueTask(TASK_REESTABLISH, new ERR_EVENTSOURCE_STREAM_ENDED())
   }
 
   #onNetworkError (error) {
     this.#connection = null
+    this.#attemptOver(error)
     this.#queueTask(TASK_REESTABLISH, error)
   }
 
   #onFail (error) {
+    this.#attemptOver(error)
     this.#abortConnection()
     this.#queueTask(TASK_FAIL, error)
   }
@@ -458,15 +520,17 @@ class EventSource extends EventTarget {
   // "Announce the connection": a task that, if readyState is not CLOSED, sets it to OPEN and fires open.
   #announce () {
     if (this.#readyState === CLOSED) return
-    this.#readyState = OPEN
+    this.#setReadyState(OPEN)
     this.dispatchEvent(new Event('open'))
   }
 
   // "Fail the connection": readyState CLOSED and one `error` event; no reconnection.
   #failConnection (error) {
     if (this.#readyState === CLOSED) return
-    this.#readyState = CLOSED
+    this.#setReadyState(CLOSED)
     this.#stop(error)
+    this.#publishError(error, undefined)
+    this.#publishClose('failure')
     // The error event: ours (lib/error-event.js), or the one an entry point configured (init.errorEvent:
     // the `eventsource` package's ErrorEvent, lib/eventsource-compat.js).
     this.dispatchEvent(this.#init.errorEvent(error, undefined))
@@ -477,8 +541,9 @@ class EventSource extends EventTarget {
   // complete answer from a failure.
   #end () {
     if (this.#readyState === CLOSED) return
-    this.#readyState = CLOSED
+    this.#setReadyState(CLOSED)
     this.#stop(null)
+    this.#publishClose('end')
     this.dispatchEvent(new Event('end'))
   }
 
@@ -498,7 +563,8 @@ class EventSource extends EventTarget {
     // attempts that deliver nothing make of it (lib/reconnect-policy.js).
     const delay = reconnectDelay(this.#reconnectionTime, this.#failures, policy, error.retryAfter)
     // Step 2: set readyState to CONNECTING and fire an event named error.
-    this.#readyState = CONNECTING
+    this.#setReadyState(CONNECTING)
+    this.#publishError(error, delay)
     this.dispatchEvent(this.#init.errorEvent(error, delay))
     // A listener may have called close().
     if (this.#readyState !== CONNECTING) return
@@ -522,12 +588,53 @@ class EventSource extends EventTarget {
       lastEventId = unshared(lastEventId)
     }
     const event = new MessageEvent(type, { data, origin: this.#origin, lastEventId })
+    this.#events++
+    if (messageChannel.hasSubscribers) messageChannel.publish({ source: this, type, lastEventId, dataLength: data.length })
     this.dispatchEvent(event)
     if (listeners !== 0 && listenerCount(this, type) < listeners) this.#checkpointDue = true
     if (this.#iterators === null || this.#readyState === CLOSED) return
     const cost = eventCost(event)
     for (const iterator of this.#iterators) iterator.push(event, cost, this.#chunks)
     if (this.#anyIteratorFull()) this.#connection?.pause()
+  }
+
+  // Every change of readyState but the first goes through here: the time spent OPEN is counted for
+  // diagnostics.
+  #setReadyState (state) {
+    if (this.#readyState === OPEN) {
+      this.#msOpen += performance.now() - this.#openSince
+      this.#openSince = 0
+    } else if (state === OPEN) {
+      this.#openSince = performance.now()
+    }
+    this.#readyState = state
+  }
+
+  #publishError (error, delay) {
+    if (!errorChannel.hasSubscribers) return
+    errorChannel.publish({
+      source: this,
+      error,
+      code: error.code,
+      status: error.status,
+      cause: error.cause,
+      willReconnect: delay !== undefined,
+      delay
+    })
+  }
+
+  // `reason`: 'close' (close()), 'abort' (the abort signal), 'failure' (the connection failed) or 'end'
+  // (closeOnEnd).
+  #publishClose (reason) {
+    if (!closeChannel.hasSubscribers) return
+    closeChannel.publish({
+      source: this,
+      reason,
+      events: this.#events,
+      bytes: this.#bytes,
+      attempts: this.#attempts,
+      msOpen: this.#msOpen
+    })
   }
 
   #anyIteratorKeepsChunks () {

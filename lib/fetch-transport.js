@@ -62,11 +62,7 @@ class FetchAttempt {
     this.#policy = new RedirectPolicy(request)
     // The standard's request: credentials mode "include" with withCredentials, else "same-origin".
     this.#credentials = request.withCredentials ? 'include' : 'same-origin'
-    this.#timers = new AttemptTimers(request, (error) => {
-      if (!this.#settle()) return
-      this.#stopFetch()
-      this.#sink.networkError(error)
-    })
+    this.#timers = new AttemptTimers(request, this)
   }
 
   start () {
@@ -93,6 +89,13 @@ class FetchAttempt {
     this.#paused = false
     this.#timers.resume()
     if (this.#reader !== null && !this.#reading && !this.#done) this.#read()
+  }
+
+  // Called by the timers: connectTimeout or idleTimeout passed.
+  timedOut (error) {
+    if (!this.#settle()) return
+    this.#stopFetch()
+    this.#sink.networkError(error)
   }
 
   // Sends the policy's current hop.

@@ -87,9 +87,17 @@ t.test('connectTimeout also bounds the request a redirect leads to', async (t) =
     if (req.url === '/start') res.writeHead(302, { location: '/hang' }).end()
     // /hang never answers.
   })
+  // The clock is fake, so that a loaded machine cannot time out /start before its redirect is seen.
+  const clock = fakeClock(t)
   const es = open(t, server.url('/start'), { connectTimeout: 50, reconnectionTime: 60000 })
   const rec = record(es)
-  const { event: error } = await rec.wait('error')
+  // /hang has arrived: its timer was armed before it was sent.
+  await server.request(1)
+  clock.tick(49)
+  t.same(rec.types, [], 'no timeout before 50 ms')
+  clock.tick(1)
+  t.same(rec.types, ['error'], 'a network error at 50 ms')
+  const { event: error } = rec.of('error')[0]
   t.equal(error.code, 'ERR_EVENTSOURCE_CONNECT_TIMEOUT')
   t.equal(error.willReconnect, true)
   t.same(server.requests.map((r) => r.url), ['/start', '/hang'], 'the redirected request timed out')

@@ -1,0 +1,76 @@
+'use strict'
+
+// What EventSources do, published on diagnostics_channel, the way Node core and undici publish HTTP:
+// APM tools (OpenTelemetry, Datadog, Sentry) and logs observe every source without wrapping user code.
+// A message is built only when the channel has subscribers (`hasSubscribers`), so that nothing is
+// paid when nobody listens. The README lists every channel and its message; types/diagnostics.d.ts
+// types them.
+//
+//   whatwg-eventsource:create   { source, url }
+//   whatwg-eventsource:connect  { source, attempt, url, method, headers, lastEventId }
+//   whatwg-eventsource:open     { source, attempt, status, statusText, headers, url, ms }
+//   whatwg-eventsource:message  { source, type, lastEventId, dataLength }
+//   whatwg-eventsource:error    { source, error, code, status, cause, willReconnect, delay }
+//   whatwg-eventsource:close    { source, reason, events, bytes, attempts, msOpen }
+//   tracing:whatwg-eventsource:attempt:{start,end,asyncStart,asyncEnd,error}   one attempt, as a TracingChannel
+//
+// The attempt's TracingChannel: `start` and `end` around sending the request (its stores run there, so
+// the transport's own I/O, undici's or fetch's, happens in the subscriber's context: an attempt span
+// becomes the parent of the HTTP spans), `asyncStart` and `asyncEnd` when the attempt is over (the
+// body ended, a network error, a failure, or close()), with `error` before them when it ended in one.
+
+const dc = require('node:diagnostics_channel')
+
+const createChannel = dc.channel('whatwg-eventsource:create')
+const connectChannel = dc.channel('whatwg-eventsource:connect')
+const openChannel = dc.channel('whatwg-eventsource:open')
+const messageChannel = dc.channel('whatwg-eventsource:message')
+const errorChannel = dc.channel('whatwg-eventsource:error')
+const closeChannel = dc.channel('whatwg-eventsource:close')
+const attemptChannel = dc.tracingChannel('whatwg-eventsource:attempt')
+
+/** Whether anyone subscribed to any of the attempt's tracing channels. */
+function tracingAttempts () {
+  return attemptChannel.hasSubscribers
+}
+
+/**
+ * Starts the transport of an attempt inside the attempt's tracing context.
+ * @param {object} context the attempt's message ({ source, attempt, url, method, ... })
+ * @param {() => void} start
+ */
+function traceAttemptStart (context, start) {
+  attemptChannel.start.runStores(context, () => {
+    try {
+      start()
+    } finally {
+      attemptChannel.end.publish(context)
+    }
+  })
+}
+
+/**
+ * The attempt is over; `error` is why, when it ended in one (a clean end of the body is not).
+ * @param {object} context the same object traceAttemptStart was given
+ * @param {Error | null} error
+ */
+function traceAttemptEnd (context, error) {
+  if (error !== null) {
+    context.error = error
+    attemptChannel.error.publish(context)
+  }
+  attemptChannel.asyncStart.publish(context)
+  attemptChannel.asyncEnd.publish(context)
+}
+
+module.exports = {
+  createChannel,
+  connectChannel,
+  openChannel,
+  messageChannel,
+  errorChannel,
+  closeChannel,
+  tracingAttempts,
+  traceAttemptStart,
+  traceAttemptEnd
+}
