@@ -97,6 +97,15 @@ function bytesOf (chunk) {
   return chunk || EMPTY
 }
 
+// A reader's or a body's cancel(), whose outcome nobody waits for: one made by hand may have none.
+function cancelQuietly (target) {
+  try {
+    return Promise.resolve(target.cancel()).catch(() => {})
+  } catch {
+    return Promise.resolve()
+  }
+}
+
 function readResult (result) {
   return result.done ? result : { done: false, value: bytesOf(result.value) }
 }
@@ -110,22 +119,11 @@ class PackageReader {
   }
 
   read () {
-    let pending
-    try {
-      pending = this.#reader.read()
-    } catch (err) {
-      return Promise.reject(remember(err))
-    }
-    return Promise.resolve(pending).then(readResult, (err) => { throw remember(err) })
+    return Promise.resolve(this.#reader.read()).then(readResult, (err) => { throw remember(err) })
   }
 
-  // A reader made by hand may have no cancel(); nobody waits for the outcome.
   cancel () {
-    try {
-      return Promise.resolve(this.#reader.cancel()).catch(() => {})
-    } catch {
-      return Promise.resolve()
-    }
+    return cancelQuietly(this.#reader)
   }
 }
 
@@ -145,7 +143,7 @@ function transportResponse (response) {
     body: body != null && typeof body.getReader === 'function'
       ? {
           getReader: () => new PackageReader(body.getReader()),
-          cancel: () => Promise.resolve(body.cancel?.()).catch(() => {})
+          cancel: () => cancelQuietly(body)
         }
       : {
           getReader () {

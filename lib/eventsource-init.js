@@ -124,15 +124,15 @@ function resolveDictionary (dict) {
     connectInConstructor: false
   }
 
-  // An entry point's configuration of the core: lib/eventsource-compat.js gives the `eventsource`
-  // package's choices (its ErrorEvent; its fetch follows redirects; reconnections go to the first URL;
-  // the fetch is called from the constructor).
+  // An entry point's configuration of the core, all four members: lib/eventsource-compat.js gives the
+  // `eventsource` package's choices (its ErrorEvent; its fetch follows redirects; reconnections go to the
+  // first URL; the fetch is called from the constructor).
   const core = dict[kCoreConfig]
   if (core !== undefined) {
-    init.errorEvent = core.errorEvent ?? init.errorEvent
-    init.fetchFollowsRedirects = core.fetchFollowsRedirects ?? init.fetchFollowsRedirects
-    init.reconnectToFinalUrl = core.reconnectToFinalUrl ?? init.reconnectToFinalUrl
-    init.connectInConstructor = core.connectInConstructor ?? init.connectInConstructor
+    init.errorEvent = core.errorEvent
+    init.fetchFollowsRedirects = core.fetchFollowsRedirects
+    init.reconnectToFinalUrl = core.reconnectToFinalUrl
+    init.connectInConstructor = core.connectInConstructor
   }
 
   // undici's shape (node.dispatcher, node.reconnectionTime) and ours: where both are given, ours wins.

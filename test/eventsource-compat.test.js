@@ -262,7 +262,7 @@ both('a redirect the fetch does not follow fails the connection with its status'
 })
 
 both('a fetch whose response has no body stream: open, then the error, code the status', async (t, impl) => {
-  const bodies = [['a body that is not a stream', 'not a stream'], ['no body', undefined], ['a null body', null]]
+  const bodies = [['a body that is not a stream', 'not a stream'], ['no body', undefined], ['a null body, no url', null]]
   for (const [name, body] of bodies) {
     t.test(name, async (t) => {
       const srv = await serve(t, (req, res) => sse(res, 'data: a\n\n'))
@@ -270,7 +270,8 @@ both('a fetch whose response has no body stream: open, then the error, code the 
       const brokenFetch = async (url, init) => {
         const response = await globalThis.fetch(url, init)
         await response.body.cancel()
-        const made = { status: response.status, headers: response.headers, url: response.url, redirected: false }
+        const made = { status: response.status, headers: response.headers, redirected: false }
+        if (body !== null) made.url = response.url
         if (body !== undefined) made.body = body
         return made
       }
@@ -286,13 +287,16 @@ both('a fetch whose response has no body stream: open, then the error, code the 
 })
 
 // A fetch whose response is made by hand from a real one: headers with only get(), a body whose reader
-// yields each chunk as `chunkAs(bytes)` and has a cancel() only when asked for.
-function handMadeFetch (chunkAs, { cancel = true } = {}) {
+// yields each chunk as `chunkAs(bytes)` (after a read without a value, with `empty`) and has a cancel()
+// only when asked for.
+function handMadeFetch (chunkAs, { cancel = true, empty = false } = {}) {
   return async (url, init) => {
     const response = await globalThis.fetch(url, init)
     const reader = response.body.getReader()
+    let reads = 0
     const handMadeReader = {
       async read () {
+        if (empty && reads++ % 2 === 0) return { done: false, value: undefined }
         const { done, value } = await reader.read()
         return done ? { done } : { done, value: chunkAs(value) }
       }
@@ -308,13 +312,14 @@ function handMadeFetch (chunkAs, { cancel = true } = {}) {
   }
 }
 
-both('a fetch returning a hand-made response: headers with only get(), ArrayBuffer and DataView chunks', async (t, impl) => {
+both('a fetch returning a hand-made response: headers with only get(), chunks of ArrayBuffer or DataView, reads without a value', async (t, impl) => {
   const forms = [['ArrayBuffer', (bytes) => bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength)],
-    ['DataView', (bytes) => new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)]]
-  for (const [name, chunkAs] of forms) {
+    ['DataView', (bytes) => new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)],
+    ['Uint8Array, after reads without a value', (bytes) => bytes, { empty: true }]]
+  for (const [name, chunkAs, options] of forms) {
     t.test(name, async (t) => {
       const srv = await serve(t, (req, res) => sse(res, 'data: one\n\ndata: two\n\n', { end: false }))
-      const rec = record(open(t, impl, srv.url(), { fetch: handMadeFetch(chunkAs) }))
+      const rec = record(open(t, impl, srv.url(), { fetch: handMadeFetch(chunkAs, options) }))
       await rec.wait('message', 2)
       t.same(rec.data(), ['one', 'two'])
     })
