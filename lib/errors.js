@@ -11,7 +11,8 @@
 // ERR_EVENTSOURCE_ prefix. Every code that is not internal is listed in the README's Errors section
 // and in the ErrorCode type (test/errors-documented.test.js reads this table to check).
 
-const { inspect } = require('node:util')
+// util.inspect on Node, Bun and Deno; a small stand-in elsewhere (package.json's "imports").
+const { inspect } = require('#inspect')
 
 /** @type {Record<string, Function>} code -> constructor */
 const codes = {}

@@ -11,7 +11,8 @@
 // such a body fails the connection, after `open`. So the call is rebuilt member by member (code that
 // spreads `init` into another fetch, or compares it, sees what it would see with that package), and the
 // response is handed to the transport as a Response: Headers, a reader of Uint8Arrays, and, when there is
-// no body to read, one whose getReader() throws ERR_EVENTSOURCE_INVALID_BODY.
+// no body to read, one whose getReader() throws ERR_EVENTSOURCE_INVALID_BODY (the transport fails the
+// connection with what reading a response throws, once it has reported the response: after `open`).
 //
 // That package's error message for a rejection, the fetch's or a body read's, is the rejection flattened
 // (flattenError). The transport reports the error, but may keep only its cause (the socket's error of

@@ -21,18 +21,21 @@ const {
 const { defineEventHandler } = require('./event-handler')
 const { resolveInit } = require('./eventsource-init')
 const { buildRequest } = require('./request')
-const { createAttempt, transportMaxEventSize } = require('./transport')
+// lib/transport.js on Node, Bun and Deno; lib/transport-web.js, fetch only, elsewhere (package.json's "imports").
+const { createAttempt, transportMaxEventSize } = require('#transport')
 const { mimeEssence } = require('./response-headers')
 const { displayHref } = require('./url-credentials')
 const { reconnectDelay, parseRetryAfter } = require('./reconnect-policy')
 const { MessageIterator, eventCost } = require('./message-iterator')
 const { unshared } = require('./unshared-string')
 const { afterMicrotaskCheckpoint } = require('./microtask-checkpoint')
-const { listenerCount } = require('./has-listener')
+// lib/has-listener.js on Node, Bun and Deno; lib/has-listener-web.js (a count not known) elsewhere.
+const { listenerCount } = require('#has-listener')
+// lib/diagnostics.js on Node, Bun and Deno; lib/diagnostics-web.js (nothing to publish to) elsewhere.
 const {
   createChannel, connectChannel, openChannel, messageChannel, errorChannel, closeChannel,
   tracingAttempts, traceAttemptStart, traceAttemptEnd
-} = require('./diagnostics')
+} = require('#diagnostics')
 
 // The default reconnection time: "a user-agent-defined value, probably in the region of a few
 // seconds". Chromium and Node's built-in use 3 s (Firefox 5 s).
@@ -104,7 +107,7 @@ class EventSource extends EventTarget {
   #checkpointDue = false
   // #runTasks(ONE_JOB) as a function, made at the first wait: one per source rather than one per event.
   #runTasksAfterOneJob = null
-  // For diagnostics_channel (lib/diagnostics.js): messages dispatched, body bytes received (decoded),
+  // For diagnostics_channel (lib/diagnostics.js): messages dispatched (listened for or not), body bytes received (decoded),
   // when the current attempt started, the time spent OPEN before the current connection and since
   // when it is OPEN (0 when it is not), and the current attempt's tracing context.
   #events = 0
@@ -494,7 +497,11 @@ class EventSource extends EventTarget {
           // nothing ran, nothing to wait for.
           if (!listened) {
             listeners = listenerCount(this, a)
-            if (listeners === 0 && this.#iterators === null) continue
+            if (listeners === 0 && this.#iterators === null) {
+              // It is still dispatched, to nobody: diagnostics count it and report it.
+              this.#countMessage(a, b, c)
+              continue
+            }
           }
           this.#dispatchMessage(a, b, c, listeners)
           break
@@ -588,10 +595,11 @@ class EventSource extends EventTarget {
       lastEventId = unshared(lastEventId)
     }
     const event = new MessageEvent(type, { data, origin: this.#origin, lastEventId })
-    this.#events++
-    if (messageChannel.hasSubscribers) messageChannel.publish({ source: this, type, lastEventId, dataLength: data.length })
+    this.#countMessage(type, data, lastEventId)
     this.dispatchEvent(event)
-    if (listeners !== 0 && listenerCount(this, type) < listeners) this.#checkpointDue = true
+    // Written `!(now >= before)` rather than `now < before`: a count that is not known (NaN, where an
+    // EventTarget cannot count its listeners: lib/has-listener-web.js) may have gone down.
+    if (listeners !== 0 && !(listenerCount(this, type) >= listeners)) this.#checkpointDue = true
     if (this.#iterators === null || this.#readyState === CLOSED) return
     const cost = eventCost(event)
     for (const iterator of this.#iterators) iterator.push(event, cost, this.#chunks)
@@ -610,6 +618,12 @@ class EventSource extends EventTarget {
     this.#readyState = state
   }
 
+  // A message dispatched (to listeners or to nobody), for diagnostics.
+  #countMessage (type, data, lastEventId) {
+    this.#events++
+    if (messageChannel.hasSubscribers) messageChannel.publish({ source: this, type, lastEventId, dataLength: data.length })
+  }
+
   #publishError (error, delay) {
     if (!errorChannel.hasSubscribers) return
     errorChannel.publish({
@@ -617,7 +631,8 @@ class EventSource extends EventTarget {
       error,
       code: error.code,
       status: error.status,
-      cause: error.cause,
+      // As the error event has it (lib/error-event.js): the underlying error, else the error itself.
+      cause: error.cause ?? error,
       willReconnect: delay !== undefined,
       delay
     })

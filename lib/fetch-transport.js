@@ -15,7 +15,9 @@
 // package calls its fetch with `redirect: 'follow'`, so that a fetch wrapper's own redirect policy (the MCP
 // SDK's same-origin one) stays in charge.
 
-const { codes: { ERR_EVENTSOURCE_ABORTED, ERR_EVENTSOURCE_NETWORK, ERR_EVENTSOURCE_UNSUPPORTED_SCHEME } } = require('./errors')
+const {
+  codes: { ERR_EVENTSOURCE_ABORTED, ERR_EVENTSOURCE_DECODING, ERR_EVENTSOURCE_NETWORK, ERR_EVENTSOURCE_UNSUPPORTED_SCHEME, ERR_INVALID_ARG_TYPE }
+} = require('./errors')
 const { RedirectPolicy, isRedirect, isHttpScheme } = require('./redirect-policy')
 const { AttemptTimers } = require('./attempt-timers')
 const { fromFetchHeaders } = require('./response-headers')
@@ -23,21 +25,44 @@ const { fromFetchHeaders } = require('./response-headers')
 // Where code runs in a document or a worker, fetch's manual redirects are opaque: follow from the start.
 const BROWSER = typeof globalThis.document !== 'undefined' || typeof globalThis.WorkerGlobalScope !== 'undefined'
 
+// The errors of zlib (Z_DATA_ERROR...), of its brotli decoder (ERR__ERROR_FORMAT_PADDING_2...) and of
+// its zstd decoder: a body that does not decode.
+const DECODER_ERROR = /^(?:Z_|ERR__ERROR_|ZSTD_error_)/
+
 // A response whose body is not read is cancelled, so that its connection is released.
 function discardBody (response) {
   const body = response.body
   if (body != null && typeof body.cancel === 'function' && !body.locked) body.cancel().catch(() => {})
 }
 
-// undici's fetch rejects with "fetch failed" and the socket's error as the cause: the cause says more.
-function reasonOf (err) {
-  const cause = err?.cause
-  if (err?.message === 'fetch failed' && cause?.message) return cause.message
-  return err?.message ?? String(err)
+// A request body as every fetch takes it, and as its type says (types/index.d.ts): a string, or the bytes
+// as an ArrayBuffer of their own (a Buffer may be a view into a shared pool).
+function fetchBody (body) {
+  if (body === null || typeof body === 'string') return body
+  return body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength)
+}
+
+// What a fetch resolved with, as far as this transport reads it: a status, headers to iterate, and no
+// body or a WHATWG ReadableStream. (A Node stream body, as node-fetch has, is not one.)
+function isResponse (value) {
+  return value !== null && typeof value === 'object' && typeof value.status === 'number' &&
+    typeof value.headers?.[Symbol.iterator] === 'function' && (value.body == null || typeof value.body.getReader === 'function')
+}
+
+// undici's fetch (Node's) rejects with TypeError "fetch failed" when the request fails, and a body read
+// fails with TypeError "terminated", each with the error that happened as its cause: the socket's, TLS's
+// or zlib's. That error is what the Dispatcher transport reports, message and cause, and so is it here.
+function underlyingError (err) {
+  if (err instanceof TypeError && (err.message === 'fetch failed' || err.message === 'terminated') && err.cause instanceof Error) {
+    return err.cause
+  }
+  // An error event's cause is an Error, even when a user's fetch rejected with something else.
+  return err instanceof Error ? err : new Error(String(err))
 }
 
 class FetchAttempt {
   #fetch
+  #fetchName
   #sink
   #policy
   #timers
@@ -48,27 +73,33 @@ class FetchAttempt {
   #reading = false
   #paused = false
   #done = false
+  // What the error of a body that does not decode says of its response: null without Content-Encoding.
+  #decodingDetails = null
 
   /**
    * @param {typeof fetch} fetch
    * @param {import('./request').EventSourceRequest} request
    * @param {import('./transport').TransportSink} sink
+   * @param {string} fetchName where the fetch comes from, for errors: 'init.fetch' or 'globalThis.fetch'
    * @param {boolean} [followRedirects] let the fetch follow redirects (`redirect: 'follow'`) by its own rules
    */
-  constructor (fetch, request, sink, followRedirects = false) {
+  constructor (fetch, request, sink, fetchName, followRedirects = false) {
     this.#fetch = fetch
+    this.#fetchName = fetchName
     this.#sink = sink
     this.#redirect = BROWSER || followRedirects ? 'follow' : 'manual'
     this.#policy = new RedirectPolicy(request)
     // The standard's request: credentials mode "include" with withCredentials, else "same-origin".
     this.#credentials = request.withCredentials ? 'include' : 'same-origin'
+    // #settle() stops the timers: a timeout comes only while the attempt is under way.
     this.#timers = new AttemptTimers(request, this)
   }
 
   start () {
     const url = this.#policy.url
     if (!isHttpScheme(url)) {
-      if (this.#settle()) this.#sink.failed(new ERR_EVENTSOURCE_UNSUPPORTED_SCHEME(url.protocol, { url: this.#policy.displayUrl }))
+      this.#settle()
+      this.#sink.failed(new ERR_EVENTSOURCE_UNSUPPORTED_SCHEME(url.protocol, { url: this.#policy.displayUrl }))
       return
     }
     this.#send()
@@ -93,7 +124,7 @@ class FetchAttempt {
 
   // Called by the timers: connectTimeout or idleTimeout passed.
   timedOut (error) {
-    if (!this.#settle()) return
+    this.#settle()
     this.#stopFetch()
     this.#sink.networkError(error)
   }
@@ -104,11 +135,14 @@ class FetchAttempt {
     this.#timers.requestSent(policy.url, policy.displayUrl)
     let pending
     try {
+      // Called as a plain function, not as a method of this attempt: a browser's fetch throws "Illegal
+      // invocation" when `this` is anything but its global (or undefined, which stands for it).
+      const fetch = this.#fetch
       // fetch refuses a URL with credentials in it: they are the policy's, for a 401 (displayUrl has none).
-      pending = this.#fetch(policy.displayUrl, {
+      pending = fetch(policy.displayUrl, {
         method: policy.method,
         headers: policy.hopHeaders(),
-        body: policy.body,
+        body: fetchBody(policy.body),
         signal: this.#controller.signal,
         redirect: this.#redirect,
         // The standard's request: mode "cors", cache mode "no-store" (fetch sends Pragma and
@@ -120,20 +154,34 @@ class FetchAttempt {
     } catch (err) {
       pending = Promise.reject(err)
     }
-    Promise.resolve(pending).then((response) => this.#onResponse(response), (err) => this.#onNetworkError(err))
+    // Whatever a user's fetch or its response does, nothing is left as an unhandled rejection: what
+    // #onResponse throws (a body already read, say) fails the connection.
+    Promise.resolve(pending)
+      .then((response) => this.#onResponse(response), (err) => this.#onNetworkError(err))
+      .catch((err) => { if (this.#settle()) this.#sink.failed(err) })
   }
 
   #onResponse (response) {
     if (this.#done) {
-      discardBody(response)
+      if (response != null) discardBody(response)
       return
     }
     this.#timers.stop()
     const policy = this.#policy
-    if (response.type === 'opaqueredirect') {
-      // A runtime that hides redirects after all: ask again, and let its fetch follow them.
+    if (response?.type === 'opaqueredirect' && this.#redirect === 'manual') {
+      // A runtime that hides redirects after all: ask again, and let its fetch follow them. (Once only:
+      // an opaque redirect to a request that follows is a fetch that cannot be helped, below.)
       this.#redirect = 'follow'
       this.#send()
+      return
+    }
+    if (!isResponse(response)) {
+      // A fetch that resolves with something else would do so again: fail, as for a value of
+      // init.headers() that cannot be sent.
+      if (this.#settle()) {
+        this.#sink.failed(new ERR_INVALID_ARG_TYPE(`the result of ${this.#fetchName}()`,
+          'a Response (with a status, headers and a ReadableStream body or none)', response))
+      }
       return
     }
     const status = response.status
@@ -167,14 +215,10 @@ class FetchAttempt {
       if (this.#settle()) this.#sink.ended()
       return
     }
-    try {
-      this.#reader = response.body.getReader()
-    } catch (err) {
-      // A body that cannot be read (lib/eventsource-compat-fetch.js hands on one that says why): the
-      // fetch would answer the same again.
-      if (this.#settle()) this.#sink.failed(err)
-      return
+    if (headers['content-encoding'] !== undefined) {
+      this.#decodingDetails = { status, statusText: response.statusText, headers, url: policy.displayUrl }
     }
+    this.#reader = response.body.getReader()
     this.#timers.bodyStarted(policy.url, policy.displayUrl)
     if (!this.#paused) this.#read()
   }
@@ -204,7 +248,15 @@ class FetchAttempt {
   #onNetworkError (err) {
     if (!this.#settle()) return
     const policy = this.#policy
-    this.#sink.networkError(new ERR_EVENTSOURCE_NETWORK(policy.url.origin, reasonOf(err), { url: policy.displayUrl }, err))
+    const cause = underlyingError(err)
+    // A body the fetch could not decode: the Dispatcher transport's error, where the fetch says so (Node's
+    // does, with zlib's error as the cause; a browser's says "network error" and nothing more).
+    const details = this.#decodingDetails
+    if (details !== null && typeof cause.code === 'string' && DECODER_ERROR.test(cause.code)) {
+      this.#sink.networkError(new ERR_EVENTSOURCE_DECODING(details.headers['content-encoding'], details, cause))
+      return
+    }
+    this.#sink.networkError(new ERR_EVENTSOURCE_NETWORK(policy.url.origin, cause.message, { url: policy.displayUrl }, cause))
   }
 
   // Aborts the fetch and its body: the signal ends both in a fetch that honours it, and the reader is

@@ -15,8 +15,9 @@
 //   consumer can see are decoded, and an ASCII chunk is decoded once, its values being slices;
 // - event state is a few primitive fields reset in place after each dispatch.
 
-const { Buffer, isAscii } = require('node:buffer')
-const { isUint8Array } = require('node:util/types')
+// Buffer's functions on Node, Bun and Deno; their equivalents on web APIs elsewhere (lib/bytes-node.js,
+// lib/bytes-web.js, chosen by package.json's "imports").
+const { utf8Slice, asciiSlice, indexOf, isAscii, isUint8Array, allocUnsafe } = require('#bytes')
 const {
   LF, CR, SPACE, COLON, NUL, DIGIT_0, DIGIT_9, BOM, DEFAULT_MAX_EVENT_SIZE
 } = require('./constants')
@@ -26,17 +27,13 @@ const {
   validateObject, validateFunction, validateOptionalFunction, validateString, validateLimit
 } = require('./validators')
 
-// Buffer's own slice decoders and indexOf work on any Uint8Array, so a plain Uint8Array chunk needs
-// no Buffer view allocated per write.
-const { utf8Slice, latin1Slice, indexOf } = Buffer.prototype
-
 // The value in bytes [start, end), decoded as UTF-8 with U+FFFD for invalid sequences. `text` is the
 // chunk already decoded when it is all ASCII (see write()): then a value is a slice of it, which costs
-// far less than a call into the decoder per value. A long ASCII value is copied by latin1Slice, which
-// skips UTF-8 validation (several times faster on Node 20).
+// far less than a call into the decoder per value. A long ASCII value is copied by asciiSlice (on Node,
+// latin1Slice), which skips UTF-8 validation (several times faster on Node 20).
 function decode (bytes, start, end, text) {
   if (text !== null) return text.slice(start, end)
-  if (end - start >= LONG_VALUE && isAscii(bytes.subarray(start, end))) return latin1Slice.call(bytes, start, end)
+  if (end - start >= LONG_VALUE && isAscii(bytes.subarray(start, end))) return asciiSlice.call(bytes, start, end)
   return utf8Slice.call(bytes, start, end)
 }
 
@@ -180,7 +177,7 @@ class EventSourceParser {
     if (this.#bomPending || this.#crPending) {
       pos = this.#resume(chunk)
     }
-    const text = length >= TEXT_CHUNK && isAscii(chunk) ? latin1Slice.call(chunk, 0, length) : null
+    const text = length >= TEXT_CHUNK && isAscii(chunk) ? asciiSlice.call(chunk, 0, length) : null
     let lineStart = pos
     // An ASCII chunk without CR: String#indexOf finds its line ends in the text, at memchr speed and
     // without a call into C++ per line.
@@ -315,7 +312,7 @@ class EventSourceParser {
       } else if (pos < chunk.length) {
         // Not a BOM after all: the bytes matched so far are the start of the first line.
         this.#bomPending = false
-        if (this.#bomMatched > 0) this.#stash(Buffer.from(BOM), 0, this.#bomMatched)
+        if (this.#bomMatched > 0) this.#stash(Uint8Array.from(BOM), 0, this.#bomMatched)
       }
       return pos
     }
@@ -342,7 +339,7 @@ class EventSourceParser {
     }
     if (this.#scratch === null || this.#scratchUsed + length > this.#scratch.length) {
       this.#sealScratch()
-      this.#scratch = Buffer.allocUnsafe(SCRATCH_SIZE)
+      this.#scratch = allocUnsafe(SCRATCH_SIZE)
       this.#scratchUsed = this.#scratchStart = 0
     }
     this.#copyToScratch(chunk, start, end)
@@ -385,7 +382,7 @@ class EventSourceParser {
     this.#sealScratch()
     const pieces = this.#pieces
     const total = this.#pendingLength + (end - start)
-    const line = Buffer.allocUnsafe(total)
+    const line = allocUnsafe(total)
     let offset = 0
     for (let i = 0; i < pieces.length; i++) {
       line.set(pieces[i], offset)

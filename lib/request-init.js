@@ -5,8 +5,7 @@
 // exception from the constructor rather than a request that fails later; headers and bodies given as
 // functions are checked again at each attempt, by lib/request.js, which builds the requests.
 
-const { Buffer } = require('node:buffer')
-const { isUint8Array, isArrayBuffer } = require('node:util/types')
+const { isUint8Array, isArrayBuffer, bytesView } = require('#bytes')
 const { codes: { ERR_INVALID_ARG_TYPE } } = require('./errors')
 const {
   validateHeadersInit, validateHeaderPair, validateHeaderName, validateHeaderValue, validateMethod
@@ -80,8 +79,9 @@ function normalizeBody (body, optionName) {
   if (body instanceof URLSearchParams) {
     return { body: body.toString(), contentType: 'application/x-www-form-urlencoded;charset=UTF-8' }
   }
-  if (isUint8Array(body)) return { body: Buffer.from(body.buffer, body.byteOffset, body.byteLength), contentType: null }
-  if (isArrayBuffer(body)) return { body: Buffer.from(body), contentType: null }
+  // A view of the caller's memory, not a copy (a Buffer on Node).
+  if (isUint8Array(body)) return { body: bytesView(body.buffer, body.byteOffset, body.byteLength), contentType: null }
+  if (isArrayBuffer(body)) return { body: bytesView(body), contentType: null }
   throw new ERR_INVALID_ARG_TYPE(optionName, 'a string, Buffer, Uint8Array, ArrayBuffer, URLSearchParams or function', body)
 }
 

@@ -6,7 +6,7 @@
 // https://html.spec.whatwg.org/multipage/server-sent-events.html#dom-eventsource (steps 7-13: the request)
 // https://html.spec.whatwg.org/multipage/server-sent-events.html#reestablish-the-connection (Last-Event-ID)
 
-const { Buffer } = require('node:buffer')
+const { utf8AsLatin1 } = require('#bytes')
 const { codes: { ERR_EVENTSOURCE_REQUEST_INIT } } = require('./errors')
 const { normalizeHeaders, normalizeBody } = require('./request-init')
 const { isSendableLastEventId } = require('./validators')
@@ -108,7 +108,7 @@ function assemble (init, target, userHeaders, body) {
   // Node's http; the header is left out rather than the request failing again at every attempt.
   const lastEventId = target.lastEventId
   if (lastEventId !== '' && isSendableLastEventId(lastEventId)) {
-    headers['last-event-id'] = Buffer.from(lastEventId, 'utf8').toString('latin1')
+    headers['last-event-id'] = utf8AsLatin1(lastEventId)
   }
   const location = globalThis.location
   return Object.freeze({

@@ -3,8 +3,9 @@
 // A server process (./server.mjs) writes event streams as fast as the socket takes them; one client
 // process per (client, sample) (./throughput-client.mjs) reads one stream: first a verification run
 // (count and hash of every event: a fast wrong client cannot win), then timed runs. Clients compared
-// in one run: ours, undici@7's EventSource, the eventsource package, and a floor (a bare node:http
-// GET that reads and discards the same bytes). Then the per-event hot-path micro-benchmarks
+// in one run: ours, ours with a subscriber on every diagnostics channel (ours+diagnostics), undici@7's
+// EventSource, the eventsource package, and a floor (a bare node:http GET that reads and discards the
+// same bytes). Then the per-event hot-path micro-benchmarks
 // (./hot-path.bench.mjs, mitata), the ratios against the targets, the JSON results and the chart.
 //
 //   npm run bench:e2e
@@ -27,7 +28,7 @@ import {
   startServer, ask, runChild, environment, summarize, median, table, fmtInt, fmtRatio, verdict,
   saveResults, option
 } from './common.mjs'
-import { CLIENTS, clientLabel } from './clients.mjs'
+import { E2E_CLIENTS, clientLabel } from './clients.mjs'
 import { expectedEvents, expectedBytes, eventData, SMALL_EVENT_BYTES, LARGE_EVENT_BYTES } from './workloads.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
@@ -35,7 +36,7 @@ const root = dirname(dirname(here))
 const argv = process.argv.slice(2)
 const processes = Number(option('--processes', '5'))
 const runs = Number(option('--runs', '5'))
-const clients = option('--clients', CLIENTS.join(',')).split(',')
+const clients = option('--clients', E2E_CLIENTS.join(',')).split(',')
 const jsonPath = option('--json', `${root}/benchmarks/results/e2e-${process.version}.json`)
 // Stored in the JSON and printed by the report (benchmarks/report.mjs), e.g. "quick run, loaded machine".
 const note = option('--note', null)

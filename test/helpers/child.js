@@ -125,9 +125,11 @@ function runChild (t, args, { input, stdin = input === undefined ? 'ignore' : 'p
  * @param {string} script
  * @param {unknown[]} args
  * @param {number} ms
+ * @param {{ env?: Record<string, string | undefined>, flags?: string[] }} [options] `env` on top of the
+ *   child's environment; `flags`, more Node (V8) flags, e.g. the size of the young generation
  */
-function runHeapChild (t, script, args, ms) {
-  return runChild(t, ['--expose-gc', script, ...args.map(String)], { isolate: true, coverage: false }).exited(ms)
+function runHeapChild (t, script, args, ms, { env, flags = [] } = {}) {
+  return runChild(t, ['--expose-gc', ...flags, script, ...args.map(String)], { isolate: true, coverage: false, env }).exited(ms)
 }
 
 module.exports = { runChild, runHeapChild, childEnv }

@@ -7,7 +7,7 @@ module.exports = {
   ...require('./wait'), // TIMEOUT, bounded, onceBounded, deferred, macrotask
   ...require('./server'), // SSE_HEADERS, listen, serve, sse, rawServer, closedPort
   ...require('./eventsource'), // open, closeAtTeardown, reconnectionCycle
-  ...require('./recorder'), // Recorder, record, recordExpected
+  ...require('./recorder'), // Recorder, record, recordExpected, ChannelRecorder, recordChannels, CHANNELS, TRACING_EVENTS
   ...require('./proxy'), // proxyServer
   ...require('./child'), // runChild, runHeapChild, childEnv
   ...require('./tls'), // tlsFixture
