@@ -21,6 +21,11 @@ const CLOSED = 2
 // small enough that a hostile server cannot take the process down.
 const DEFAULT_MAX_EVENT_SIZE = 64 * 1024 * 1024
 
+// The member of an init dictionary through which an entry point configures the core with choices of its
+// own (lib/eventsource-init.js reads it; lib/eventsource-compat.js, the `eventsource` package's API,
+// sets it). No entry point exports the symbol, so a user's dictionary cannot carry it.
+const kCoreConfig = Symbol('whatwg-eventsource.coreConfig')
+
 module.exports = {
   LF,
   CR,
@@ -33,5 +38,6 @@ module.exports = {
   CONNECTING,
   OPEN,
   CLOSED,
-  DEFAULT_MAX_EVENT_SIZE
+  DEFAULT_MAX_EVENT_SIZE,
+  kCoreConfig
 }

@@ -125,6 +125,8 @@ E('ERR_EVENTSOURCE_INSECURE_REDIRECT', (target) =>
   `The server redirected from https: to ${target}; set allowInsecureRedirect to follow it`, Error, kConnection)
 // `problem` says what is wrong with the target: "an invalid URL: ...", "a URL that includes credentials".
 E('ERR_EVENTSOURCE_INVALID_REDIRECT', (problem) => `The server redirected to ${problem}`, Error, kConnection)
+E('ERR_EVENTSOURCE_INVALID_BODY', () =>
+  'The fetch returned an event stream response without a body to read (a ReadableStream)', Error, kConnection)
 E('ERR_EVENTSOURCE_NETWORK', (origin, reason) => `The connection to ${origin} failed: ${reason}`, Error, kConnection)
 E('ERR_EVENTSOURCE_REQUEST_INIT', (fn, reason) => `${fn}() failed: ${reason}`, Error, kConnection)
 E('ERR_EVENTSOURCE_RETRIES_EXHAUSTED', (attempts, reason) =>

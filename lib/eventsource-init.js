@@ -10,6 +10,8 @@ const {
   validateFetch, validateAbortSignal, validateHeaderNameList, validateBodyMethod, validateLastEventId
 } = require('./validators')
 const { normalizeHeaders, normalizeHeaderName, normalizeMethod, normalizeBody } = require('./request-init')
+const { errorEventFor } = require('./error-event')
+const { kCoreConfig } = require('./constants')
 
 const DEFAULT_HIGH_WATER_MARK = 1000
 // The time from sending a request to its response head (connectTimeout). An event stream server can
@@ -113,7 +115,24 @@ function resolveDictionary (dict) {
     closeOnEnd: Boolean(dict.closeOnEnd),
     highWaterMarkBytes: DEFAULT_HIGH_WATER_MARK_BYTES,
     credentialHeaders: NO_HEADER_NAMES,
-    allowInsecureRedirect: Boolean(dict.allowInsecureRedirect)
+    allowInsecureRedirect: Boolean(dict.allowInsecureRedirect),
+    // Internal, set only by an entry point through dict[kCoreConfig] (see below): the error events, who
+    // follows redirects on a fetch, where reconnections go after one, when the first request starts.
+    errorEvent: errorEventFor,
+    fetchFollowsRedirects: false,
+    reconnectToFinalUrl: true,
+    connectInConstructor: false
+  }
+
+  // An entry point's configuration of the core, all four members: lib/eventsource-compat.js gives the
+  // `eventsource` package's choices (its ErrorEvent; its fetch follows redirects; reconnections go to the
+  // first URL; the fetch is called from the constructor).
+  const core = dict[kCoreConfig]
+  if (core !== undefined) {
+    init.errorEvent = core.errorEvent
+    init.fetchFollowsRedirects = core.fetchFollowsRedirects
+    init.reconnectToFinalUrl = core.reconnectToFinalUrl
+    init.connectInConstructor = core.connectInConstructor
   }
 
   // undici's shape (node.dispatcher, node.reconnectionTime) and ours: where both are given, ours wins.

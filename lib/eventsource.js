@@ -26,7 +26,6 @@ const { createAttempt, transportMaxEventSize } = require('#transport')
 const { mimeEssence } = require('./response-headers')
 const { displayHref } = require('./url-credentials')
 const { reconnectDelay, parseRetryAfter } = require('./reconnect-policy')
-const { errorEventFor } = require('./error-event')
 const { MessageIterator, eventCost } = require('./message-iterator')
 const { unshared } = require('./unshared-string')
 const { afterMicrotaskCheckpoint } = require('./microtask-checkpoint')
@@ -217,7 +216,16 @@ class EventSource extends EventTarget {
     // right after construction see every event, and close() before then sends no request at all.
     // A promise job, not queueMicrotask(): test suites' fake timers replace queueMicrotask, and a
     // request that waits for the fake clock to tick is never sent.
-    Promise.resolve().then(() => this.#connect())
+    // The `eventsource` package's entry point (lib/eventsource-compat.js) calls its fetch from the
+    // constructor, as that package does: tests written for it count the calls right after `new`. Still
+    // nothing is dispatched before the constructor has returned: what the attempt reports at once (a URL
+    // scheme it cannot fetch) waits, as a task, for a microtask checkpoint.
+    if (init.connectInConstructor) {
+      this.#wait(CHECKPOINT)
+      this.#connect()
+    } else {
+      Promise.resolve().then(() => this.#connect())
+    }
   }
 
   get url () {
@@ -403,7 +411,10 @@ class EventSource extends EventTarget {
         ms: performance.now() - this.#attemptStart
       })
     }
-    if (response.method !== null) {
+    // Where a reconnection goes after a redirect: the final URL, as Chromium does; the first URL for the
+    // `eventsource` package's entry point (init.reconnectToFinalUrl false, lib/eventsource-compat.js),
+    // since that package always reconnects there and code written for it may rely on it.
+    if (response.method !== null && this.#init.reconnectToFinalUrl) {
       this.#requestUrl = response.url
       this.#requestMethod = response.method
     }
@@ -527,7 +538,9 @@ class EventSource extends EventTarget {
     this.#stop(error)
     this.#publishError(error, undefined)
     this.#publishClose('failure')
-    this.dispatchEvent(errorEventFor(error, undefined))
+    // The error event: ours (lib/error-event.js), or the one an entry point configured (init.errorEvent:
+    // the `eventsource` package's ErrorEvent, lib/eventsource-compat.js).
+    this.dispatchEvent(this.#init.errorEvent(error, undefined))
   }
 
   // Extension (init.closeOnEnd): the end of the response is the end of the stream. readyState CLOSED,
@@ -559,7 +572,7 @@ class EventSource extends EventTarget {
     // Step 2: set readyState to CONNECTING and fire an event named error.
     this.#setReadyState(CONNECTING)
     this.#publishError(error, delay)
-    this.dispatchEvent(errorEventFor(error, delay))
+    this.dispatchEvent(this.#init.errorEvent(error, delay))
     // A listener may have called close().
     if (this.#readyState !== CONNECTING) return
     // Steps 3-5: wait the reconnection time, then fetch again. The timer is not unref'd: an

@@ -10,7 +10,10 @@
 // returns the 3xx response), they are followed here, by the same rules as on a dispatcher
 // (lib/redirect-policy.js): credentials, https: to http:, loops. Browsers hide them (an "opaqueredirect"
 // response): there fetch follows them itself, by the browser's rules, and the next attempt goes to the
-// final URL only when the method is sure to be the same.
+// final URL only when the method is sure to be the same. A source may also ask that the fetch follow them
+// (followRedirects): the `eventsource` package's entry point does (lib/eventsource-compat.js), as that
+// package calls its fetch with `redirect: 'follow'`, so that a fetch wrapper's own redirect policy (the MCP
+// SDK's same-origin one) stays in charge.
 
 const {
   codes: { ERR_EVENTSOURCE_ABORTED, ERR_EVENTSOURCE_DECODING, ERR_EVENTSOURCE_NETWORK, ERR_EVENTSOURCE_UNSUPPORTED_SCHEME, ERR_INVALID_ARG_TYPE }
@@ -63,7 +66,7 @@ class FetchAttempt {
   #sink
   #policy
   #timers
-  #redirect = BROWSER ? 'follow' : 'manual'
+  #redirect
   #credentials
   #controller = new AbortController()
   #reader = null
@@ -78,11 +81,13 @@ class FetchAttempt {
    * @param {import('./request').EventSourceRequest} request
    * @param {import('./transport').TransportSink} sink
    * @param {string} fetchName where the fetch comes from, for errors: 'init.fetch' or 'globalThis.fetch'
+   * @param {boolean} [followRedirects] let the fetch follow redirects (`redirect: 'follow'`) by its own rules
    */
-  constructor (fetch, request, sink, fetchName) {
+  constructor (fetch, request, sink, fetchName, followRedirects = false) {
     this.#fetch = fetch
     this.#fetchName = fetchName
     this.#sink = sink
+    this.#redirect = BROWSER || followRedirects ? 'follow' : 'manual'
     this.#policy = new RedirectPolicy(request)
     // The standard's request: credentials mode "include" with withCredentials, else "same-origin".
     this.#credentials = request.withCredentials ? 'include' : 'same-origin'

@@ -68,7 +68,7 @@ const { dispatcherMaxEventSize } = require('./dispatcher-options')
  * @returns {TransportAttempt}
  */
 function createAttempt (request, sink, init) {
-  if (init.fetch !== undefined) return new FetchAttempt(init.fetch, request, sink, 'init.fetch')
+  if (init.fetch !== undefined) return new FetchAttempt(init.fetch, request, sink, 'init.fetch', init.fetchFollowsRedirects)
   // The global dispatcher is looked up at each attempt, so that setGlobalDispatcher() applies.
   const dispatcher = init.dispatcher ?? globalDispatcher()
   if (dispatcher === null) return new FetchAttempt(globalThis.fetch, request, sink, 'globalThis.fetch')
