@@ -211,7 +211,7 @@ t.test('a network error: the same message from ours and from the original', asyn
 
 both('a rejection that is not one Error: an AggregateError\'s errors joined, anything else as a string', async (t, impl) => {
   const rejections = [
-    [new AggregateError([new Error('first'), new TypeError('second', { cause: new Error('why') })]), 'first, TypeError: second: why'],
+    [new AggregateError([new Error('first'), 'plain', new TypeError('second', { cause: new Error('why') })]), 'first, plain, TypeError: second: why'],
     ['a string', 'a string']
   ]
   for (const [rejection, message] of rejections) {
