@@ -196,7 +196,8 @@ export interface EventSourceParserStreamOptions {
   onRetry? (ms: number): void
 }
 
-export declare class EventSourceParserStream extends TransformStream<Uint8Array, ParsedEvent> {
+/** Bytes in, or strings (encoded as UTF-8; a surrogate pair cut by a chunk boundary is kept whole). */
+export declare class EventSourceParserStream extends TransformStream<Uint8Array | string, ParsedEvent> {
   constructor (options?: EventSourceParserStreamOptions)
 }
 
