@@ -44,8 +44,8 @@ const { utf8Write } = Buffer.prototype
 // An incomplete line shorter than this may still turn out not to be a field: `event:`, `retry:` and
 // their colon are 6 characters (eventsource-parser's MAX_FIELD_PREFIX_LENGTH).
 const FIELD_PREFIX = 6
-// The encoding buffer grows to fit what a feed completes (three bytes per character at most), up to
-// this size; a larger text gets a buffer of its own, which is not kept.
+// The encoding buffer grows to fit what a feed completes, up to this size; a larger text gets a buffer
+// of its own, which is not kept.
 const MAX_SCRATCH = 64 * 1024
 // Texts up to this long are encoded by a loop here: a call into C++ costs as much as about 25
 // characters of it (measured in instructions on Node 20).
@@ -312,17 +312,26 @@ class DropInParser {
   #write (text) {
     const nested = this.#writing
     const characters = text.length
-    let bytes
+    let bytes = null
     let length = -1
-    if (!nested && characters * 3 <= MAX_SCRATCH) {
-      // The encoding buffer is reused: the byte parser keeps nothing of a write that ends with a line end.
-      bytes = this.#scratch
-      if (bytes.length < characters * 3) bytes = this.#scratch = Buffer.allocUnsafe(Math.min(MAX_SCRATCH, Math.max(characters * 3, bytes.length * 2)))
-      if (characters <= SHORT_TEXT) length = encodeAscii(bytes, text)
-      if (length === -1) length = utf8Write.call(bytes, text, 0)
-    } else {
+    // The encoding buffer is reused (the byte parser keeps nothing of a write that ends with a line
+    // end), unless a callback feeds while it is being parsed. Three bytes per character are always
+    // enough; a long text is measured instead.
+    if (!nested) {
+      let needed = characters * 3
+      if (needed > this.#scratch.length && needed > MAX_SCRATCH) needed = Buffer.byteLength(text, 'utf8')
+      if (needed <= this.#scratch.length) {
+        bytes = this.#scratch
+      } else if (needed <= MAX_SCRATCH) {
+        bytes = this.#scratch = Buffer.allocUnsafe(Math.min(MAX_SCRATCH, Math.max(needed, this.#scratch.length * 2)))
+      }
+    }
+    if (bytes === null) {
       bytes = Buffer.from(text, 'utf8')
       length = bytes.length
+    } else {
+      if (characters <= SHORT_TEXT) length = encodeAscii(bytes, text)
+      if (length === -1) length = utf8Write.call(bytes, text, 0)
     }
     // (What follows the last line end has none: this is whether the feed has one.)
     const hasCR = text.indexOf('\r') !== -1
