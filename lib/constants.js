@@ -26,6 +26,13 @@ const DEFAULT_MAX_EVENT_SIZE = 64 * 1024 * 1024
 // sets it). No entry point exports the symbol, so a user's dictionary cannot carry it.
 const kCoreConfig = Symbol('whatwg-eventsource.coreConfig')
 
+// Between EventSourceParser and the eventsource-parser drop-in (lib/parser-drop-in.js): the option
+// that hands the parser the drop-in's hooks, and the members only the drop-in uses.
+const kDropIn = Symbol('kDropIn')
+const kWriteText = Symbol('kWriteText')
+const kClearEvent = Symbol('kClearEvent')
+const kDataLength = Symbol('kDataLength')
+
 module.exports = {
   LF,
   CR,
@@ -39,5 +46,9 @@ module.exports = {
   OPEN,
   CLOSED,
   DEFAULT_MAX_EVENT_SIZE,
-  kCoreConfig
+  kCoreConfig,
+  kDropIn,
+  kWriteText,
+  kClearEvent,
+  kDataLength
 }

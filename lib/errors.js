@@ -106,6 +106,10 @@ E('ERR_EVENTSOURCE_EVENT_TOO_LARGE', (limit) =>
   `An event exceeded the maximum event size of ${limit} bytes (maxEventSize)`, RangeError)
 E('ERR_EVENTSOURCE_WRITE_AFTER_END', () =>
   'write() was called after end(); call reset() to parse a new stream', Error)
+// The eventsource-parser drop-in's feed() after an overflow of maxBufferSize, with eventsource-parser's
+// message.
+E('ERR_EVENTSOURCE_PARSER_TERMINATED', () =>
+  'Cannot feed parser: it was terminated after exceeding the configured max buffer size. Call `reset()` to resume parsing.', Error)
 
 // Connections: new ERR_X(...messageArgs, details, cause).
 E('ERR_EVENTSOURCE_BAD_CONTENT_TYPE', (contentType) =>

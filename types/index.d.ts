@@ -235,7 +235,8 @@ export interface EventSourceParserStreamOptions {
   onRetry? (ms: number): void
 }
 
-export declare class EventSourceParserStream extends TransformStream<Uint8Array, ParsedEvent> {
+/** Bytes in, or strings (encoded as UTF-8; a surrogate pair cut by a chunk boundary is kept whole). */
+export declare class EventSourceParserStream extends TransformStream<Uint8Array | string, ParsedEvent> {
   constructor (options?: EventSourceParserStreamOptions)
 }
 
@@ -246,6 +247,7 @@ export type ErrorCode =
   | 'ERR_OUT_OF_RANGE'
   | 'ERR_EVENTSOURCE_EVENT_TOO_LARGE'
   | 'ERR_EVENTSOURCE_WRITE_AFTER_END'
+  | 'ERR_EVENTSOURCE_PARSER_TERMINATED'
   | 'ERR_EVENTSOURCE_UNSUPPORTED_SCHEME'
   | 'ERR_EVENTSOURCE_BAD_STATUS'
   | 'ERR_EVENTSOURCE_BAD_CONTENT_TYPE'

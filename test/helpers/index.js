@@ -14,8 +14,8 @@ module.exports = {
   ...require('./dispatcher'), // countingDispatcher, loopbackLookup
   ...require('./fake-clock'), // fakeClock, withFakeTimers, stamped, stepThrough
   ...require('./prng'), // prng
-  ...require('./chunks'), // toBytes, split, cutSets, everySplit, sizeCuts, randomCuts, randomSplit, describeBytes, describeSizes
-  ...require('./parse'), // recordingParser, parseAll, parseStreams
+  ...require('./chunks'), // toBytes, split, splitString, cutSets, everySplit, sizeCuts, randomCuts, randomSplit, describeBytes, describeSizes
+  ...require('./parse'), // recordingParser, parseAll, parseStreams, feedStrings
   ...require('./reference'), // reference
   ...require('./errors'), // catchError, checkError, throwsError
   // Scenarios shared by a test and its soak run, and the CLI.

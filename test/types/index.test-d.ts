@@ -57,6 +57,7 @@ stream.on('data', (event) => { expectType<ParsedEvent>(event) })
 
 const web = new EventSourceParserStream({ onRetry: (ms) => { expectType<number>(ms) } })
 expectAssignable<TransformStream<Uint8Array, ParsedEvent>>(web)
+expectAssignable<TransformStream<string, ParsedEvent>>(web)
 
 // Extensions
 new EventSource('http://127.0.0.1/', {
