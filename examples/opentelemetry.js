@@ -62,6 +62,17 @@ function instrument ({ tracerProvider = trace.getTracerProvider(), meterProvider
     openSources.add(-1)
   }
 
+  // The source's attempt is over (an error, or the source closed): it is no longer OPEN, and its span, if
+  // any, is handed over to be ended (null when there is none).
+  const endOfAttempt = (source) => {
+    const state = states.get(source)
+    if (state === undefined) return null
+    leaveOpen(state)
+    const span = state.span
+    state.span = null
+    return span
+  }
+
   const attempt = {
     start ({ source, attempt, url, method, lastEventId }) {
       const attributes = { 'url.full': url, 'http.request.method': method, 'eventsource.attempt': attempt }
@@ -88,12 +99,8 @@ function instrument ({ tracerProvider = trace.getTracerProvider(), meterProvider
   }
   const onMessage = () => received.add(1)
   const onError = ({ source, code, status, willReconnect, delay }) => {
-    const state = states.get(source)
-    if (state === undefined) return
-    leaveOpen(state)
-    const span = state.span
+    const span = endOfAttempt(source)
     if (span === null) return
-    state.span = null
     const attributes = { 'error.type': code ?? 'unknown' }
     if (status !== undefined) attributes['http.response.status_code'] = status
     if (willReconnect) {
@@ -106,12 +113,8 @@ function instrument ({ tracerProvider = trace.getTracerProvider(), meterProvider
     span.end()
   }
   const onClose = ({ source, reason, events, bytes, attempts, msOpen }) => {
-    const state = states.get(source)
-    if (state === undefined) return
-    leaveOpen(state)
-    const span = state.span
+    const span = endOfAttempt(source)
     if (span === null) return
-    state.span = null
     span.setAttribute('eventsource.close_reason', reason)
     span.addEvent('eventsource.close', {
       'eventsource.close_reason': reason,

@@ -69,16 +69,10 @@ const lines = {
   // Raw bytes, line ends included: whatever structure they make, both sides must agree.
   noise: fc.array(fc.constantFrom(0x0a, 0x0d, 0x3a, 0x20, 0x00, 0x61, 0xef, 0xbb, 0xbf, 0x80, 0xc3), { maxLength: 7 }).map(bytesOf)
 }
-const line = fc.oneof(
-  { weight: 30, arbitrary: lines.data },
-  { weight: 25, arbitrary: lines.blank },
-  { weight: 8, arbitrary: lines.event },
-  { weight: 8, arbitrary: lines.id },
-  { weight: 6, arbitrary: lines.retry },
-  { weight: 8, arbitrary: lines.comment },
-  { weight: 8, arbitrary: lines.unknown },
-  { weight: 3, arbitrary: lines.noise }
-)
+// How often each kind of line comes: mostly data and blank lines, as in real streams.
+const LINE_WEIGHTS = { data: 30, blank: 25, event: 8, id: 8, retry: 6, comment: 8, unknown: 8, noise: 3 }
+const weightedLine = (kinds) => fc.oneof(...Object.entries(LINE_WEIGHTS).map(([kind, weight]) => ({ weight, arbitrary: kinds[kind] })))
+const line = weightedLine(lines)
 const lineEnd = constants('\n', '\r', '\r\n')
 const BOMS = constants([], [], [0xef, 0xbb, 0xbf], [0xef, 0xbb, 0xbf], [0xef, 0xbb, 0xbf, 0xef, 0xbb, 0xbf])
 
@@ -190,16 +184,7 @@ const textLines = {
   blank: fc.constant(''),
   noise: fc.array(text('\n', '\r', ':', ' ', '\u0000', 'a', 'd', '\xEF', '\ufeff', '😀', 'é'), { maxLength: 7 }).map((a) => a.join(''))
 }
-const textLine = fc.oneof(
-  { weight: 30, arbitrary: textLines.data },
-  { weight: 25, arbitrary: textLines.blank },
-  { weight: 8, arbitrary: textLines.event },
-  { weight: 8, arbitrary: textLines.id },
-  { weight: 6, arbitrary: textLines.retry },
-  { weight: 8, arbitrary: textLines.comment },
-  { weight: 8, arbitrary: textLines.unknown },
-  { weight: 3, arbitrary: textLines.noise }
-)
+const textLine = weightedLine(textLines)
 const textLineEnd = text('\n', '\r', '\r\n')
 // A BOM, decoded or as its bytes read as Latin-1 (eventsource-parser drops either), sometimes twice,
 // sometimes only its first bytes.

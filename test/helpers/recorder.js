@@ -8,10 +8,31 @@ const { isDeepStrictEqual } = require('node:util')
 const dc = require('node:diagnostics_channel')
 const { bounded, TIMEOUT } = require('./wait')
 
+// Bounded waits for something a recorder will have recorded: each waiter's find() is asked at once and
+// after every record, until it returns something.
+class Waiters {
+  #waiting = []
+
+  until (find, describe, ms) {
+    const found = find()
+    if (found !== undefined) return Promise.resolve(found)
+    return bounded(new Promise((resolve) => this.#waiting.push({ find, resolve })), describe, ms)
+  }
+
+  check () {
+    this.#waiting = this.#waiting.filter((waiter) => {
+      const found = waiter.find()
+      if (found === undefined) return true
+      waiter.resolve(found)
+      return false
+    })
+  }
+}
+
 class Recorder {
   /** One entry per event: { type, readyState, time, data, lastEventId, origin, code, event }. */
   events = []
-  #waiters = []
+  #waiters = new Waiters()
 
   /**
    * @param {EventTarget & { readyState?: number }} target
@@ -33,20 +54,12 @@ class Recorder {
       code: event.code,
       event
     })
-    this.#waiters = this.#waiters.filter((waiter) => {
-      const found = waiter.find()
-      if (found === undefined) return true
-      waiter.resolve(found)
-      return false
-    })
+    this.#waiters.check()
   }
 
   /** Resolves with what `find()` returns once it returns something (it is asked now and at each event). */
   #until (find, what, ms) {
-    const found = find()
-    if (found !== undefined) return Promise.resolve(found)
-    return bounded(new Promise((resolve) => this.#waiters.push({ find, resolve })),
-      () => `${what}; recorded so far: ${JSON.stringify(this.types)}`, ms)
+    return this.#waiters.until(find, () => `${what}; recorded so far: ${JSON.stringify(this.types)}`, ms)
   }
 
   /** The recorded event types, in order. */
@@ -146,7 +159,7 @@ const TRACING_EVENTS = ['start', 'end', 'asyncStart', 'asyncEnd', 'error']
  */
 class ChannelRecorder {
   entries = []
-  #waiters = []
+  #waiters = new Waiters()
 
   /**
    * @param {import('tap').Test} t
@@ -172,19 +185,11 @@ class ChannelRecorder {
 
   #push (name, message) {
     this.entries.push({ name, message: { ...message }, source: message?.source, time: performance.now() })
-    this.#waiters = this.#waiters.filter((waiter) => {
-      const found = waiter.find()
-      if (found === undefined) return true
-      waiter.resolve(found)
-      return false
-    })
+    this.#waiters.check()
   }
 
   #until (find, what, ms) {
-    const found = find()
-    if (found !== undefined) return Promise.resolve(found)
-    return bounded(new Promise((resolve) => this.#waiters.push({ find, resolve })),
-      () => `${what}; published so far: ${JSON.stringify(this.names())}`, ms)
+    return this.#waiters.until(find, () => `${what}; published so far: ${JSON.stringify(this.names())}`, ms)
   }
 
   /** The entries of messages about `source` (all of them without it). */
