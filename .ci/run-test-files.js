@@ -19,9 +19,11 @@ const { availableParallelism } = require('node:os')
 const path = require('node:path')
 
 const ROOT = path.join(__dirname, '..')
-// A file that has not ended by then hangs: tap's own timeout (30 s by default, longer where a file
-// sets it) ends every test long before.
+// A file that has not ended by then hangs: tap's own timeout ends every test long before.
 const HARD_LIMIT = 10 * 60_000
+// tap's timeout for a whole file, as the tap runner takes it from package.json ("tap": { "timeout" }):
+// a file run with plain node reads it from TAP_TIMEOUT, else keeps tap's 30 s.
+const TAP_TIMEOUT = String(require('../package.json').tap?.timeout ?? 30)
 
 function parseArgs (argv) {
   const options = { jobs: availableParallelism(), order: null, durations: null, files: [] }
@@ -60,7 +62,11 @@ function earlierTimes (dir) {
 function runFile (file) {
   return new Promise((resolve) => {
     const started = performance.now()
-    const child = spawn(process.execPath, [file], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, [file], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { TAP_TIMEOUT, ...process.env }
+    })
     const output = []
     child.stdout.on('data', (chunk) => output.push(chunk))
     child.stderr.on('data', (chunk) => output.push(chunk))
