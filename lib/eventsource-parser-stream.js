@@ -5,7 +5,8 @@
 // `{ type, data, lastEventId }` objects as EventSourceStream. It takes bytes, or strings (what
 // `.pipeThrough(new TextDecoderStream())` yields), which it encodes as UTF-8 (lib/string-chunk-encoder.js).
 
-const { isUint8Array } = require('node:util/types')
+// #bytes: Node's util.types on Node, Bun and Deno; a web equivalent in browsers (package.json "imports").
+const { isUint8Array } = require('#bytes')
 const { EventSourceParser } = require('./parser')
 const { StringChunkEncoder } = require('./string-chunk-encoder')
 const { codes: { ERR_INVALID_ARG_TYPE } } = require('./errors')

@@ -6,7 +6,8 @@
 // for the next one, so the pair is encoded whole. A lone surrogate, which UTF-8 cannot encode, becomes
 // U+FFFD, as Buffer.from() and TextEncoder make it.
 
-const { Buffer } = require('node:buffer')
+// #bytes: Buffer.from(string, 'utf8') on Node, Bun and Deno; TextEncoder in browsers (package.json "imports").
+const { utf8Bytes } = require('#bytes')
 
 const HIGH_SURROGATE_FIRST = 0xd800
 const HIGH_SURROGATE_LAST = 0xdbff
@@ -18,7 +19,7 @@ class StringChunkEncoder {
   /**
    * The bytes of `string`, less a high surrogate at its end (kept for the next chunk).
    * @param {string} string
-   * @returns {Buffer}
+   * @returns {Uint8Array}
    */
   encode (string) {
     if (this.#held !== '') {
@@ -30,16 +31,16 @@ class StringChunkEncoder {
       this.#held = string.slice(-1)
       string = string.slice(0, -1)
     }
-    return Buffer.from(string, 'utf8')
+    return utf8Bytes(string)
   }
 
   /**
    * What is held back, as bytes (U+FFFD), when the strings end or bytes come next; null if nothing.
-   * @returns {Buffer | null}
+   * @returns {Uint8Array | null}
    */
   flush () {
     if (this.#held === '') return null
-    const held = Buffer.from(this.#held, 'utf8')
+    const held = utf8Bytes(this.#held)
     this.#held = ''
     return held
   }
