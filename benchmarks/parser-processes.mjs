@@ -55,6 +55,24 @@ export function summarizeRuns (runs) {
   })
 }
 
+/** Per fixture, the string form: the drop-in's p50 and eventsource-parser's across processes, the ratio. */
+export function summarizeStringRuns (runs) {
+  return (runs[0].stringRatios ?? []).map((first) => {
+    const rows = runs.map((run) => run.stringRatios.find((r) => r.fixture === first.fixture))
+    const ours = summarize(rows.map((r) => r.ours.p50))
+    const esp = summarize(rows.map((r) => r.esp.p50))
+    const ratio = ours.median / esp.median
+    return {
+      fixture: first.fixture,
+      ours,
+      esp,
+      ratio,
+      ratioPerProcess: summarize(rows.map((r) => r.ours.p50 / r.esp.p50)),
+      verdict: ratio <= 1 ? 'at least as fast' : 'slower'
+    }
+  })
+}
+
 export async function runProcesses ({ processes, argv, jsonPath, note }) {
   const dir = mkdtempSync(join(os.tmpdir(), 'parser-bench-'))
   const runs = []
@@ -78,6 +96,13 @@ export async function runProcesses ({ processes, argv, jsonPath, note }) {
     const peers = Object.entries(s.peers).map(([name, v]) => `${name.split('@')[0]} ${range(v)}`).join(', ')
     console.log(`  ${s.fixture.padEnd(nameWidth)}  ours ${range(s.ours)}; ${peers}; ratio ${s.ratio.toFixed(2)} (${s.ratioPerProcess.min.toFixed(2)}–${s.ratioPerProcess.max.toFixed(2)}) vs ${s.fastestPeer.split('@')[0]}: ${s.verdict}`)
   }
+  const stringSummary = summarizeStringRuns(runs)
+  if (stringSummary.length !== 0) {
+    console.log(`string form across ${processes} processes: whatwg-eventsource/parser and eventsource-parser, p50 median (range); ratio drop-in ÷ eventsource-parser (range of the per-process ratios)`)
+    for (const s of stringSummary) {
+      console.log(`  ${s.fixture.padEnd(nameWidth)}  drop-in ${range(s.ours)}; eventsource-parser ${range(s.esp)}; ratio ${s.ratio.toFixed(2)} (${s.ratioPerProcess.min.toFixed(2)}–${s.ratioPerProcess.max.toFixed(2)}): ${s.verdict}`)
+    }
+  }
   if (!jsonPath) return
   const first = runs[0]
   const out = {
@@ -98,8 +123,9 @@ export async function runProcesses ({ processes, argv, jsonPath, note }) {
     fixtures: first.fixtures,
     verification: first.verification,
     summary,
+    stringSummary,
     // Each process's ratio rows (p50, min, avg per parser) and load; mitata's raw results are dropped.
-    runs: runs.map((r) => ({ loadavg: r.loadavg, ratios: r.ratios }))
+    runs: runs.map((r) => ({ loadavg: r.loadavg, ratios: r.ratios, stringRatios: r.stringRatios }))
   }
   mkdirSync(dirname(jsonPath), { recursive: true })
   writeFileSync(jsonPath, JSON.stringify(out))

@@ -1,5 +1,7 @@
 // Parser benchmark: our EventSourceParser side by side with undici@7's EventSourceStream and
-// eventsource-parser@4, on the fixtures of ./fixtures.mjs, in one run.
+// eventsource-parser@4, on the fixtures of ./fixtures.mjs, in one run. Then the string form: our
+// drop-in for eventsource-parser (whatwg-eventsource/parser) against eventsource-parser itself, both
+// fed the same strings.
 //
 //   npm run bench                                   all fixtures
 //   node benchmarks/parser.bench.mjs --json out.json  also save the raw results (or BENCH_JSON=out.json)
@@ -13,6 +15,7 @@
 //                                                     another, then each fixture's p50 across them:
 //                                                     median and range (./parser-processes.mjs)
 //   node benchmarks/parser.bench.mjs --note 'text'    stored in the JSON (e.g. "quick run, loaded machine")
+//   node benchmarks/parser.bench.mjs --form strings   only the string form (or --form bytes: only bytes)
 //
 // Before timing, every implementation parses every fixture once and its output is compared with the
 // fixture's model (the events the generator wrote). Inside the timed iteration each implementation
@@ -67,6 +70,7 @@ const require = createRequire(import.meta.url)
 const { EventSourceParser } = require('../lib/parser.js')
 const { EventSourceStream } = require('undici/lib/web/eventsource/eventsource-stream.js')
 const { createParser } = await import('eventsource-parser')
+const { createParser: dropInCreateParser } = require('../parser.js')
 const undiciVersion = require('undici/package.json').version
 const espVersion = require('eventsource-parser/package.json').version
 
@@ -75,8 +79,12 @@ const verifyOnly = argv.includes('--verify-only')
 const gcMode = option('--gc') ?? 'inner'
 if (gcMode !== 'inner' && gcMode !== 'once') throw new Error('--gc takes inner or once')
 const keepAlive = !argv.includes('--no-keep')
+const form = option('--form') ?? 'both'
+if (!['both', 'bytes', 'strings'].includes(form)) throw new Error('--form takes bytes or strings')
+const timeBytes = form !== 'strings'
+const timeStrings = form !== 'bytes'
 // The previous iteration's parser of each implementation (see the top of the file).
-const kept = { ours: null, undici: null, esp: null }
+const kept = { ours: null, undici: null, esp: null, dropIn: null, espStrings: null }
 
 // ---- implementations ----
 // count(chunks): the timed form, returns the number of events. collect(chunks): the same feeding, but
@@ -178,6 +186,51 @@ const implementations = [
   }
 ]
 
+// The string form: the fixtures decoded once, beforehand, as a TextDecoderStream hands them over (a
+// character cut by a chunk boundary comes with the chunk that completes it), but with the BOM kept
+// (ignoreBOM) for both parsers to drop. Timed: feeding those strings.
+const DROP_IN = 'whatwg-eventsource/parser'
+
+function toStrings (chunks) {
+  const decoder = new TextDecoder('utf-8', { ignoreBOM: true })
+  const out = chunks.map((chunk) => decoder.decode(chunk, STREAM))
+  const tail = decoder.decode()
+  if (tail !== '') out.push(tail)
+  return out
+}
+
+function stringImplementation (name, create, keepAs) {
+  return {
+    name,
+    count (strings) {
+      let n = 0
+      const parser = create({ onEvent () { n++ }, onRetry: noop })
+      for (let i = 0; i < strings.length; i++) parser.feed(strings[i])
+      if (keepAlive) kept[keepAs] = parser
+      return n
+    },
+    collect (strings) {
+      const events = []
+      const retries = []
+      // eventsource-parser's events carry their own block's id only: the last event ID is tracked
+      // through onId, and a missing type is "message".
+      let lastEventId = ''
+      const parser = create({
+        onId (id) { lastEventId = id },
+        onEvent (e) { events.push({ type: e.event ?? 'message', data: e.data, lastEventId }) },
+        onRetry (ms) { retries.push(ms) }
+      })
+      for (const s of strings) parser.feed(s)
+      return { events, retries, retryNote: 'per retry line' }
+    }
+  }
+}
+
+const stringImplementations = [
+  stringImplementation(DROP_IN, dropInCreateParser, 'dropIn'),
+  stringImplementation(ESP, createParser, 'espStrings')
+]
+
 // ---- environment ----
 
 const cpuModel = os.cpus()[0]?.model ?? 'unknown'
@@ -249,6 +302,28 @@ for (const f of fixtures) {
     for (const d of entry.differences) console.log(`    ${d.implementation}: ${d.detail}`)
   }
 }
+const stringVerification = []
+if (timeStrings) {
+  console.log('')
+  console.log('verification, string form (each against the fixture model):')
+  for (const f of fixtures) {
+    f.strings = toStrings(f.chunks)
+    const entry = { fixture: f.name, strings: f.strings.length, differences: [], expectedCount: {} }
+    for (const impl of stringImplementations) {
+      const got = impl.collect(f.strings)
+      entry.expectedCount[impl.name] = got.events.length
+      const diff = firstDifference(got.events, f.events)
+      if (diff !== null) entry.differences.push({ implementation: impl.name, what: 'events', detail: diff })
+      else if (got.retries.join() !== f.retries.join()) entry.differences.push({ implementation: impl.name, what: 'retries', detail: 'retry values differ' })
+      if (impl.count(f.strings) !== got.events.length) throw new Error(`${impl.name}: count() and collect() disagree on ${f.name}`)
+    }
+    stringVerification.push(entry)
+    if (entry.differences.some((d) => d.implementation === DROP_IN)) oursWrong = true
+    console.log(entry.differences.length === 0
+      ? `  ${f.name.padEnd(nameWidth)}  verified: ${f.events.length} events in ${f.strings.length} strings, identical across ${stringImplementations.length} parsers`
+      : `  ${f.name.padEnd(nameWidth)}  DIFFERS: ${entry.differences.map((d) => `${d.implementation}: ${d.detail}`).join('; ')}`)
+  }
+}
 console.log('')
 if (oursWrong) {
   console.error(`${OURS} does not produce the fixture's events; refusing to time it.`)
@@ -258,7 +333,7 @@ if (verifyOnly) process.exit(verification.some((v) => v.differences.length) ? 2 
 
 // ---- benchmarks ----
 
-for (const f of fixtures) {
+for (const f of timeBytes ? fixtures : []) {
   const chunks = f.chunks
   group(f.name, () => {
     for (const impl of implementations) {
@@ -273,6 +348,22 @@ for (const f of fixtures) {
   })
 }
 
+const STRINGS = ' (strings)'
+for (const f of timeStrings ? fixtures : []) {
+  const strings = f.strings
+  group(f.name + STRINGS, () => {
+    for (const impl of stringImplementations) {
+      const expected = stringVerification.find((v) => v.fixture === f.name).expectedCount[impl.name]
+      const count = impl.count
+      bench(impl.name, () => {
+        const n = count(strings)
+        if (n !== expected) throw new Error(`${impl.name}: expected ${expected} events, got ${n}`)
+        return do_not_optimize(n)
+      }).gc(gcMode)
+    }
+  })
+}
+
 const result = await run({ colors: Boolean(process.stdout.isTTY), throw: true })
 const loadAfter = os.loadavg()
 
@@ -280,7 +371,7 @@ const loadAfter = os.loadavg()
 // For each fixture: our time divided by the fastest peer's, on p50 (the median sample) and on min.
 
 const ratios = []
-for (const f of fixtures) {
+for (const f of timeBytes ? fixtures : []) {
   const groupId = result.layout.findIndex((l) => l.name === f.name)
   const stats = {}
   for (const b of result.benchmarks) if (b.group === groupId) stats[b.alias] = b.runs[0].stats
@@ -306,6 +397,8 @@ for (const f of fixtures) {
 // a sample is an average that includes the young-generation GCs the batch caused. Marked with *.
 const mark = (s) => s.batched ? '*' : ' '
 const short = (name) => name === UNDICI ? 'undici' : name === ESP ? 'e-p' : name
+if (timeBytes) printRatios()
+function printRatios () {
 console.log('')
 console.log(`ratios: ${OURS} time / fastest peer's time, same run (p50 = median sample; target <= 0.50)`)
 console.log(`${'fixture'.padEnd(nameWidth)} | ours p50   | ours min   | undici p50  | e-p p50    | fastest | p50 ratio | min ratio | verdict`)
@@ -328,6 +421,47 @@ console.log(missing.length === 0
   ? 'every fixture meets the 0.5x target (p50)'
   : `miss the 0.5x target (p50): ${missing.map((r) => `${r.fixture} (${r.ratioP50.toFixed(2)})`).join('; ')}`)
 console.log('* = batched by mitata (4096 calls per sample, GC inside the sample)')
+}
+
+// The string form: the drop-in's time divided by eventsource-parser's, on the same strings.
+const stringRatios = []
+for (const f of timeStrings ? fixtures : []) {
+  const groupId = result.layout.findIndex((l) => l.name === f.name + STRINGS)
+  const stats = {}
+  for (const b of result.benchmarks) if (b.group === groupId) stats[b.alias] = b.runs[0].stats
+  const row = {
+    fixture: f.name,
+    ours: { p50: stats[DROP_IN].p50, min: stats[DROP_IN].min, avg: stats[DROP_IN].avg, batched: stats[DROP_IN].ticks > stats[DROP_IN].samples.length },
+    esp: { p50: stats[ESP].p50, min: stats[ESP].min, avg: stats[ESP].avg, batched: stats[ESP].ticks > stats[ESP].samples.length },
+    ratioP50: stats[DROP_IN].p50 / stats[ESP].p50,
+    ratioMin: stats[DROP_IN].min / stats[ESP].min,
+    differs: stringVerification.find((v) => v.fixture === f.name).differences.map((d) => d.implementation)
+  }
+  row.verdict = row.ratioP50 <= 1 ? 'at least as fast' : 'slower'
+  stringRatios.push(row)
+}
+if (timeStrings) {
+  console.log('')
+  console.log(`string form: ${DROP_IN} time / ${ESP} time, the same strings, same run (target <= 1.00)`)
+  console.log(`${'fixture'.padEnd(nameWidth)} | drop-in p50 | drop-in min | e-p p50    | e-p min    | p50 ratio | min ratio | verdict`)
+  for (const r of stringRatios) {
+    console.log([
+      r.fixture.padEnd(nameWidth),
+      fmtTime(r.ours.p50).padStart(10) + mark(r.ours),
+      fmtTime(r.ours.min).padStart(10) + mark(r.ours),
+      fmtTime(r.esp.p50).padStart(9) + mark(r.esp),
+      fmtTime(r.esp.min).padStart(9) + mark(r.esp),
+      r.ratioP50.toFixed(2).padStart(9),
+      r.ratioMin.toFixed(2).padStart(9),
+      r.verdict + (r.differs.length ? ` (output differs: ${r.differs.map(short).join(', ')})` : '')
+    ].join(' | '))
+  }
+  const slower = stringRatios.filter((r) => r.ratioP50 > 1)
+  console.log('')
+  console.log(slower.length === 0
+    ? 'the drop-in is at least as fast as eventsource-parser on every fixture (p50)'
+    : `slower than eventsource-parser (p50): ${slower.map((r) => `${r.fixture} (${r.ratioP50.toFixed(2)})`).join('; ')}`)
+}
 console.log(`load average before ${fmtLoad(loadBefore)}, after ${fmtLoad(loadAfter)}`)
 
 // ---- JSON ----
@@ -353,11 +487,14 @@ if (jsonPath) {
     loadavg: { before: loadBefore, after: loadAfter },
     command: [process.argv0, ...process.execArgv, ...process.argv.slice(1)].join(' '),
     gc: gcMode,
+    form,
     keepAlive,
     peers: { undici: undiciVersion, 'eventsource-parser': espVersion },
     fixtures: fixtures.map((f) => ({ name: f.name, bytes: f.bytes, chunks: f.chunks.length, events: f.events.length })),
     verification,
     ratios,
+    stringVerification,
+    stringRatios,
     // mitata's own result, with each stats object trimmed (see trimStats).
     mitata: {
       context: { ...result.context, noop: Object.fromEntries(Object.entries(result.context.noop).map(([k, v]) => [k, trimStats(v)])) },

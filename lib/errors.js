@@ -11,7 +11,8 @@
 // ERR_EVENTSOURCE_ prefix. Every code that is not internal is listed in the README's Errors section
 // and in the ErrorCode type (test/errors-documented.test.js reads this table to check).
 
-const { inspect } = require('node:util')
+// util.inspect on Node, Bun and Deno; a small stand-in elsewhere (package.json's "imports").
+const { inspect } = require('#inspect')
 
 /** @type {Record<string, Function>} code -> constructor */
 const codes = {}
@@ -109,6 +110,10 @@ E('ERR_EVENTSOURCE_HTTP2_PING_TIMEOUT', (origin, timeout) =>
   `The HTTP/2 session to ${origin} did not answer a PING within ${timeout} ms (http2.pingTimeout)`, Error)
 E('ERR_EVENTSOURCE_WRITE_AFTER_END', () =>
   'write() was called after end(); call reset() to parse a new stream', Error)
+// The eventsource-parser drop-in's feed() after an overflow of maxBufferSize, with eventsource-parser's
+// message.
+E('ERR_EVENTSOURCE_PARSER_TERMINATED', () =>
+  'Cannot feed parser: it was terminated after exceeding the configured max buffer size. Call `reset()` to resume parsing.', Error)
 
 // Connections: new ERR_X(...messageArgs, details, cause).
 E('ERR_EVENTSOURCE_BAD_CONTENT_TYPE', (contentType) =>
@@ -128,6 +133,8 @@ E('ERR_EVENTSOURCE_INSECURE_REDIRECT', (target) =>
   `The server redirected from https: to ${target}; set allowInsecureRedirect to follow it`, Error, kConnection)
 // `problem` says what is wrong with the target: "an invalid URL: ...", "a URL that includes credentials".
 E('ERR_EVENTSOURCE_INVALID_REDIRECT', (problem) => `The server redirected to ${problem}`, Error, kConnection)
+E('ERR_EVENTSOURCE_INVALID_BODY', () =>
+  'The fetch returned an event stream response without a body to read (a ReadableStream)', Error, kConnection)
 E('ERR_EVENTSOURCE_NETWORK', (origin, reason) => `The connection to ${origin} failed: ${reason}`, Error, kConnection)
 E('ERR_EVENTSOURCE_REQUEST_INIT', (fn, reason) => `${fn}() failed: ${reason}`, Error, kConnection)
 E('ERR_EVENTSOURCE_RETRIES_EXHAUSTED', (attempts, reason) =>

@@ -7,9 +7,12 @@
 
 const {
   validateObject, validateNumber, validateLimit, validateTime, validateOneOf, validateStatusList, validateDispatcher,
-  validateAbortSignal, validateHeaderNameList, validateBodyMethod, validateLastEventId, validateBooleanOrObject
+  validateFetch, validateAbortSignal, validateHeaderNameList, validateBodyMethod, validateLastEventId,
+  validateBooleanOrObject
 } = require('./validators')
 const { normalizeHeaders, normalizeHeaderName, normalizeMethod, normalizeBody } = require('./request-init')
+const { errorEventFor } = require('./error-event')
+const { kCoreConfig } = require('./constants')
 
 const DEFAULT_HIGH_WATER_MARK = 1000
 // The time from sending a request to its response head (connectTimeout). An event stream server can
@@ -22,6 +25,8 @@ const DEFAULT_CONNECT_TIMEOUT = 30_000
 
 // Bytes of queued events (lib/message-iterator.js counts them) before `for await` pauses the source.
 const DEFAULT_HIGH_WATER_MARK_BYTES = 16 * 1024 * 1024
+
+const NO_HEADER_NAMES = Object.freeze([])
 
 function isObject (value) {
   return value !== null && (typeof value === 'object' || typeof value === 'function')
@@ -62,6 +67,22 @@ function resolveReconnect (value) {
   return policy
 }
 
+/**
+ * One member of a dictionary, read once (a getter runs once, as in WebIDL's conversion) and validated
+ * when present.
+ * @param {object | undefined} dict
+ * @param {string} key
+ * @param {string} prefix the dictionary's name in error messages
+ * @param {(value: unknown, name: string, options?: object) => void} validate
+ * @param {object} [options] for validate
+ * @returns {any} the value, or undefined when absent
+ */
+function member (dict, key, prefix, validate, options) {
+  const value = dict?.[key]
+  if (value !== undefined) validate(value, `${prefix}.${key}`, options)
+  return value
+}
+
 // init.http2 (lib/http2-agents.js): how often an HTTP/2 session with open streams is pinged, and how long
 // an answer may take before the session is taken for lost.
 const DEFAULT_PING_INTERVAL = 60_000
@@ -79,26 +100,13 @@ function resolveHttp2 (value) {
       key: true, connect: undefined, priorKnowledge: false, pingInterval: DEFAULT_PING_INTERVAL, pingTimeout: DEFAULT_PING_TIMEOUT
     })
   }
-  const http2 = {
+  return {
     key: value,
-    connect: undefined,
+    connect: member(value, 'connect', 'init.http2', validateObject),
     priorKnowledge: Boolean(value.priorKnowledge),
-    pingInterval: DEFAULT_PING_INTERVAL,
-    pingTimeout: DEFAULT_PING_TIMEOUT
+    pingInterval: member(value, 'pingInterval', 'init.http2', validateTime) ?? DEFAULT_PING_INTERVAL,
+    pingTimeout: member(value, 'pingTimeout', 'init.http2', validateLimit, { min: 1 }) ?? DEFAULT_PING_TIMEOUT
   }
-  if (value.connect !== undefined) {
-    validateObject(value.connect, 'init.http2.connect')
-    http2.connect = value.connect
-  }
-  if (value.pingInterval !== undefined) {
-    validateTime(value.pingInterval, 'init.http2.pingInterval')
-    http2.pingInterval = value.pingInterval
-  }
-  if (value.pingTimeout !== undefined) {
-    validateLimit(value.pingTimeout, 'init.http2.pingTimeout', { min: 1 })
-    http2.pingTimeout = value.pingTimeout
-  }
-  return http2
 }
 
 // Every EventSource constructed without a dictionary shares one resolved default: nothing writes to it.
@@ -120,6 +128,7 @@ function resolveDictionary (dict) {
   const init = {
     withCredentials: Boolean(dict.withCredentials),
     dispatcher: undefined,
+    fetch: undefined,
     reconnect: resolveReconnect(dict.reconnect),
     maxEventSize: undefined,
     headers: null,
@@ -132,81 +141,61 @@ function resolveDictionary (dict) {
     highWaterMark: DEFAULT_HIGH_WATER_MARK,
     closeOnEnd: Boolean(dict.closeOnEnd),
     highWaterMarkBytes: DEFAULT_HIGH_WATER_MARK_BYTES,
-    credentialHeaders: [],
+    credentialHeaders: NO_HEADER_NAMES,
     allowInsecureRedirect: Boolean(dict.allowInsecureRedirect),
-    http2: resolveHttp2(dict.http2)
+    http2: resolveHttp2(dict.http2),
+    // Internal, set only by an entry point through dict[kCoreConfig] (see below): the error events, who
+    // follows redirects on a fetch, where reconnections go after one, when the first request starts.
+    errorEvent: errorEventFor,
+    fetchFollowsRedirects: false,
+    reconnectToFinalUrl: true,
+    connectInConstructor: false
   }
 
+  // An entry point's configuration of the core, all four members: lib/eventsource-compat.js gives the
+  // `eventsource` package's choices (its ErrorEvent; its fetch follows redirects; reconnections go to the
+  // first URL; the fetch is called from the constructor).
+  const core = dict[kCoreConfig]
+  if (core !== undefined) {
+    init.errorEvent = core.errorEvent
+    init.fetchFollowsRedirects = core.fetchFollowsRedirects
+    init.reconnectToFinalUrl = core.reconnectToFinalUrl
+    init.connectInConstructor = core.connectInConstructor
+  }
+
+  // undici's shape (node.dispatcher, node.reconnectionTime) and ours: where both are given, ours wins.
   const node = dict.node
-  let reconnectionTime
-  if (node !== undefined) {
-    validateObject(node, 'init.node', { allowFunction: true })
-    if (node.dispatcher !== undefined) {
-      validateDispatcher(node.dispatcher, 'init.node.dispatcher')
-      init.dispatcher = node.dispatcher
-    }
-    const nodeTime = node.reconnectionTime
-    if (nodeTime !== undefined) {
-      validateTime(nodeTime, 'init.node.reconnectionTime')
-      reconnectionTime = nodeTime
-    }
-  }
-  if (dict.dispatcher !== undefined) {
-    validateDispatcher(dict.dispatcher, 'init.dispatcher')
-    init.dispatcher = dict.dispatcher
-  }
-  const time = dict.reconnectionTime
-  if (time !== undefined) {
-    validateTime(time, 'init.reconnectionTime')
-    reconnectionTime = time
-  }
+  if (node !== undefined) validateObject(node, 'init.node', { allowFunction: true })
+  const nodeDispatcher = member(node, 'dispatcher', 'init.node', validateDispatcher)
+  const nodeTime = member(node, 'reconnectionTime', 'init.node', validateTime)
+  init.dispatcher = member(dict, 'dispatcher', 'init', validateDispatcher) ?? nodeDispatcher
+  // Extension: a fetch for every attempt (lib/fetch-transport.js) instead of a dispatcher.
+  init.fetch = member(dict, 'fetch', 'init', validateFetch, init.dispatcher)
+  const reconnectionTime = member(dict, 'reconnectionTime', 'init', validateTime) ?? nodeTime
   // The initial reconnection time: reconnect.delay, else reconnectionTime, else node.reconnectionTime.
   init.reconnect.delay ??= reconnectionTime
-  if (dict.maxEventSize !== undefined) {
-    validateLimit(dict.maxEventSize, 'init.maxEventSize', { min: 1, allowInfinity: true })
-    init.maxEventSize = dict.maxEventSize
-  }
+  init.maxEventSize = member(dict, 'maxEventSize', 'init', validateLimit, { min: 1, allowInfinity: true })
 
-  if (dict.method !== undefined) init.method = normalizeMethod(dict.method, 'init.method')
-  if (dict.headers !== undefined) {
-    init.headers = typeof dict.headers === 'function' ? dict.headers : normalizeHeaders(dict.headers, 'init.headers')
+  const method = dict.method
+  if (method !== undefined) init.method = normalizeMethod(method, 'init.method')
+  const headers = dict.headers
+  if (headers !== undefined) {
+    init.headers = typeof headers === 'function' ? headers : normalizeHeaders(headers, 'init.headers')
   }
-  if (dict.body !== undefined && dict.body !== null) {
-    validateBodyMethod(dict.body, 'init.body', init.method)
-    init.body = typeof dict.body === 'function' ? dict.body : normalizeBody(dict.body, 'init.body')
+  const body = dict.body
+  if (body !== undefined && body !== null) {
+    validateBodyMethod(body, 'init.body', init.method)
+    init.body = typeof body === 'function' ? body : normalizeBody(body, 'init.body')
   }
-  if (dict.lastEventId !== undefined) {
-    validateLastEventId(dict.lastEventId, 'init.lastEventId')
-    init.lastEventId = dict.lastEventId
-  }
-  const { idleTimeout } = dict
-  if (idleTimeout !== undefined) {
-    validateTime(idleTimeout, 'init.idleTimeout')
-    init.idleTimeout = idleTimeout
-  }
-  const { connectTimeout } = dict
-  if (connectTimeout !== undefined) {
-    validateTime(connectTimeout, 'init.connectTimeout')
-    init.connectTimeout = connectTimeout
-  }
-  const { signal } = dict
-  if (signal !== undefined) {
-    validateAbortSignal(signal, 'init.signal')
-    init.signal = signal
-  }
-  const names = dict.credentialHeaders
-  if (names !== undefined) {
-    validateHeaderNameList(names, 'init.credentialHeaders')
-    init.credentialHeaders = names.map(normalizeHeaderName)
-  }
-  if (dict.highWaterMark !== undefined) {
-    validateLimit(dict.highWaterMark, 'init.highWaterMark', { min: 1 })
-    init.highWaterMark = dict.highWaterMark
-  }
-  if (dict.highWaterMarkBytes !== undefined) {
-    validateLimit(dict.highWaterMarkBytes, 'init.highWaterMarkBytes', { min: 1 })
-    init.highWaterMarkBytes = dict.highWaterMarkBytes
-  }
+  init.lastEventId = member(dict, 'lastEventId', 'init', validateLastEventId) ?? init.lastEventId
+  init.idleTimeout = member(dict, 'idleTimeout', 'init', validateTime) ?? init.idleTimeout
+  init.connectTimeout = member(dict, 'connectTimeout', 'init', validateTime) ?? init.connectTimeout
+  init.signal = member(dict, 'signal', 'init', validateAbortSignal) ?? init.signal
+  const names = member(dict, 'credentialHeaders', 'init', validateHeaderNameList)
+  // Frozen: every request of the source shares it (lib/request.js).
+  if (names !== undefined) init.credentialHeaders = Object.freeze(names.map(normalizeHeaderName))
+  init.highWaterMark = member(dict, 'highWaterMark', 'init', validateLimit, { min: 1 }) ?? init.highWaterMark
+  init.highWaterMarkBytes = member(dict, 'highWaterMarkBytes', 'init', validateLimit, { min: 1 }) ?? init.highWaterMarkBytes
   return init
 }
 

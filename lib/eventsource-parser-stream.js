@@ -2,9 +2,14 @@
 
 // EventSourceParserStream: the parser as a WHATWG TransformStream, for
 // `response.body.pipeThrough(new EventSourceParserStream())`. Yields the same
-// `{ type, data, lastEventId }` objects as EventSourceStream.
+// `{ type, data, lastEventId }` objects as EventSourceStream. It takes bytes, or strings (what
+// `.pipeThrough(new TextDecoderStream())` yields), which it encodes as UTF-8 (lib/string-chunk-encoder.js).
 
+// #bytes: Node's util.types on Node, Bun and Deno; a web equivalent in browsers (package.json "imports").
+const { isUint8Array } = require('#bytes')
 const { EventSourceParser } = require('./parser')
+const { StringChunkEncoder } = require('./string-chunk-encoder')
+const { codes: { ERR_INVALID_ARG_TYPE } } = require('./errors')
 const { validateObject, validateOptionalFunction } = require('./validators')
 
 class EventSourceParserStream extends TransformStream {
@@ -19,6 +24,8 @@ class EventSourceParserStream extends TransformStream {
     const { maxEventSize, lastEventId, onRetry } = options
     validateOptionalFunction(onRetry, 'options.onRetry')
     let parser
+    // Made at the first string chunk.
+    let encoder = null
     super({
       start (controller) {
         parser = new EventSourceParser({
@@ -30,11 +37,23 @@ class EventSourceParserStream extends TransformStream {
           lastEventId
         })
       },
-      // A throw here (a non-byte chunk, an event over maxEventSize) errors both sides of the stream.
+      // A throw here (a chunk neither bytes nor a string, an event over maxEventSize) errors both
+      // sides of the stream.
       transform (chunk) {
+        if (typeof chunk === 'string') {
+          if (encoder === null) encoder = new StringChunkEncoder()
+          parser.write(encoder.encode(chunk))
+          return
+        }
+        if (!isUint8Array(chunk)) throw new ERR_INVALID_ARG_TYPE('chunk', 'of type string or an instance of Buffer or Uint8Array', chunk)
+        // Half a surrogate pair held back from the last string is not going to be completed.
+        const held = encoder?.flush() ?? null
+        if (held !== null) parser.write(held)
         parser.write(chunk)
       },
       flush () {
+        const held = encoder?.flush() ?? null
+        if (held !== null) parser.write(held)
         parser.end()
       }
     })

@@ -4,62 +4,46 @@
 // https://html.spec.whatwg.org/multipage/server-sent-events.html#the-eventsource-interface
 // https://html.spec.whatwg.org/multipage/server-sent-events.html#sse-processing-model
 //
-// This file owns the readyState machine and event dispatch. One HTTP attempt is a Connection
-// (lib/connection.js); the bytes go to an EventSourceParser (lib/parser.js), whose callbacks land here.
-// The Node extensions (lib/eventsource-init.js) only add to it: with none given, every step is the
-// standard's.
+// This file owns the readyState machine and event dispatch. Each attempt is a request built by
+// lib/request.js and sent by a transport (lib/transport.js), which reports back to the source's sink
+// (TransportSink, below); the body's bytes go to an EventSourceParser (lib/parser.js), whose callbacks
+// land here. The Node extensions (lib/eventsource-init.js) only add to it: with none given, every step
+// is the standard's.
 
-const { Buffer } = require('node:buffer')
 const { EventSourceParser } = require('./parser')
-const { Connection } = require('./connection')
 const { CONNECTING, OPEN, CLOSED } = require('./constants')
-const { codes: { ERR_EVENTSOURCE_RETRIES_EXHAUSTED, ERR_EVENTSOURCE_STREAM_ENDED, ERR_EVENTSOURCE_REQUEST_INIT } } = require('./errors')
+const {
+  codes: {
+    ERR_EVENTSOURCE_BAD_CONTENT_TYPE, ERR_EVENTSOURCE_BAD_STATUS, ERR_EVENTSOURCE_REQUEST_INIT,
+    ERR_EVENTSOURCE_RETRIES_EXHAUSTED, ERR_EVENTSOURCE_STREAM_ENDED
+  }
+} = require('./errors')
 const { defineEventHandler } = require('./event-handler')
 const { resolveInit } = require('./eventsource-init')
-const { attemptRequest } = require('./request-init')
-const { isSendableLastEventId } = require('./validators')
-const { reconnectDelay } = require('./reconnect-policy')
-const { errorEventFor } = require('./error-event')
+const { buildRequest } = require('./request')
+// lib/transport.js on Node, Bun and Deno; lib/transport-web.js, fetch only, elsewhere (package.json's "imports").
+const { createAttempt, transportMaxEventSize } = require('#transport')
+const { mimeEssence } = require('./response-headers')
+const { displayHref } = require('./url-credentials')
+const { reconnectDelay, parseRetryAfter } = require('./reconnect-policy')
 const { MessageIterator, eventCost } = require('./message-iterator')
 const { unshared } = require('./unshared-string')
 const { afterMicrotaskCheckpoint } = require('./microtask-checkpoint')
-const { listenerCount } = require('./has-listener')
-const { dispatcherMaxEventSize } = require('./dispatcher-options')
-const { http2Dispatcher } = require('./http2-agents')
+// lib/has-listener.js on Node, Bun and Deno; lib/has-listener-web.js (a count not known) elsewhere.
+const { listenerCount } = require('#has-listener')
+// lib/diagnostics.js on Node, Bun and Deno; lib/diagnostics-web.js (nothing to publish to) elsewhere.
+const {
+  createChannel, connectChannel, openChannel, messageChannel, errorChannel, closeChannel,
+  tracingAttempts, traceAttemptStart, traceAttemptEnd
+} = require('#diagnostics')
 
 // The default reconnection time: "a user-agent-defined value, probably in the region of a few
 // seconds". Chromium and Node's built-in use 3 s (Firefox 5 s).
 const DEFAULT_RECONNECTION_TIME = 3000
 
-let undici = null
-// The global dispatcher, looked up at each attempt so that setGlobalDispatcher() applies. undici is
-// loaded on first use only: parser-only users never pay for it.
-function globalDispatcher () {
-  undici ??= require('undici')
-  return undici.getGlobalDispatcher()
-}
-
 // Set in the class's static block, where the private names are in scope.
 let hasEventSourceBrand
 let handlerSlots
-let report
-
-// What a Connection reports to its EventSource, kept off the public surface: one small object per
-// source whose methods are shared (five closures per source would cost about 340 bytes on every
-// idle connection).
-class ConnectionDelegate {
-  #source
-
-  constructor (source) {
-    this.#source = source
-  }
-
-  onOpen () { report.open(this.#source) }
-  onData (chunk) { report.data(this.#source, chunk) }
-  onEnd () { report.end(this.#source) }
-  onNetworkError (error) { report.networkError(this.#source, error) }
-  onFail (error) { report.fail(this.#source, error) }
-}
 
 // The tasks an EventSource queues (see #queueTask): each entry of the queue is four slots, the kind
 // and up to three arguments, so that no object is allocated per event.
@@ -95,6 +79,7 @@ class EventSource extends EventTarget {
   #requestMethod
   #init
   #parser
+  // The current attempt (lib/transport.js), from its request to its last report.
   #connection = null
   #timer = null
   #reconnectionTime
@@ -122,16 +107,49 @@ class EventSource extends EventTarget {
   #checkpointDue = false
   // #runTasks(ONE_JOB) as a function, made at the first wait: one per source rather than one per event.
   #runTasksAfterOneJob = null
+  // For diagnostics_channel (lib/diagnostics.js): messages dispatched (listened for or not), body bytes received (decoded),
+  // when the current attempt started, the time spent OPEN before the current connection and since
+  // when it is OPEN (0 when it is not), and the current attempt's tracing context.
+  #events = 0
+  #bytes = 0
+  #attemptStart = 0
+  #msOpen = 0
+  #openSince = 0
+  #traceContext = null
+
+  // What a transport reports to its source: the sink of lib/transport.js. A class of its own, so that
+  // the EventSource's public surface stays the standard's; declared in here, where the source's private
+  // names are in scope; one small object per source, with shared methods (five closures per source
+  // would cost about 340 bytes on every idle connection).
+  static #TransportSink = class TransportSink {
+    #source
+
+    constructor (source) {
+      this.#source = source
+    }
+
+    opened (response) { this.#source.#onOpen(response) }
+
+    // The last call of the socket-to-parser path: the parser's onEvent queues each event (#queueTask).
+    data (chunk) {
+      const source = this.#source
+      source.#chunks++
+      source.#bytes += chunk.length
+      try {
+        source.#parser.write(chunk)
+      } catch (err) {
+        // Only the parser's own limit throws here: an event over maxEventSize fails the connection.
+        source.#onFail(err)
+      }
+    }
+
+    ended () { this.#source.#onEnd() }
+    networkError (error) { this.#source.#onNetworkError(error) }
+    failed (error) { this.#source.#onFail(error) }
+  }
 
   static {
     hasEventSourceBrand = (object) => #url in object
-    report = {
-      open: (source) => source.#onOpen(),
-      data: (source, chunk) => source.#onData(chunk),
-      end: (source) => source.#onEnd(),
-      networkError: (source, error) => source.#onNetworkError(error),
-      fail: (source, error) => source.#onFail(error)
-    }
     runTasksAfterCheckpoint = (source) => source.#runTasks(CHECKPOINT)
     handlerSlots = ['open', 'message', 'error'].map((type, index) => ({
       type,
@@ -140,7 +158,7 @@ class EventSource extends EventTarget {
     }))
   }
 
-  #delegate = new ConnectionDelegate(this)
+  #sink = new EventSource.#TransportSink(this)
 
   /**
    * @param {string | URL} url
@@ -167,7 +185,7 @@ class EventSource extends EventTarget {
         { name: 'SyntaxError', cause })
     }
     this.#url = urlRecord.href
-    this.#requestUrl = urlRecord
+    this.#requestUrl = urlRecord.href
     this.#requestMethod = init.method
     this.#withCredentials = init.withCredentials
     this.#init = init
@@ -180,24 +198,34 @@ class EventSource extends EventTarget {
         this.#queueTask(TASK_MESSAGE, type, data, lastEventId)
       },
       onRetry: (ms) => { this.#reconnectionTime = ms },
-      // Extension: without init.maxEventSize, the limit the dispatcher carries, as undici's EventSource
-      // reads it (lib/dispatcher-options.js), else the parser's default.
-      maxEventSize: init.maxEventSize ?? dispatcherMaxEventSize(init.dispatcher ?? globalDispatcher()),
+      // Extension: without init.maxEventSize, the limit the transport is configured with (an undici
+      // dispatcher's, as undici's EventSource reads it), else the parser's default.
+      maxEventSize: init.maxEventSize ?? transportMaxEventSize(init),
       lastEventId: init.lastEventId
     })
+    if (createChannel.hasSubscribers) createChannel.publish({ source: this, url: displayHref(urlRecord) })
     if (init.signal !== null) {
       if (init.signal.aborted) {
-        this.#readyState = CLOSED
+        this.#close('abort')
         return
       }
-      this.#onAbort = () => this.close()
+      this.#onAbort = () => this.#close('abort')
       init.signal.addEventListener('abort', this.#onAbort, { once: true })
     }
     // The fetch runs "in parallel": start it once the constructor has returned, so listeners added
     // right after construction see every event, and close() before then sends no request at all.
     // A promise job, not queueMicrotask(): test suites' fake timers replace queueMicrotask, and a
     // request that waits for the fake clock to tick is never sent.
-    Promise.resolve().then(() => this.#connect())
+    // The `eventsource` package's entry point (lib/eventsource-compat.js) calls its fetch from the
+    // constructor, as that package does: tests written for it count the calls right after `new`. Still
+    // nothing is dispatched before the constructor has returned: what the attempt reports at once (a URL
+    // scheme it cannot fetch) waits, as a task, for a microtask checkpoint.
+    if (init.connectInConstructor) {
+      this.#wait(CHECKPOINT)
+      this.#connect()
+    } else {
+      Promise.resolve().then(() => this.#connect())
+    }
   }
 
   get url () {
@@ -218,9 +246,15 @@ class EventSource extends EventTarget {
   /** Aborts any connection or pending reconnection and sets readyState to CLOSED. */
   close () {
     brandCheck(this)
+    this.#close('close')
+  }
+
+  // close(), or the abort signal (extension): `reason` is what diagnostics say.
+  #close (reason) {
     if (this.#readyState === CLOSED) return
-    this.#readyState = CLOSED
+    this.#setReadyState(CLOSED)
     this.#stop(null)
+    this.#publishClose(reason)
   }
 
   /**
@@ -260,6 +294,7 @@ class EventSource extends EventTarget {
   // also drops the events still to come from the chunk being parsed.
   #abortConnection () {
     this.#parser.end()
+    this.#attemptOver(null)
     if (this.#connection !== null) {
       const connection = this.#connection
       this.#connection = null
@@ -273,10 +308,15 @@ class EventSource extends EventTarget {
 
   #connect () {
     if (this.#readyState === CLOSED) return
-    const attempt = ++this.#attempts
     let request
     try {
-      request = attemptRequest(this.#init, { attempt, lastEventId: this.#parser.lastEventId, url: this.#requestUrl.href })
+      request = buildRequest(this.#init, {
+        attempt: ++this.#attempts,
+        sourceUrl: this.#url,
+        url: this.#requestUrl,
+        method: this.#requestMethod,
+        lastEventId: this.#parser.lastEventId
+      })
     } catch (err) {
       this.#requestError(err)
       return
@@ -301,83 +341,101 @@ class EventSource extends EventTarget {
     else this.#onFail(err)
   }
 
-  #send ({ headers: userHeaders, body }) {
-    const init = this.#init
-    const headers = {
-      accept: 'text/event-stream',
-      // The request's cache mode is "no-store", for which fetch sends both of these.
-      'cache-control': 'no-cache',
-      pragma: 'no-cache',
-      // What fetch sends; the body is decoded in lib/content-decoding.js.
-      'accept-encoding': 'gzip, deflate, br',
-      ...userHeaders
-    }
-    if (this.#requestMethod !== init.method) body = null
-    if (body !== null && body.contentType !== null && headers['content-type'] === undefined) {
-      headers['content-type'] = body.contentType
-    }
-    // Processing model, reestablish step 5.3: "If the EventSource object's last event ID string is not
-    // the empty string, set (`Last-Event-ID`, last event ID string, encoded as UTF-8)". Header values
-    // are written as latin1, so the UTF-8 bytes are spelled one character per byte.
-    // An ID with a control character (a server may send one) cannot be sent as a header by undici or
-    // Node's http; the header is left out rather than the request failing again at every attempt.
-    const lastEventId = this.#parser.lastEventId
-    if (lastEventId !== '' && isSendableLastEventId(lastEventId)) {
-      headers['last-event-id'] = Buffer.from(lastEventId, 'utf8').toString('latin1')
-    }
-    const location = globalThis.location
+  #send (request) {
     this.#parser.reset()
-    this.#connection = new Connection({
-      url: this.#requestUrl,
-      method: this.#requestMethod,
-      body: body === null ? null : body.body,
-      headers,
-      dispatcher: init.dispatcher ?? (init.http2 === null ? globalDispatcher() : http2Dispatcher(init.http2)),
-      credentialOrigin: new URL(this.#url).origin,
-      documentOrigin: location === undefined ? null : new URL(`${location.href}`).origin,
-      retryStatuses: init.reconnect.statuses,
-      connectTimeout: init.connectTimeout,
-      idleTimeout: init.idleTimeout,
-      credentialHeaders: init.credentialHeaders,
-      allowInsecureRedirect: init.allowInsecureRedirect
-    }, this.#delegate)
-    if (this.#anyIteratorFull()) this.#connection.pause()
-    this.#connection.start()
-  }
-
-  // What the connection reports. Each step of the standard that fires an event does so from a task
-  // it queues; the connection itself is ended at once.
-
-  #onOpen () {
-    this.#origin = this.#connection.url.origin
-    this.#requestUrl = this.#connection.url
-    this.#requestMethod = this.#connection.method
-    this.#queueTask(TASK_ANNOUNCE)
-  }
-
-  #onData (chunk) {
-    this.#chunks++
-    try {
-      // The parser's onEvent queues each event (#queueTask).
-      this.#parser.write(chunk)
-    } catch (err) {
-      // Only the parser's own limit throws here: an event over maxEventSize fails the connection.
-      this.#onFail(err)
+    const connection = this.#connection = createAttempt(request, this.#sink, this.#init)
+    if (this.#anyIteratorFull()) connection.pause()
+    this.#attemptStart = performance.now()
+    if (connectChannel.hasSubscribers || tracingAttempts()) {
+      const message = {
+        source: this,
+        attempt: request.attempt,
+        url: displayHref(new URL(request.url)),
+        method: request.method,
+        headers: request.headers,
+        lastEventId: this.#parser.lastEventId
+      }
+      if (connectChannel.hasSubscribers) connectChannel.publish(message)
+      if (tracingAttempts()) {
+        this.#traceContext = { ...message }
+        traceAttemptStart(this.#traceContext, () => connection.start())
+        return
+      }
     }
+    connection.start()
+  }
+
+  // The current attempt is over, in `error` (null: the body ended, or the source let it go).
+  #attemptOver (error) {
+    if (this.#traceContext === null) return
+    const context = this.#traceContext
+    this.#traceContext = null
+    traceAttemptEnd(context, error)
+  }
+
+  // What the transport reports (TransportSink). Each step of the standard that fires an event does so
+  // from a task it queues; the attempt itself is ended at once.
+
+  // The final response of an attempt. Processing model: "if res's status is not 200, or if res's
+  // `Content-Type` is not `text/event-stream`, then fail the connection"; else announce it.
+  #onOpen (response) {
+    const { status, statusText, headers } = response
+    const url = new URL(response.url)
+    let error = null
+    if (status !== 200) {
+      error = new ERR_EVENTSOURCE_BAD_STATUS(status, statusText, { status, statusText, headers, url: displayHref(url) })
+    } else if (mimeEssence(headers['content-type']) !== 'text/event-stream') {
+      error = new ERR_EVENTSOURCE_BAD_CONTENT_TYPE(headers['content-type'], { status, statusText, headers, url: displayHref(url) })
+    }
+    if (error !== null) {
+      this.#attemptOver(error)
+      this.#abortConnection()
+      // Extension: statuses the user chose are retried, after Retry-After when the server sent one.
+      if (this.#init.reconnect.statuses?.has(status)) {
+        error.retryAfter = parseRetryAfter(headers['retry-after'], Date.now()) ?? undefined
+        this.#queueTask(TASK_REESTABLISH, error)
+      } else {
+        this.#queueTask(TASK_FAIL, error)
+      }
+      return
+    }
+    this.#origin = url.origin
+    if (openChannel.hasSubscribers) {
+      openChannel.publish({
+        source: this,
+        attempt: this.#attempts,
+        status,
+        statusText,
+        headers,
+        url: displayHref(url),
+        ms: performance.now() - this.#attemptStart
+      })
+    }
+    // Where a reconnection goes after a redirect: the final URL, as Chromium does; the first URL for the
+    // `eventsource` package's entry point (init.reconnectToFinalUrl false, lib/eventsource-compat.js),
+    // since that package always reconnects there and code written for it may rely on it.
+    if (response.method !== null && this.#init.reconnectToFinalUrl) {
+      this.#requestUrl = response.url
+      this.#requestMethod = response.method
+    }
+    this.#queueTask(TASK_ANNOUNCE)
   }
 
   #onEnd () {
     this.#connection = null
+    this.#attemptOver(null)
     if (this.#init.closeOnEnd) this.#queueTask(TASK_END)
     else this.#queueTask(TASK_REESTABLISH, new ERR_EVENTSOURCE_STREAM_ENDED())
   }
 
   #onNetworkError (error) {
     this.#connection = null
+    this.#attemptOver(error)
     this.#queueTask(TASK_REESTABLISH, error)
   }
 
   #onFail (error) {
+    this.#attemptOver(error)
     this.#abortConnection()
     this.#queueTask(TASK_FAIL, error)
   }
@@ -439,7 +497,11 @@ class EventSource extends EventTarget {
           // nothing ran, nothing to wait for.
           if (!listened) {
             listeners = listenerCount(this, a)
-            if (listeners === 0 && this.#iterators === null) continue
+            if (listeners === 0 && this.#iterators === null) {
+              // It is still dispatched, to nobody: diagnostics count it and report it.
+              this.#countMessage(a, b, c)
+              continue
+            }
           }
           this.#dispatchMessage(a, b, c, listeners)
           break
@@ -465,16 +527,20 @@ class EventSource extends EventTarget {
   // "Announce the connection": a task that, if readyState is not CLOSED, sets it to OPEN and fires open.
   #announce () {
     if (this.#readyState === CLOSED) return
-    this.#readyState = OPEN
+    this.#setReadyState(OPEN)
     this.dispatchEvent(new Event('open'))
   }
 
   // "Fail the connection": readyState CLOSED and one `error` event; no reconnection.
   #failConnection (error) {
     if (this.#readyState === CLOSED) return
-    this.#readyState = CLOSED
+    this.#setReadyState(CLOSED)
     this.#stop(error)
-    this.dispatchEvent(errorEventFor(error, undefined))
+    this.#publishError(error, undefined)
+    this.#publishClose('failure')
+    // The error event: ours (lib/error-event.js), or the one an entry point configured (init.errorEvent:
+    // the `eventsource` package's ErrorEvent, lib/eventsource-compat.js).
+    this.dispatchEvent(this.#init.errorEvent(error, undefined))
   }
 
   // Extension (init.closeOnEnd): the end of the response is the end of the stream. readyState CLOSED,
@@ -482,8 +548,9 @@ class EventSource extends EventTarget {
   // complete answer from a failure.
   #end () {
     if (this.#readyState === CLOSED) return
-    this.#readyState = CLOSED
+    this.#setReadyState(CLOSED)
     this.#stop(null)
+    this.#publishClose('end')
     this.dispatchEvent(new Event('end'))
   }
 
@@ -503,8 +570,9 @@ class EventSource extends EventTarget {
     // attempts that deliver nothing make of it (lib/reconnect-policy.js).
     const delay = reconnectDelay(this.#reconnectionTime, this.#failures, policy, error.retryAfter)
     // Step 2: set readyState to CONNECTING and fire an event named error.
-    this.#readyState = CONNECTING
-    this.dispatchEvent(errorEventFor(error, delay))
+    this.#setReadyState(CONNECTING)
+    this.#publishError(error, delay)
+    this.dispatchEvent(this.#init.errorEvent(error, delay))
     // A listener may have called close().
     if (this.#readyState !== CONNECTING) return
     // Steps 3-5: wait the reconnection time, then fetch again. The timer is not unref'd: an
@@ -527,12 +595,61 @@ class EventSource extends EventTarget {
       lastEventId = unshared(lastEventId)
     }
     const event = new MessageEvent(type, { data, origin: this.#origin, lastEventId })
+    this.#countMessage(type, data, lastEventId)
     this.dispatchEvent(event)
-    if (listeners !== 0 && listenerCount(this, type) < listeners) this.#checkpointDue = true
+    // Written `!(now >= before)` rather than `now < before`: a count that is not known (NaN, where an
+    // EventTarget cannot count its listeners: lib/has-listener-web.js) may have gone down.
+    if (listeners !== 0 && !(listenerCount(this, type) >= listeners)) this.#checkpointDue = true
     if (this.#iterators === null || this.#readyState === CLOSED) return
     const cost = eventCost(event)
     for (const iterator of this.#iterators) iterator.push(event, cost, this.#chunks)
     if (this.#anyIteratorFull()) this.#connection?.pause()
+  }
+
+  // Every change of readyState but the first goes through here: the time spent OPEN is counted for
+  // diagnostics.
+  #setReadyState (state) {
+    if (this.#readyState === OPEN) {
+      this.#msOpen += performance.now() - this.#openSince
+      this.#openSince = 0
+    } else if (state === OPEN) {
+      this.#openSince = performance.now()
+    }
+    this.#readyState = state
+  }
+
+  // A message dispatched (to listeners or to nobody), for diagnostics.
+  #countMessage (type, data, lastEventId) {
+    this.#events++
+    if (messageChannel.hasSubscribers) messageChannel.publish({ source: this, type, lastEventId, dataLength: data.length })
+  }
+
+  #publishError (error, delay) {
+    if (!errorChannel.hasSubscribers) return
+    errorChannel.publish({
+      source: this,
+      error,
+      code: error.code,
+      status: error.status,
+      // As the error event has it (lib/error-event.js): the underlying error, else the error itself.
+      cause: error.cause ?? error,
+      willReconnect: delay !== undefined,
+      delay
+    })
+  }
+
+  // `reason`: 'close' (close()), 'abort' (the abort signal), 'failure' (the connection failed) or 'end'
+  // (closeOnEnd).
+  #publishClose (reason) {
+    if (!closeChannel.hasSubscribers) return
+    closeChannel.publish({
+      source: this,
+      reason,
+      events: this.#events,
+      bytes: this.#bytes,
+      attempts: this.#attempts,
+      msOpen: this.#msOpen
+    })
   }
 
   #anyIteratorKeepsChunks () {

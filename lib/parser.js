@@ -15,10 +15,11 @@
 //   consumer can see are decoded, and an ASCII chunk is decoded once, its values being slices;
 // - event state is a few primitive fields reset in place after each dispatch.
 
-const { Buffer, isAscii } = require('node:buffer')
-const { isUint8Array } = require('node:util/types')
+// Buffer's functions on Node, Bun and Deno; their equivalents on web APIs elsewhere (lib/bytes-node.js,
+// lib/bytes-web.js, chosen by package.json's "imports").
+const { utf8Slice, asciiSlice, indexOf, isAscii, isUint8Array, allocUnsafe } = require('#bytes')
 const {
-  LF, CR, SPACE, COLON, NUL, DIGIT_0, DIGIT_9, BOM, DEFAULT_MAX_EVENT_SIZE
+  LF, CR, SPACE, COLON, NUL, DIGIT_0, DIGIT_9, BOM, DEFAULT_MAX_EVENT_SIZE, kDropIn, kClearEvent, kDataLength, kWriteText
 } = require('./constants')
 const { codes: { ERR_INVALID_ARG_TYPE, ERR_EVENTSOURCE_EVENT_TOO_LARGE, ERR_EVENTSOURCE_WRITE_AFTER_END } } = require('./errors')
 const { unshared } = require('./unshared-string')
@@ -26,17 +27,13 @@ const {
   validateObject, validateFunction, validateOptionalFunction, validateString, validateLimit
 } = require('./validators')
 
-// Buffer's own slice decoders and indexOf work on any Uint8Array, so a plain Uint8Array chunk needs
-// no Buffer view allocated per write.
-const { utf8Slice, latin1Slice, indexOf } = Buffer.prototype
-
 // The value in bytes [start, end), decoded as UTF-8 with U+FFFD for invalid sequences. `text` is the
 // chunk already decoded when it is all ASCII (see write()): then a value is a slice of it, which costs
-// far less than a call into the decoder per value. A long ASCII value is copied by latin1Slice, which
-// skips UTF-8 validation (several times faster on Node 20).
+// far less than a call into the decoder per value. A long ASCII value is copied by asciiSlice (on Node,
+// latin1Slice), which skips UTF-8 validation (several times faster on Node 20).
 function decode (bytes, start, end, text) {
   if (text !== null) return text.slice(start, end)
-  if (end - start >= LONG_VALUE && isAscii(bytes.subarray(start, end))) return latin1Slice.call(bytes, start, end)
+  if (end - start >= LONG_VALUE && isAscii(bytes.subarray(start, end))) return asciiSlice.call(bytes, start, end)
   return utf8Slice.call(bytes, start, end)
 }
 
@@ -88,6 +85,8 @@ const PIN_SLACK = 64 * 1024
 // Known field names are at most 5 bytes long ("event", "retry"), so the colon that ends one is
 // within the first 6 bytes of its line.
 const MAX_FIELD_NAME = 5
+// Up to 15 digits, the value summed digit by digit is exact in a double (below 2^53).
+const EXACT_DIGITS = 15
 
 class EventSourceParser {
   // Consumer callbacks.
@@ -128,6 +127,12 @@ class EventSourceParser {
   // #unpin(); not reset at dispatch: counting texts of an earlier event only makes a copy come sooner).
   #pinned = 0
 
+  // The eventsource-parser drop-in (lib/parser-drop-in.js) sees more than the standard's interpretation
+  // reports: whether this block set an ID, the event type as given, the lines it ignores, the length of
+  // its data buffer. Its hooks, or null; off the common path (one check per blank line).
+  #dropIn = null
+  #idSeen = false
+
   /**
    * @param {object} options
    * @param {(type: string, data: string, lastEventId: string) => void} options.onEvent
@@ -155,6 +160,15 @@ class EventSourceParser {
     this.#maxEventSize = maxEventSize
     this.#idBuffer = this.#lastEventId = lastEventId
     this.#eventSize = this.#idCost = idStringCost(lastEventId)
+    const dropIn = options[kDropIn]
+    if (dropIn !== undefined) {
+      this.#dropIn = dropIn
+      // The drop-in drops a BOM itself, as eventsource-parser does, from the strings it is fed.
+      this.#bomPending = false
+      // It sets no maxEventSize; when it limits the data buffer instead (eventsource-parser's
+      // maxBufferSize), every line is past this limit and asks it first (see #overLimit).
+      if (dropIn.limitsData) this.#maxEventSize = -Infinity
+    }
   }
 
   /** The last event ID string: the id buffer as of the last dispatch. Survives reset(). */
@@ -174,17 +188,30 @@ class EventSourceParser {
     if (this.#error !== null) throw this.#error
     const length = chunk.length
     if (length === 0) return
+    this.#parse(chunk, length, length >= TEXT_CHUNK && isAscii(chunk) ? asciiSlice.call(chunk, 0, length) : null, false)
+  }
+
+  // The drop-in's write(): bytes [0, length) of `bytes`, its encoding buffer (reused from one write to
+  // the next: the drop-in writes only complete lines, so nothing of it is kept), and `text`, the
+  // string they encode when it is ASCII, else null: values are slices of it whatever its length.
+  // `crFree`: the drop-in knows there is no CR in them.
+  [kWriteText] (bytes, length, text, crFree) {
+    this.#parse(bytes, length, text, crFree)
+  }
+
+  // Parses bytes [0, length) of `chunk`. `text` is their text when they are ASCII and decoded whole;
+  // `crFree` says they hold no CR, when that is known.
+  #parse (chunk, length, text, crFree) {
     // end() or reset() called from a callback abandons the rest of this chunk.
     const generation = this.#generation
     let pos = 0
     if (this.#bomPending || this.#crPending) {
-      pos = this.#resume(chunk)
+      pos = this.#resume(chunk, length)
     }
-    const text = length >= TEXT_CHUNK && isAscii(chunk) ? latin1Slice.call(chunk, 0, length) : null
     let lineStart = pos
     // An ASCII chunk without CR: String#indexOf finds its line ends in the text, at memchr speed and
     // without a call into C++ per line.
-    if (text !== null && text.indexOf('\r', pos) === -1) {
+    if (text !== null && (crFree || text.indexOf('\r', pos) === -1)) {
       // Only the first line can complete a pending one; the rest skip that check.
       let end = text.indexOf('\n', pos)
       if (end !== -1 && this.#pendingLength !== 0) {
@@ -217,11 +244,12 @@ class EventSourceParser {
       if (pos === limit) {
         if (limit === length) break
         // ...and the rest of a long line with indexOf.
+        // (indexOf searches the whole buffer, which may go on past `length`.)
         let nextLF = indexOf.call(chunk, LF, pos)
-        if (nextLF === -1) nextLF = length
+        if (nextLF === -1 || nextLF > length) nextLF = length
         if (nextCR < pos) {
           nextCR = indexOf.call(chunk, CR, pos)
-          if (nextCR === -1) nextCR = length
+          if (nextCR === -1 || nextCR > length) nextCR = length
         }
         pos = nextLF < nextCR ? nextLF : nextCR
         if (pos === length) break
@@ -263,7 +291,7 @@ class EventSourceParser {
 
   #clearStream () {
     this.#generation++
-    this.#bomPending = true
+    this.#bomPending = this.#dropIn === null
     this.#bomMatched = 0
     this.#crPending = false
     this.#pieces = []
@@ -274,6 +302,7 @@ class EventSourceParser {
     this.#idBuffer = this.#lastEventId
     this.#idCost = idStringCost(this.#lastEventId)
     this.#pinned = 0
+    this.#idSeen = false
     this.#clearEvent()
   }
 
@@ -301,21 +330,21 @@ class EventSourceParser {
 
   // Out of line: the leading BOM check and a CR left pending by the previous chunk. Returns where
   // the stream content of `chunk` starts.
-  #resume (chunk) {
+  #resume (chunk, length) {
     let pos = 0
     if (this.#bomPending) {
       // Decide byte by byte: a BOM may arrive one byte per chunk.
-      while (pos < chunk.length && this.#bomMatched < BOM.length) {
+      while (pos < length && this.#bomMatched < BOM.length) {
         if (chunk[pos] !== BOM[this.#bomMatched]) break
         this.#bomMatched++
         pos++
       }
       if (this.#bomMatched === BOM.length) {
         this.#bomPending = false
-      } else if (pos < chunk.length) {
+      } else if (pos < length) {
         // Not a BOM after all: the bytes matched so far are the start of the first line.
         this.#bomPending = false
-        if (this.#bomMatched > 0) this.#stash(Buffer.from(BOM), 0, this.#bomMatched)
+        if (this.#bomMatched > 0) this.#stash(Uint8Array.from(BOM), 0, this.#bomMatched)
       }
       return pos
     }
@@ -342,7 +371,7 @@ class EventSourceParser {
     }
     if (this.#scratch === null || this.#scratchUsed + length > this.#scratch.length) {
       this.#sealScratch()
-      this.#scratch = Buffer.allocUnsafe(SCRATCH_SIZE)
+      this.#scratch = allocUnsafe(SCRATCH_SIZE)
       this.#scratchUsed = this.#scratchStart = 0
     }
     this.#copyToScratch(chunk, start, end)
@@ -385,7 +414,7 @@ class EventSourceParser {
     this.#sealScratch()
     const pieces = this.#pieces
     const total = this.#pendingLength + (end - start)
-    const line = Buffer.allocUnsafe(total)
+    const line = allocUnsafe(total)
     let offset = 0
     for (let i = 0; i < pieces.length; i++) {
       line.set(pieces[i], offset)
@@ -404,7 +433,7 @@ class EventSourceParser {
   #line (bytes, start, end, text) {
     // The limit counts the whole line, as it did while the line was pending, so whether an event is
     // too large does not depend on where the chunks were cut.
-    if (end - start + this.#eventSize > this.#maxEventSize) this.#overflow()
+    if (end - start + this.#eventSize > this.#maxEventSize && this.#overLimit()) return
     const first = bytes[start]
     // `data:` first: by far the most common line.
     if (first === 0x64 && end - start > 4 && bytes[start + 4] === COLON && bytes[start + 1] === 0x61 &&
@@ -439,8 +468,9 @@ class EventSourceParser {
       case 0x64: // d: data, without a colon (`data:` was handled by #line)
         if (nameLength === 4 && bytes[start + 1] === 0x61 && bytes[start + 2] === 0x74 && bytes[start + 3] === 0x61) {
           this.#appendData(bytes, valueStart, end, text)
+          return
         }
-        return
+        break
       case 0x65: // e: event
         if (nameLength === 5 && bytes[start + 1] === 0x76 && bytes[start + 2] === 0x65 &&
             bytes[start + 3] === 0x6e && bytes[start + 4] === 0x74) {
@@ -448,17 +478,37 @@ class EventSourceParser {
           // counting it costs an event nothing on the common path.
           const type = this.#eventType = decode(bytes, valueStart, end, text)
           this.#eventSize += text !== null ? end - valueStart : valueCost(type, end - valueStart)
+          return
         }
-        return
+        break
       case 0x69: // i: id
-        if (nameLength === 2 && bytes[start + 1] === 0x64) this.#setId(bytes, valueStart, end, text)
-        return
+        if (nameLength === 2 && bytes[start + 1] === 0x64) {
+          this.#setId(bytes, valueStart, end, text)
+          return
+        }
+        break
       case 0x72: // r: retry
         if (nameLength === 5 && bytes[start + 1] === 0x65 && bytes[start + 2] === 0x74 &&
             bytes[start + 3] === 0x72 && bytes[start + 4] === 0x79) {
-          this.#setRetry(bytes, valueStart, end)
+          if (!this.#setRetry(bytes, valueStart, end) && this.#dropIn !== null) this.#invalidRetry(bytes, start, valueStart, end, text)
+          return
         }
     }
+    // Any other name: "the field is ignored". The drop-in reports it (eventsource-parser's onError).
+    if (this.#dropIn !== null) this.#unknownField(bytes, start, end, text)
+  }
+
+  // An unknown field's name and value, split at its first colon wherever it is (#field only looked as
+  // far as a known name reaches), and its line, decoded for the drop-in.
+  #unknownField (bytes, start, end, text) {
+    const colon = indexOf.call(bytes, COLON, start)
+    const line = decode(bytes, start, end, text)
+    if (colon === -1 || colon >= end) {
+      this.#dropIn.unknownField(line, '', line)
+      return
+    }
+    const valueStart = colon + 1 < end && bytes[colon + 1] === SPACE ? colon + 2 : colon + 1
+    this.#dropIn.unknownField(decode(bytes, start, colon, text), decode(bytes, valueStart, end, text), line)
   }
 
   // "Append the field value to the data buffer, then append a single U+000A LINE FEED (LF)."
@@ -487,6 +537,7 @@ class EventSourceParser {
       if (bytes[i] === NUL) return
     }
     const id = this.#idBuffer = decode(bytes, start, end, text)
+    this.#idSeen = true
     // It replaces the ID buffer's value, which may live on as the last event ID string until the next
     // dispatch: that one was counted for the event that set it.
     const cost = text !== null ? end - start : valueCost(id, end - start)
@@ -494,24 +545,38 @@ class EventSourceParser {
     this.#idCost = cost
   }
 
-  // "If the field value consists of only ASCII digits", the reconnection time. An empty value is not
-  // a number, as in Chromium and Firefox. Huge values are passed on as they are (possibly Infinity);
-  // clamping them to what a timer takes is the consumer's business.
+  // "If the field value consists of only ASCII digits", the reconnection time; returns whether it
+  // does. An empty value is not a number, as in Chromium and Firefox. Huge values are passed on as they
+  // are (possibly Infinity); clamping them to what a timer takes is the consumer's business.
   #setRetry (bytes, start, end) {
-    if (start === end) return
+    if (start === end) return false
     let ms = 0
     for (let i = start; i < end; i++) {
       const byte = bytes[i]
-      if (byte < DIGIT_0 || byte > DIGIT_9) return
+      if (byte < DIGIT_0 || byte > DIGIT_9) return false
       ms = ms * 10 + (byte - DIGIT_0)
     }
+    // Past that many digits the sum was rounded at each step: read the number again, rounded once,
+    // as Number() and parseInt() do.
+    if (end - start > EXACT_DIGITS) ms = Number(asciiSlice.call(bytes, start, end))
     if (this.#onRetry !== null) this.#onRetry(ms)
+    return true
+  }
+
+  // A `retry:` value that is not a number is ignored; the drop-in reports it (eventsource-parser's
+  // onError), with its line.
+  #invalidRetry (bytes, lineStart, start, end, text) {
+    this.#dropIn.invalidRetry(decode(bytes, start, end, text), decode(bytes, lineStart, end, text))
   }
 
   // HTML 9.2.6 "dispatch the event", steps 1-3 and the reset of the buffers. Building and firing a
   // MessageEvent is the consumer's part.
   #dispatch () {
     this.#lastEventId = this.#idBuffer
+    if (this.#dropIn !== null) {
+      this.#dropInDispatch()
+      return
+    }
     if (this.#dataLines === 0) {
       this.#eventType = ''
       this.#eventSize = this.#idCost
@@ -521,6 +586,39 @@ class EventSourceParser {
     const data = this.#data
     this.#clearEvent()
     this.#onEvent(type, data, this.#lastEventId)
+  }
+
+  // The drop-in's dispatch, as eventsource-parser's: the event type as given ('' when none), the data
+  // (null when the block had no data line: eventsource-parser then reports its ID alone), and the ID
+  // only when this block set one (eventsource-parser's IDs do not carry over from event to event).
+  #dropInDispatch () {
+    if (this.#maxEventSize === -Infinity && this.#dataLines !== 0 && this.#dropIn.dataOverLimit(this.#data.length, this.#dataLines === 1)) return
+    const type = this.#eventType
+    const data = this.#dataLines === 0 ? null : this.#data
+    const id = this.#idSeen ? this.#idBuffer : undefined
+    this.#idSeen = false
+    this.#clearEvent()
+    this.#dropIn.dispatch(type, data, id)
+  }
+
+  // The drop-in's reset() called from a callback: eventsource-parser then forgets the event being read
+  // but goes on with the rest of the chunk, where our reset() drops it.
+  [kClearEvent] () {
+    this.#idSeen = false
+    this.#clearEvent()
+  }
+
+  // The length of the data buffer in UTF-16 units, for the drop-in's maxBufferSize.
+  get [kDataLength] () {
+    return this.#data.length
+  }
+
+  // A line would take the event past maxEventSize: fail (#overflow throws). The drop-in, which limits
+  // the data buffer instead, is asked before each line whether the last one took it past its limit:
+  // true when it stopped the write there.
+  #overLimit () {
+    if (this.#dropIn === null) this.#overflow()
+    return this.#dropIn.dataOverLimit(this.#data.length, false)
   }
 
   // The event (pending line included) grew past maxEventSize: drop what is buffered and fail until

@@ -1,12 +1,12 @@
 'use strict'
 
-// The request an EventSource sends, beyond the standard's GET: user headers, method and body. Each
-// is checked up front, so a bad value is an exception from the constructor rather than a request that
-// fails later; headers and bodies given as functions are checked again at each attempt.
+// The parts of the init dictionary that go into requests, beyond the standard's GET: user headers,
+// method and body, normalized as fetch normalizes them. Each is checked up front, so a bad value is an
+// exception from the constructor rather than a request that fails later; headers and bodies given as
+// functions are checked again at each attempt, by lib/request.js, which builds the requests.
 
-const { Buffer } = require('node:buffer')
-const { isUint8Array, isArrayBuffer } = require('node:util/types')
-const { codes: { ERR_INVALID_ARG_TYPE, ERR_EVENTSOURCE_REQUEST_INIT } } = require('./errors')
+const { isUint8Array, isArrayBuffer, bytesView } = require('#bytes')
+const { codes: { ERR_INVALID_ARG_TYPE } } = require('./errors')
 const {
   validateHeadersInit, validateHeaderPair, validateHeaderName, validateHeaderValue, validateMethod
 } = require('./validators')
@@ -79,54 +79,10 @@ function normalizeBody (body, optionName) {
   if (body instanceof URLSearchParams) {
     return { body: body.toString(), contentType: 'application/x-www-form-urlencoded;charset=UTF-8' }
   }
-  if (isUint8Array(body)) return { body: Buffer.from(body.buffer, body.byteOffset, body.byteLength), contentType: null }
-  if (isArrayBuffer(body)) return { body: Buffer.from(body), contentType: null }
+  // A view of the caller's memory, not a copy (a Buffer on Node).
+  if (isUint8Array(body)) return { body: bytesView(body.buffer, body.byteOffset, body.byteLength), contentType: null }
+  if (isArrayBuffer(body)) return { body: bytesView(body), contentType: null }
   throw new ERR_INVALID_ARG_TYPE(optionName, 'a string, Buffer, Uint8Array, ArrayBuffer, URLSearchParams or function', body)
 }
 
-// Calls a user's init.headers or init.body function. What it throws or rejects with is wrapped as
-// ERR_EVENTSOURCE_REQUEST_INIT, which reestablishes the connection (a token service may be down for a
-// moment); a result that is not valid is thrown as it is and fails the connection.
-function callInit (fn, context, name) {
-  const wrap = (err) => new ERR_EVENTSOURCE_REQUEST_INIT(name, err?.message ?? err, undefined,
-    // The error event's cause is an Error, even when the function threw something else.
-    err instanceof Error ? err : new Error(String(err)))
-  let result
-  try {
-    result = fn(context)
-  } catch (err) {
-    throw wrap(err)
-  }
-  return typeof result?.then === 'function' ? Promise.resolve(result).catch((err) => { throw wrap(err) }) : result
-}
-
-/**
- * The user headers and the body of one attempt.
- * @param {{ headers: object | Function | null, body: object | Function | null }} init resolved init
- * @param {{ attempt: number, lastEventId: string, url: string }} context passed to the functions
- * @returns {{ headers: Record<string, string> | null, body: { body: string | Buffer, contentType: string | null } | null }
- *   | Promise<{ headers: Record<string, string> | null, body: { body: string | Buffer, contentType: string | null } | null }>}
- */
-function attemptRequest (init, context) {
-  const headersFn = typeof init.headers === 'function'
-  const bodyFn = typeof init.body === 'function'
-  const headers = headersFn ? callInit(init.headers, context, 'init.headers') : init.headers
-  let body
-  try {
-    body = bodyFn ? callInit(init.body, context, 'init.body') : init.body
-  } catch (err) {
-    // The headers promise is abandoned: its rejection, if any, must not go unhandled.
-    if (typeof headers?.then === 'function') headers.catch(() => {})
-    throw err
-  }
-  const finish = (headers, body) => ({
-    headers: headersFn && headers != null ? normalizeHeaders(headers, 'the result of init.headers()') : headers ?? null,
-    body: bodyFn ? normalizeBody(body, 'the result of init.body()') : body
-  })
-  if (typeof headers?.then === 'function' || typeof body?.then === 'function') {
-    return Promise.all([headers, body]).then(([headers, body]) => finish(headers, body))
-  }
-  return finish(headers, body)
-}
-
-module.exports = { normalizeHeaders, normalizeHeaderName, normalizeMethod, normalizeBody, attemptRequest }
+module.exports = { normalizeHeaders, normalizeHeaderName, normalizeMethod, normalizeBody }

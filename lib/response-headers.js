@@ -1,8 +1,8 @@
 'use strict'
 
-// Response headers as one plain object with lower-case names, whichever handler API delivered them:
-// raw [name, value, ...] Buffers (the legacy onHeaders) or undici's parsed object (onResponseStart).
-// A repeated header is combined with ", ", as fetch's Headers does.
+// Response headers as one plain object with lower-case names, whichever API delivered them: raw
+// [name, value, ...] Buffers (undici's legacy onHeaders), undici's parsed object (onResponseStart) or a
+// fetch Headers. A repeated header is combined with ", ", as fetch's Headers does.
 
 /**
  * @param {Array<Buffer | string>} raw
@@ -27,6 +27,19 @@ function fromParsedHeaders (parsed) {
   for (const name of Object.keys(parsed)) {
     const value = parsed[name]
     headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value)
+  }
+  return headers
+}
+
+/**
+ * @param {Headers} fetchHeaders
+ * @returns {Record<string, string>}
+ */
+function fromFetchHeaders (fetchHeaders) {
+  const headers = Object.create(null)
+  // Names come lower-cased and combined already, except Set-Cookie, which comes once per header.
+  for (const [name, value] of fetchHeaders) {
+    headers[name] = headers[name] === undefined ? value : `${headers[name]}, ${value}`
   }
   return headers
 }
@@ -72,4 +85,4 @@ function mimeEssence (value) {
   return essence
 }
 
-module.exports = { fromRawHeaders, fromParsedHeaders, mimeEssence, splitHeaderValue }
+module.exports = { fromRawHeaders, fromParsedHeaders, fromFetchHeaders, mimeEssence, splitHeaderValue }

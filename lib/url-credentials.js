@@ -18,7 +18,7 @@
 // (GetIdentityFromURL, then UTF-8 in the Basic handler); a part whose decoded bytes are not UTF-8 is
 // sent as written, also as Chromium does. (undici 8's fetch sends the percent-encoded text as it is.)
 
-const { Buffer, isUtf8 } = require('node:buffer')
+const { utf8Bytes, allocUnsafe, isUtf8, concatBytes, toBase64 } = require('#bytes')
 const { splitHeaderValue } = require('./response-headers')
 
 function hexValue (code) {
@@ -30,8 +30,8 @@ function hexValue (code) {
 
 // The URL standard's percent-decode: %XX becomes the byte XX, anything else stays as it is.
 function percentDecode (text) {
-  const bytes = Buffer.from(text, 'utf8')
-  const out = Buffer.allocUnsafe(bytes.length)
+  const bytes = utf8Bytes(text)
+  const out = allocUnsafe(bytes.length)
   let length = 0
   for (let i = 0; i < bytes.length; i++) {
     const byte = bytes[i]
@@ -51,7 +51,7 @@ function percentDecode (text) {
 
 function credentialBytes (text) {
   const decoded = percentDecode(text)
-  return isUtf8(decoded) ? decoded : Buffer.from(text, 'utf8')
+  return isUtf8(decoded) ? decoded : utf8Bytes(text)
 }
 
 /**
@@ -69,8 +69,8 @@ function includesCredentials (url) {
  */
 function basicAuthorization (url) {
   if (!includesCredentials(url)) return null
-  const pair = Buffer.concat([credentialBytes(url.username), Buffer.from(':'), credentialBytes(url.password)])
-  return `Basic ${pair.toString('base64')}`
+  const pair = concatBytes([credentialBytes(url.username), utf8Bytes(':'), credentialBytes(url.password)])
+  return `Basic ${toBase64(pair)}`
 }
 
 // A challenge starts with its scheme, then whitespace and parameters, or nothing (RFC 9110, 11.6.1).

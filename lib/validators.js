@@ -215,6 +215,20 @@ function validateMethod (value, name) {
 }
 
 /**
+ * A fetch, for the fetch transport; not with a dispatcher, which is for the other transport: given
+ * both, which one the user meant cannot be told.
+ * @param {unknown} value
+ * @param {string} name
+ * @param {unknown} dispatcher the dispatcher given with it, if any
+ */
+function validateFetch (value, name, dispatcher) {
+  validateFunction(value, name)
+  if (dispatcher !== undefined) {
+    throw new ERR_INVALID_ARG_VALUE(name, value, 'cannot be given with a dispatcher (give the dispatcher to that fetch instead)')
+  }
+}
+
+/**
  * A body is sent with any method but GET and HEAD, as fetch allows.
  * @param {unknown} value the body (a function stands for the bodies it will return)
  * @param {string} name
@@ -258,6 +272,7 @@ module.exports = {
   validateBooleanOrObject,
   validateStatusList,
   validateDispatcher,
+  validateFetch,
   validateAbortSignal,
   validateHeadersInit,
   validateHeaderPair,

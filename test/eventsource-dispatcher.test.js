@@ -116,7 +116,8 @@ async function proxied (t) {
 
 /** Runs the child; resolves once it has exited on its own, with its report. */
 async function runDispatcherChild (t, mode, server, { url = server.url, expected = EXPECTED_LOG, env = {} } = {}) {
-  const child = runChild(t, [CHILD, mode, url, server.plainUrl, JSON.stringify(expected)], { env })
+  // Without the test runner's hooks (still with coverage): only what the child sets up runs in it.
+  const child = runChild(t, [CHILD, mode, url, server.plainUrl, JSON.stringify(expected)], { env, isolate: true })
   return child.exited()
 }
 

@@ -65,7 +65,9 @@ function eventStream (res) {
 }
 
 function startChild (t, scenario, dispatcher, server, { stdin = 'ignore', url = server.url } = {}) {
-  return runChild(t, [CHILD, scenario, dispatcher, url, server.plainUrl], { stdin })
+  // Without the test runner's hooks (still with coverage): nothing but the EventSource may keep the
+  // child alive.
+  return runChild(t, [CHILD, scenario, dispatcher, url, server.plainUrl], { stdin, isolate: true })
 }
 
 function checkExit (t, { code, signal, reports, stderr }) {

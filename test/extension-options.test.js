@@ -99,7 +99,10 @@ t.test('wrong types throw TypeError ERR_INVALID_ARG_TYPE naming the option', asy
     [{ node: { dispatcher: {} } }, 'init.node.dispatcher', propertyType('init.node.dispatcher', 'Received an instance of Object')],
     [{ node: { dispatcher: null } }, 'init.node.dispatcher', propertyType('init.node.dispatcher', 'Received null')],
     [{ node: { reconnectionTime: null } }, 'init.node.reconnectionTime'],
-    [{ node: { reconnectionTime: '3s' } }, 'init.node.reconnectionTime', propertyType('init.node.reconnectionTime', "Received type string ('3s')")]
+    [{ node: { reconnectionTime: '3s' } }, 'init.node.reconnectionTime', propertyType('init.node.reconnectionTime', "Received type string ('3s')")],
+    [{ fetch: 'https://example.com' }, 'init.fetch', /must be of type function\. Received type string \('https:\/\/example\.com'\)$/],
+    [{ fetch: {} }, 'init.fetch', /Received an instance of Object$/],
+    [{ fetch: null }, 'init.fetch', /Received null$/]
   ], TypeError, 'ERR_INVALID_ARG_TYPE')
 })
 
@@ -155,7 +158,11 @@ t.test('invalid values throw TypeError ERR_INVALID_ARG_VALUE naming the option',
     [{ body: 'x' }, 'init.body', /cannot be sent with GET; set init\.method \(e\.g\. 'POST'\)\. Received 'x'$/],
     [{ method: 'get', body: new Uint8Array(1) }, 'init.body', /cannot be sent with GET/],
     [{ method: 'HEAD', body: 'x' }, 'init.body', /cannot be sent with HEAD/],
-    [{ body: () => 'x' }, 'init.body', /Received '\[Function\]'/]
+    [{ body: () => 'x' }, 'init.body', /Received '\[Function\]'/],
+    // A fetch is for the fetch transport and a dispatcher for the other: given both, which was meant?
+    [{ fetch, dispatcher: { dispatch () {} } }, 'init.fetch',
+      /cannot be given with a dispatcher \(give the dispatcher to that fetch instead\)\. Received \[Function: fetch\]$/],
+    [{ fetch: () => {}, node: { dispatcher: { dispatch () {} } } }, 'init.fetch', /cannot be given with a dispatcher/]
   ], TypeError, 'ERR_INVALID_ARG_VALUE')
 })
 
@@ -291,6 +298,9 @@ t.test('valid values are accepted', async (t) => {
     { node: { reconnectionTime: 0, dispatcher: { dispatch () {} } } },
     { dispatcher: { dispatch () {} } },
     { dispatcher: { dispatch () { throw new Error('not used') } }, reconnectionTime: 2 ** 53 - 1 },
+    { fetch },
+    { fetch: () => { throw new Error('not used') }, dispatcher: undefined },
+    { fetch: undefined },
     { node: undefined, dispatcher: undefined, reconnectionTime: undefined, maxEventSize: undefined },
     { withCredentials: 'yes' },
     { unknownMember: 'ignored' },

@@ -1,7 +1,8 @@
 'use strict'
 
 // The parser's stream forms: EventSourceStream (a node:stream Transform) and EventSourceParserStream
-// (a WHATWG TransformStream). Bytes in, { type, data, lastEventId } objects out.
+// (a WHATWG TransformStream). Bytes in (and strings, for EventSourceParserStream), { type, data,
+// lastEventId } objects out.
 
 const t = require('tap')
 const { Readable } = require('node:stream')
@@ -201,15 +202,56 @@ t.test('EventSourceParserStream', async (t) => {
     await t.rejects(writer.write(new Uint8Array(1)), { code: 'ERR_EVENTSOURCE_EVENT_TOO_LARGE' })
   })
 
-  t.test('a chunk that is not bytes errors the stream', async (t) => {
+  t.test('a chunk that is neither bytes nor a string errors the stream', async (t) => {
     const stream = new EventSourceParserStream()
     const writer = stream.writable.getWriter()
     const reader = stream.readable.getReader()
     const read = reader.read()
-    await t.rejects(writer.write('data: a\n\n'), { name: 'TypeError', code: 'ERR_INVALID_ARG_TYPE', message: /"chunk" argument must be an instance of Buffer or Uint8Array/ })
+    await t.rejects(writer.write(42), {
+      name: 'TypeError', code: 'ERR_INVALID_ARG_TYPE', message: /"chunk" argument must be of type string or an instance of Buffer or Uint8Array\. Received type number/
+    })
     await t.rejects(read, { code: 'ERR_INVALID_ARG_TYPE' })
     const body = new ReadableStream({ start (controller) { controller.enqueue([0x64]); controller.close() } })
     await t.rejects(collect(body.pipeThrough(new EventSourceParserStream())), { code: 'ERR_INVALID_ARG_TYPE', message: /Received an instance of Array/ })
+  })
+
+  t.test('strings, as .pipeThrough(new TextDecoderStream()) yields them, are read as UTF-8', async (t) => {
+    const body = new Response(INPUT).body.pipeThrough(new TextDecoderStream())
+    t.same(await collect(body.pipeThrough(new EventSourceParserStream())), EXPECTED)
+  })
+
+  t.test('strings cut anywhere, surrogate pairs and CRLFs included, give the same events', async (t) => {
+    const text = INPUT.replaceAll('\n', '\r\n')
+    const pair = text.indexOf('\ud83d\ude00')
+    t.ok(pair !== -1, 'the input has a surrogate pair')
+    // Every 2-way split (one of them between the two halves of the pair, many inside a CRLF), and
+    // one chunk per UTF-16 unit.
+    const chunkings = [[...text]]
+    for (let i = 1; i < text.length; i++) chunkings.push([text.slice(0, i), text.slice(i)])
+    t.ok(chunkings.some((c) => c[0].length === pair + 1), 'a cut splits the pair')
+    for (const chunks of chunkings) {
+      const events = await collect(ReadableStream.from(chunks).pipeThrough(new EventSourceParserStream()))
+      if (!t.same(events, EXPECTED, `chunks of ${chunks.map((c) => c.length)} UTF-16 units`)) break
+    }
+  })
+
+  t.test('a lone surrogate becomes U+FFFD, as UTF-8 encoding makes it', async (t) => {
+    // A high surrogate then the end of a chunk and bytes, a lone low surrogate, a high one at the end.
+    const chunks = ['data: a\ud83d', new TextEncoder().encode('b\n'), 'data: \ude00c\n', '\n', 'data: x\n\ndata: \ud83d']
+    const events = await collect(ReadableStream.from(chunks).pipeThrough(new EventSourceParserStream()))
+    t.same(events, [
+      { type: 'message', data: 'a\ufffdb\n\ufffdc', lastEventId: '' },
+      { type: 'message', data: 'x', lastEventId: '' }
+    ])
+  })
+
+  t.test('strings and bytes in one stream; a BOM as U+FEFF is dropped', async (t) => {
+    const chunks = ['\ufeffdata: é', Buffer.from('😀\n\n'), 'data: 2\n', new Uint8Array([0x0a])]
+    const events = await collect(ReadableStream.from(chunks).pipeThrough(new EventSourceParserStream()))
+    t.same(events, [
+      { type: 'message', data: 'é😀', lastEventId: '' },
+      { type: 'message', data: '2', lastEventId: '' }
+    ])
   })
 
   t.test('the end of the input discards an unfinished event', async (t) => {

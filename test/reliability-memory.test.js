@@ -16,8 +16,8 @@ const MiB = 1024 * 1024
 const CHILD = path.join(__dirname, 'children', 'memory.js')
 
 
-// Three child processes and two CLI runs decoding 64 MiB each: more than tap's 30 s on a loaded machine.
-t.setTimeout(180_000)
+// Five child processes and two CLI runs decoding 64 MiB each: more than tap's 30 s on a loaded machine.
+t.setTimeout(300_000)
 
 // 64 Ki events of 1 KiB: 64 MiB of event stream, gzipped twice.
 const EVENT = `data: ${'x'.repeat(1016)}\n\n`
@@ -35,33 +35,39 @@ t.test('the bomb is one', async (t) => {
   t.ok(BOMB.length < 1024, `${BOMB.length} bytes hold ${EVENTS * EVENT.length / MiB} MiB`)
 })
 
-t.test('a gzip bomb and a consumer that stops reading: the decoder stops too', async (t) => {
-  const srv = await bombServer(t)
-  const { report, code } = await runHeapChild(t, CHILD, ['stalled', srv.url('/'), EVENTS], 60_000)
-  t.equal(report.error, undefined, 'the child ran')
-  t.equal(code, 0)
-  t.equal(report.controlEvents, EVENTS, 'a control source read the whole body meanwhile')
-  t.notOk(report.controlMismatch)
-  // The queue: highWaterMark (1000) events, plus those of one decoded chunk.
-  t.ok(report.queued <= 1000 + 64, `${report.queued} events queued`)
-  t.ok(report.growth < 16 * MiB, `memory growth ${(report.growth / MiB).toFixed(1)} MiB < 16 MiB`)
-  t.equal(report.errorsWhileStalled, 0, 'the end of the body waits behind the bytes not yet decoded')
-  t.equal(report.read, EVENTS, 'then every event arrives')
-  t.notOk(report.mismatch)
-  t.comment(`queued ${report.queued} events (${report.queuedBytes} bytes counted), growth ${report.growth} bytes, rss ${report.rss}`)
-})
+// On both transports: the Dispatcher transport decodes with lib/content-decoding.js, the fetch transport
+// leaves it to Node's fetch and stops reading its body.
+for (const transport of ['dispatcher', 'fetch']) {
+  const env = { MEMORY_TRANSPORT: transport }
 
-t.test('a gzip bomb and a consumer slower than the decoder', async (t) => {
-  const srv = await bombServer(t)
-  const { report, code } = await runHeapChild(t, CHILD, ['slow', srv.url('/'), EVENTS, 4096], 120_000)
-  t.equal(report.error, undefined, 'the child ran')
-  t.equal(code, 0)
-  t.equal(report.read, EVENTS, 'every event arrived')
-  t.notOk(report.mismatch)
-  t.equal(report.samples.length, EVENTS / 4096)
-  t.ok(report.maxGrowth < 16 * MiB, `memory growth at most ${(report.maxGrowth / MiB).toFixed(1)} MiB < 16 MiB`)
-  t.comment(`growth samples (MiB): ${report.samples.map((s) => (s / MiB).toFixed(1)).join(' ')}`)
-})
+  t.test(`${transport}: a gzip bomb and a consumer that stops reading: the decoder stops too`, async (t) => {
+    const srv = await bombServer(t)
+    const { report, code } = await runHeapChild(t, CHILD, ['stalled', srv.url('/'), EVENTS], 60_000, { env })
+    t.equal(report.error, undefined, 'the child ran')
+    t.equal(code, 0)
+    t.equal(report.controlEvents, EVENTS, 'a control source read the whole body meanwhile')
+    t.notOk(report.controlMismatch)
+    // The queue: highWaterMark (1000) events, plus those of one decoded chunk.
+    t.ok(report.queued <= 1000 + 64, `${report.queued} events queued`)
+    t.ok(report.growth < 16 * MiB, `memory growth ${(report.growth / MiB).toFixed(1)} MiB < 16 MiB`)
+    t.equal(report.errorsWhileStalled, 0, 'the end of the body waits behind the bytes not yet decoded')
+    t.equal(report.read, EVENTS, 'then every event arrives')
+    t.notOk(report.mismatch)
+    t.comment(`queued ${report.queued} events (${report.queuedBytes} bytes counted), growth ${report.growth} bytes, rss ${report.rss}`)
+  })
+
+  t.test(`${transport}: a gzip bomb and a consumer slower than the decoder`, async (t) => {
+    const srv = await bombServer(t)
+    const { report, code } = await runHeapChild(t, CHILD, ['slow', srv.url('/'), EVENTS, 4096], 120_000, { env })
+    t.equal(report.error, undefined, 'the child ran')
+    t.equal(code, 0)
+    t.equal(report.read, EVENTS, 'every event arrived')
+    t.notOk(report.mismatch)
+    t.equal(report.samples.length, EVENTS / 4096)
+    t.ok(report.maxGrowth < 16 * MiB, `memory growth at most ${(report.maxGrowth / MiB).toFixed(1)} MiB < 16 MiB`)
+    t.comment(`growth samples (MiB): ${report.samples.map((s) => (s / MiB).toFixed(1)).join(' ')}`)
+  })
+}
 
 t.test('queued events keep their own strings, not the text of the chunk they came in', async (t) => {
   // Each event is 29 bytes in 64 KiB: the rest is a comment. The parser's values are slices of their

@@ -56,11 +56,50 @@ export interface Http2Options {
   pingTimeout?: number
 }
 
+/**
+ * What `init.fetch` is called with, once per request (each redirect followed, each answer to a 401):
+ * the URL without its credentials, and this init.
+ */
+export interface EventSourceFetchInit {
+  method: string
+  /** Lower-case names: Accept, Last-Event-ID, the user's headers (after the redirect rules), Origin. */
+  headers: Record<string, string>
+  /** A string, or the bytes of a Buffer, Uint8Array or ArrayBuffer body, as an ArrayBuffer of their own. */
+  body: string | ArrayBuffer | null
+  /** Aborted when the attempt ends early: close(), the init signal, connectTimeout, idleTimeout. */
+  signal: AbortSignal
+  /** 'manual': EventSource follows redirects itself; 'follow' where the fetch hides them (browsers). */
+  redirect: 'manual' | 'follow'
+  mode: 'cors'
+  cache: 'no-store'
+  /** 'include' with withCredentials. */
+  credentials: 'same-origin' | 'include'
+}
+
+/** What `init.fetch` resolves with: a fetch Response, or anything of its shape that EventSource reads. */
+export interface EventSourceFetchResponse {
+  readonly status: number
+  readonly statusText?: string
+  readonly headers: Iterable<[string, string]>
+  /** Read through getReader(); null for a response without a body. */
+  readonly body: { getReader(): { read(): Promise<{ done: boolean, value?: Uint8Array }>, cancel(reason?: unknown): Promise<void> } } | null
+  readonly type?: string
+  readonly url?: string
+  readonly redirected?: boolean
+}
+
 export interface EventSourceInit {
   /** Standard member. Coerced to a boolean; Node has no cookie jar, so it changes no request. */
   withCredentials?: boolean
   /** The undici Dispatcher for every request (proxies, TLS options, unix sockets). Default: undici's global dispatcher. Redirects stay EventSource's: one that follows them itself fails the connection (ERR_EVENTSOURCE_DISPATCHER_REDIRECT). */
   dispatcher?: Dispatcher
+  /**
+   * Make every request with this fetch (the fetch transport), e.g. `globalThis.fetch` or a wrapper of
+   * it, instead of an undici Dispatcher. Not with `dispatcher` (ERR_INVALID_ARG_VALUE): give a
+   * dispatcher to the fetch instead. Default: the Dispatcher transport on Node; `globalThis.fetch`
+   * where there is no usable undici dispatcher (Bun, browsers, workers).
+   */
+  fetch?: (input: string, init: EventSourceFetchInit) => Promise<EventSourceFetchResponse>
   /** The initial reconnection time in ms (same as reconnect.delay). Default 3000. */
   reconnectionTime?: number
   /** What one event may hold in memory (its data, event type and ID buffer, at their cost in memory, and the line being read) before the connection fails with ERR_EVENTSOURCE_EVENT_TOO_LARGE. Default: the dispatcher's `eventSource.maxEventSize` (undici's `new Agent({ eventSource: { maxEventSize } })`), else 64 MiB; Infinity disables. */
@@ -215,7 +254,8 @@ export interface EventSourceParserStreamOptions {
   onRetry? (ms: number): void
 }
 
-export declare class EventSourceParserStream extends TransformStream<Uint8Array, ParsedEvent> {
+/** Bytes in, or strings (encoded as UTF-8; a surrogate pair cut by a chunk boundary is kept whole). */
+export declare class EventSourceParserStream extends TransformStream<Uint8Array | string, ParsedEvent> {
   constructor (options?: EventSourceParserStreamOptions)
 }
 
@@ -227,6 +267,7 @@ export type ErrorCode =
   | 'ERR_EVENTSOURCE_EVENT_TOO_LARGE'
   | 'ERR_EVENTSOURCE_WRITE_AFTER_END'
   | 'ERR_EVENTSOURCE_HTTP2_PING_TIMEOUT'
+  | 'ERR_EVENTSOURCE_PARSER_TERMINATED'
   | 'ERR_EVENTSOURCE_UNSUPPORTED_SCHEME'
   | 'ERR_EVENTSOURCE_BAD_STATUS'
   | 'ERR_EVENTSOURCE_BAD_CONTENT_TYPE'
@@ -234,6 +275,7 @@ export type ErrorCode =
   | 'ERR_EVENTSOURCE_TOO_MANY_REDIRECTS'
   | 'ERR_EVENTSOURCE_INSECURE_REDIRECT'
   | 'ERR_EVENTSOURCE_DISPATCHER_REDIRECT'
+  | 'ERR_EVENTSOURCE_INVALID_BODY'
   | 'ERR_EVENTSOURCE_NETWORK'
   | 'ERR_EVENTSOURCE_DECODING'
   | 'ERR_EVENTSOURCE_TOO_MANY_CODINGS'
@@ -244,3 +286,6 @@ export type ErrorCode =
   | 'ERR_EVENTSOURCE_REQUEST_INIT'
   | 'ERR_INVALID_HTTP_TOKEN'
   | 'ERR_INVALID_CHAR'
+
+/** The messages of the diagnostics channels (types/diagnostics.d.ts). */
+export * from './diagnostics'

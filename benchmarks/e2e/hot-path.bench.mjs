@@ -12,10 +12,14 @@
 //                    fresh MessageEvent; the same on one of our EventSources (closed before it
 //                    connects) through its onmessage handler
 //   parse            our EventSourceParser on 1,000 small (67-byte) events in one chunk, per event
+//   diagnostics      what the message channel (README, "Diagnostics") costs per event: the
+//                    hasSubscribers check alone (nobody subscribed), and building and publishing the
+//                    message to one subscriber that keeps it
 //
 // Every iteration checks that its listener ran (a counter), so nothing is optimized away.
 
 import { createRequire } from 'node:module'
+import dc from 'node:diagnostics_channel'
 import v8 from 'node:v8'
 import vm from 'node:vm'
 import { eventData, eventId, streamBytes } from './workloads.mjs'
@@ -90,6 +94,23 @@ group(`parse (${PARSE_EVENTS} small events in one chunk)`, () => {
     keep = parser
     return do_not_optimize(keep)
   }).gc('inner')
+})
+
+// Channels of their own, as lib/diagnostics.js makes its message channel: the source above publishes
+// nothing, and a subscriber here would change nothing there.
+const unobserved = dc.channel('whatwg-eventsource-bench:unobserved')
+const observed = dc.channel('whatwg-eventsource-bench:observed')
+let kept = null
+observed.subscribe((message) => { kept = message })
+group('diagnostics (message channel, per event)', () => {
+  bench('nobody subscribed: hasSubscribers, no message', () => {
+    if (unobserved.hasSubscribers) unobserved.publish({ source, type: 'message', lastEventId, dataLength: data.length })
+    return do_not_optimize(unobserved)
+  })
+  bench('one subscriber: build { source, type, lastEventId, dataLength } and publish', () => {
+    if (observed.hasSubscribers) observed.publish({ source, type: 'message', lastEventId, dataLength: data.length })
+    return do_not_optimize(kept)
+  })
 })
 
 const result = await run({ throw: true })

@@ -3,8 +3,9 @@
 // A server process (./server.mjs) writes event streams as fast as the socket takes them; one client
 // process per (client, sample) (./throughput-client.mjs) reads one stream: first a verification run
 // (count and hash of every event: a fast wrong client cannot win), then timed runs. Clients compared
-// in one run: ours, undici@7's EventSource, the eventsource package, and a floor (a bare node:http
-// GET that reads and discards the same bytes). Then the per-event hot-path micro-benchmarks
+// in one run: ours, ours with a subscriber on every diagnostics channel (ours+diagnostics), undici@7's
+// EventSource, the eventsource package, and a floor (a bare node:http GET that reads and discards the
+// same bytes). Then the per-event hot-path micro-benchmarks
 // (./hot-path.bench.mjs, mitata), the ratios against the targets, the JSON results and the chart.
 //
 //   npm run bench:e2e
@@ -30,7 +31,7 @@ import {
   startServer, ask, runChild, environment, summarize, median, table, fmtInt, fmtRatio, verdict,
   saveResults, option
 } from './common.mjs'
-import { CLIENTS, TLS_TRANSPORTS, clientLabel } from './clients.mjs'
+import { CLIENTS, E2E_CLIENTS, TLS_TRANSPORTS, clientLabel } from './clients.mjs'
 import { expectedEvents, expectedBytes, eventData, SMALL_EVENT_BYTES, LARGE_EVENT_BYTES } from './workloads.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
@@ -39,7 +40,8 @@ const argv = process.argv.slice(2)
 const processes = Number(option('--processes', '5'))
 const runs = Number(option('--runs', '5'))
 const tls = argv.includes('--tls')
-const clientIds = option('--clients', CLIENTS.join(',')).split(',')
+// In cleartext the default adds ours with diagnostics subscribers (E2E_CLIENTS); over TLS, the peers only.
+const clientIds = option('--clients', (tls ? CLIENTS : E2E_CLIENTS).join(',')).split(',')
 const jsonPath = option('--json', `${root}/benchmarks/results/e2e-${tls ? 'tls-' : ''}${process.version}.json`)
 // What is measured: each client over each transport. Over cleartext HTTP/1.1 a variant is named after
 // its client (the files before --tls); with --tls, `<transport>:<client>` (https:ours, h2:undici...).

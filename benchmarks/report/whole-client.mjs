@@ -8,7 +8,7 @@ import {
   table, spread, ratioCell, median, runHeading, plural, fmtRate, fmtUs, fmtKiB, fmtMs, fmtNs
 } from './format.mjs'
 
-const ORDER = ['ours', 'undici', 'eventsource', 'floor']
+const ORDER = ['ours', 'ours+diagnostics', 'undici', 'eventsource', 'floor']
 const clientsOf = (obj) => ORDER.filter((c) => obj[c] !== undefined)
 
 // The targets, as the runners (../e2e/run.mjs, ../memory/run.mjs) state them.

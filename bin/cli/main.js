@@ -12,6 +12,7 @@ const { once } = require('node:events')
 const { parseCommandLine, helpText, UsageError } = require('./options')
 const { colorEnabled, painter, escapeLines, MESSAGE_INDENT, formatEvent, formatJson, createReporter } = require('./output')
 const { createDispatcher, proxyEnvironment, http2Options } = require('./dispatcher')
+const { startVerbose } = require('./verbose')
 const { displayHref } = require('../../lib/url-credentials')
 
 // After a stop, how long the process may take to wind down before it is made to exit.
@@ -88,7 +89,7 @@ function connectingLine (config, network) {
   return line
 }
 
-async function streamEvents (config, network, { stdout, env }, reporter, session) {
+async function streamEvents (config, network, { stdout, stderr, env }, reporter, session) {
   const { EventSource } = require('../..')
   let source
   try {
@@ -99,6 +100,12 @@ async function streamEvents (config, network, { stdout, env }, reporter, session
     throw new UsageError(err.message)
   }
   session.onStop(() => source.close())
+  // -v: from the diagnostics channels. The first attempt starts after the constructor has returned;
+  // stopped after source.close(), so that the close and its totals are printed.
+  if (config.verbose) {
+    const verbose = startVerbose(stderr, { env })
+    session.onStop(() => verbose.stop())
+  }
   reporter.status(connectingLine(config, network))
   source.addEventListener('open', () => reporter.status('open', 'green'))
   source.addEventListener('end', () => {
@@ -108,7 +115,8 @@ async function streamEvents (config, network, { stdout, env }, reporter, session
   source.addEventListener('error', (event) => {
     // With --once anything that ends the stream but its end (closeOnEnd) is a failure.
     if (event.willReconnect && !config.once) {
-      reporter.status(`reconnecting in ${event.reconnectDelay} ms: ${describeError(event)}`, 'yellow')
+      // -v has said so, with the attempt numbers.
+      if (!config.verbose) reporter.status(`reconnecting in ${event.reconnectDelay} ms: ${describeError(event)}`, 'yellow')
       return
     }
     reporter.failure(`failed: ${describeError(event)}`)
@@ -271,7 +279,7 @@ async function main (args, io = {}) {
   }
 
   try {
-    await (config.raw ? streamRaw : streamEvents)(config, network, { stdout, env }, reporter, session)
+    await (config.raw ? streamRaw : streamEvents)(config, network, { stdout, stderr, env }, reporter, session)
   } catch (err) {
     if (!(err instanceof UsageError)) {
       reporter.failure(`failed: unexpected error: ${err?.stack ?? err}`)

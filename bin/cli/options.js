@@ -32,6 +32,7 @@ const OPTIONS = {
   json: { type: 'boolean' },
   raw: { type: 'boolean' },
   quiet: { type: 'boolean', short: 'q' },
+  verbose: { type: 'boolean', short: 'v' },
   proxy: { type: 'string' },
   cacert: { type: 'string' },
   insecure: { type: 'boolean', short: 'k' },
@@ -43,7 +44,7 @@ const OPTIONS = {
 // Options that only make sense for an EventSource (events parsed, reconnections, redirects followed):
 // refused with --raw rather than ignored.
 const NOT_WITH_RAW = ['retry', 'backoff', 'max-delay', 'jitter', 'max-retries', 'retry-on', 'max-event-size',
-  'type', 'count', 'json', 'credential-header', 'allow-insecure-redirect', 'http2']
+  'type', 'count', 'json', 'credential-header', 'allow-insecure-redirect', 'http2', 'verbose']
 // --raw is one request anyway; --once with it is allowed and changes nothing.
 
 // The --help sections: [flags, description] pairs, laid out in two columns.
@@ -74,7 +75,8 @@ const HELP = [
     ['    --timeout <time>', 'exit after this time'],
     ['    --json', 'one JSON object per event: type, data, lastEventId, origin, time'],
     ['    --raw', 'print the response bytes as received, unescaped (one request, no parsing)'],
-    ['-q, --quiet', 'no status lines (warnings and failures are still printed)']
+    ['-q, --quiet', 'no status lines (warnings and failures are still printed)'],
+    ['-v, --verbose', 'also timings, request and response headers (credentials redacted), each attempt and the totals']
   ]],
   ['Network', [
     ['    --proxy <url>', 'use this proxy (default: HTTP_PROXY, HTTPS_PROXY and NO_PROXY)'],
@@ -286,6 +288,7 @@ function parseCommandLine (args, { stdin = 0 } = {}) {
     json: values.json === true,
     once: values.once === true,
     quiet: values.quiet === true,
+    verbose: values.verbose === true,
     headers: [],
     credentialHeaders: [],
     allowInsecureRedirect: values['allow-insecure-redirect'] === true,
@@ -311,6 +314,8 @@ function parseCommandLine (args, { stdin = 0 } = {}) {
       throw new UsageError(`--raw prints bytes without parsing events, so it cannot be used with ${conflicting.map((n) => `--${n}`).join(', ')}`)
     }
   }
+
+  if (config.verbose && config.quiet) throw new UsageError('--verbose and --quiet cannot be used together')
 
   for (const header of values.header ?? []) {
     const [name, value] = parseHeader(header)

@@ -15,6 +15,9 @@
 //     A `for await` loop slower than the decoder: it waits for a 1 ms timer every 32 events (32 KiB),
 //     about 30 MB/s at most, where zlib decodes hundreds. Memory is sampled every <sampleEvery> events.
 //
+//   MEMORY_TRANSPORT=fetch: stalled and slow with `fetch: globalThis.fetch` (the fetch transport, whose
+//   decoding and buffering are Node's fetch's), the control source too.
+//
 //   node --expose-gc memory.js parser <shape> <maxEventSize>
 //     An EventSourceParser fed a hostile stream (one of SHAPES, in 64 KiB chunks) up to the last chunk
 //     before it throws ERR_EVENTSOURCE_EVENT_TOO_LARGE (found by a first parser); the memory it then
@@ -37,14 +40,23 @@ function memoryAfterGc () {
 require('undici')
 require('node:zlib')
 
+// With MEMORY_TRANSPORT=fetch, the EventSources here take the fetch transport, with Node's fetch.
+const TRANSPORT = process.env.MEMORY_TRANSPORT === 'fetch' ? { fetch: globalThis.fetch } : {}
+
+// Node's fetch is loaded on its first call: made before the first measurement, for the same reason.
+async function warmUp (url) {
+  if (TRANSPORT.fetch !== undefined) await (await fetch(url)).body.cancel()
+}
+
 const turn = () => new Promise((resolve) => setImmediate(resolve))
 
 async function stalled () {
   const url = rest[0]
   const total = Number(rest[1])
   const report = { mode, total }
+  await warmUp(url)
   const base = memoryAfterGc()
-  const es = new EventSource(url, { reconnectionTime: 60_000 })
+  const es = new EventSource(url, { reconnectionTime: 60_000, ...TRANSPORT })
   let errors = 0
   es.addEventListener('error', () => { errors++ })
   const events = es[Symbol.asyncIterator]()
@@ -52,7 +64,7 @@ async function stalled () {
   const expected = first.value.data
   let read = 1
   let controlEvents = 0
-  for await (const event of new EventSource(url)) {
+  for await (const event of new EventSource(url, TRANSPORT)) {
     if (event.data !== expected) report.controlMismatch = true
     if (++controlEvents === total) break
   }
@@ -79,8 +91,9 @@ async function slow () {
   const total = Number(rest[1])
   const sampleEvery = Number(rest[2])
   const report = { mode, total, samples: [] }
+  await warmUp(url)
   const base = memoryAfterGc()
-  const es = new EventSource(url, { reconnectionTime: 60_000 })
+  const es = new EventSource(url, { reconnectionTime: 60_000, ...TRANSPORT })
   let read = 0
   let expected = null
   for await (const event of es) {

@@ -13,6 +13,7 @@
 // them (a reconnection), sometimes with an initial lastEventId; each stream is cut into chunks by a
 // plan: whole, every byte, runs of small or large sizes, steps that leave empty chunks, or fractions
 // of its length. Everything shrinks: a failure is reported as a minimal case.
+// The second half makes the same kinds of streams as strings, for the eventsource-parser drop-in.
 
 const fc = require('fast-check')
 const { sizeCuts } = require('../helpers/chunks')
@@ -68,16 +69,10 @@ const lines = {
   // Raw bytes, line ends included: whatever structure they make, both sides must agree.
   noise: fc.array(fc.constantFrom(0x0a, 0x0d, 0x3a, 0x20, 0x00, 0x61, 0xef, 0xbb, 0xbf, 0x80, 0xc3), { maxLength: 7 }).map(bytesOf)
 }
-const line = fc.oneof(
-  { weight: 30, arbitrary: lines.data },
-  { weight: 25, arbitrary: lines.blank },
-  { weight: 8, arbitrary: lines.event },
-  { weight: 8, arbitrary: lines.id },
-  { weight: 6, arbitrary: lines.retry },
-  { weight: 8, arbitrary: lines.comment },
-  { weight: 8, arbitrary: lines.unknown },
-  { weight: 3, arbitrary: lines.noise }
-)
+// How often each kind of line comes: mostly data and blank lines, as in real streams.
+const LINE_WEIGHTS = { data: 30, blank: 25, event: 8, id: 8, retry: 6, comment: 8, unknown: 8, noise: 3 }
+const weightedLine = (kinds) => fc.oneof(...Object.entries(LINE_WEIGHTS).map(([kind, weight]) => ({ weight, arbitrary: kinds[kind] })))
+const line = weightedLine(lines)
 const lineEnd = constants('\n', '\r', '\r\n')
 const BOMS = constants([], [], [0xef, 0xbb, 0xbf], [0xef, 0xbb, 0xbf], [0xef, 0xbb, 0xbf, 0xef, 0xbb, 0xbf])
 
@@ -146,4 +141,99 @@ const testCase = fc.record({
   options: fc.oneof({ weight: 9, arbitrary: fc.constant({}) }, { weight: 1, arbitrary: fc.constantFrom('', 'x', 'é').map((id) => ({ lastEventId: id })) })
 })
 
-module.exports = { stream, cutPlan, cutsOf, testCase }
+// ---- Strings, for the eventsource-parser drop-in against eventsource-parser ----
+// The same two shapes of stream, as strings: what a TextDecoderStream hands over. Values hold the
+// characters the drop-in treats apart (surrogate pairs, which a cut may split; U+FEFF and the BOM's
+// bytes read as Latin-1; NUL; colons and spaces; characters that look like line ends and are not), and
+// now and then a long run; unknown and near-miss field names (which eventsource-parser reports, or drops
+// unreported when a cut leaves them incomplete); retry values of every length. Every string is well
+// formed: a lone surrogate is the one input on which the two are documented to differ.
+
+const text = (...pieces) => fc.constantFrom(...pieces)
+const textAtom = text(
+  'a', 'b', 'z', '0', '7', ' ', '  ', ':', ': ', '\t', 'data', 'id', '\u0000', 'é', '€', 'ÿ', '中', '😀', '🚀🌍',
+  '\ufeff', '\ufffd', '\xEF', '\xBB\xBF', '\xEF\xBB\xBF', '\u0085', '\u2028', '\u000b', '\u000c'
+)
+const textRun = fc.tuple(fc.integer({ min: 1, max: 400 }), text('a', ':', ' ', 'é', '😀'))
+  .map(([length, piece]) => piece.repeat(length))
+const textValue = (max) => fc.tuple(
+  fc.oneof({ weight: 19, arbitrary: fc.constant('') }, { weight: 1, arbitrary: textRun }),
+  fc.array(textAtom, { maxLength: max })
+).map(([run, atoms]) => run + atoms.join(''))
+const textSeparator = text(':', ':', ': ', ':  ', '')
+const textUnknownName = text('Data', 'DATA', 'datax', 'dat', 'da', 'd', 'data ', 'ids', 'i', 'id ', 'eventsX', 'even',
+  'e', 'event ', 'retr', 'retryx', 'r', 'reTry', 'foo', 'x', 'dataxx', '\ufeffdata', ' data', 'd😀', 'é',
+  'an-unknown-field-name-longer-than-twenty')
+const textField = (name, max) => fc.tuple(name, textSeparator, textValue(max)).map((parts) => parts.join(''))
+const textDigits = fc.oneof(
+  { weight: 12, arbitrary: fc.tuple(text('', '', '', '0', '00'), fc.stringMatching(/^[0-9]{1,15}$/)).map(([zeros, d]) => zeros + d) },
+  // Past 15 digits a double is no longer exact: both must round the same way.
+  { weight: 2, arbitrary: fc.stringMatching(/^[1-9][0-9]{15,30}$/) },
+  { weight: 1, arbitrary: fc.constant('9' + '0123456789'.repeat(40)) }
+)
+const textLines = {
+  data: textField(text('data'), 6),
+  event: textField(text('event'), 3),
+  id: textField(text('id'), 3),
+  retry: fc.tuple(textSeparator, fc.oneof(
+    { weight: 6, arbitrary: textDigits },
+    { weight: 3, arbitrary: fc.oneof(text('', ' 5', '5 ', '-1', '1.5', '1e3', '٣', '0x10'), textValue(2)) }
+  )).map(([separator, value]) => 'retry' + separator + value),
+  comment: textValue(6).map((value) => ':' + value),
+  unknown: textField(textUnknownName, 3),
+  blank: fc.constant(''),
+  noise: fc.array(text('\n', '\r', ':', ' ', '\u0000', 'a', 'd', '\xEF', '\ufeff', '😀', 'é'), { maxLength: 7 }).map((a) => a.join(''))
+}
+const textLine = weightedLine(textLines)
+const textLineEnd = text('\n', '\r', '\r\n')
+// A BOM, decoded or as its bytes read as Latin-1 (eventsource-parser drops either), sometimes twice,
+// sometimes only its first bytes.
+const textBoms = text('', '', '', '\ufeff', '\ufeff', '\xEF\xBB\xBF', '\ufeff\ufeff', '\xEF\xBB\xBF\ufeff', '\ufeff\xEF\xBB\xBF', '\xEF', '\xEF\xBB')
+
+const textLinesStream = fc.tuple(
+  textBoms,
+  fc.array(fc.tuple(textLine, textLineEnd), { maxLength: 23 }),
+  fc.oneof({ weight: 7, arbitrary: fc.constant(null) }, { weight: 3, arbitrary: textLineEnd }),
+  fc.oneof(fc.constant(''), textLines.data, textLines.data.map((d) => d + '\r'), textLines.unknown, text('\n', 'data', 'retry: 5'))
+).map(([bom, body, style, ending]) => bom + body.map(([l, end]) => l + (style ?? end)).join('') + ending)
+
+const textPiece = fc.oneof(
+  { weight: 6, arbitrary: text('data', 'event', 'id', 'retry', ':', ': ', ' ', 'x', 'message', '7', '42') },
+  { weight: 2, arbitrary: text('Data', 'dat', 'datax', 'ids', 'retryx', 'é', '€', '😀', '\u0000', '\ufeff', '\ufffd', '\xEF\xBB\xBF') },
+  { weight: 3, arbitrary: text('\n', '\r', '\r\n', '\n\n', '\r\r', '\r\n\r\n') },
+  { weight: 1, arbitrary: fc.stringMatching(/^[0-9]{1,20}$/) },
+  // Any well-formed string: fast-check's strings of full code points.
+  { weight: 1, arbitrary: fc.string({ unit: 'grapheme', maxLength: 4 }) }
+)
+const textPiecesStream = fc.tuple(textBoms, fc.array(textPiece, { maxLength: 40 })).map(([bom, pieces]) => bom + pieces.join(''))
+
+const textStream = fc.oneof({ weight: 3, arbitrary: textLinesStream }, { weight: 2, arbitrary: textPiecesStream })
+
+// How the caller sets the parser up: which callbacks (without onComment, incomplete comments are
+// dropped; without onError nothing is reported), a maxBufferSize now and then (mostly small, so that it
+// trips), reset({ consume }) between streams and at the end, and now and then a reset() from inside a
+// callback.
+const CALLBACKS = ['onId', 'onRetry', 'onComment', 'onError']
+const dropInOptions = fc.record({
+  callbacks: fc.oneof({ weight: 3, arbitrary: fc.constant(CALLBACKS) }, { weight: 1, arbitrary: fc.subarray(CALLBACKS) }),
+  maxBufferSize: fc.oneof(
+    { weight: 7, arbitrary: fc.constant(undefined) },
+    { weight: 2, arbitrary: fc.integer({ min: 0, max: 60 }) },
+    { weight: 1, arbitrary: fc.integer({ min: 60, max: 3000 }) }
+  ),
+  consume: fc.boolean(),
+  end: fc.boolean(),
+  resetAt: fc.oneof({ weight: 9, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: 12 }) })
+})
+
+// A case: one string stream, or several with reset() between them, each with its cut plan (on UTF-16
+// units: a cut may split a surrogate pair or a CRLF), and the options.
+const dropInCase = fc.record({
+  streams: fc.oneof(
+    { weight: 4, arbitrary: fc.array(fc.tuple(textStream, cutPlan), { minLength: 1, maxLength: 1 }) },
+    { weight: 1, arbitrary: fc.array(fc.tuple(textStream, cutPlan), { minLength: 2, maxLength: 4 }) }
+  ),
+  options: dropInOptions
+})
+
+module.exports = { stream, cutPlan, cutsOf, testCase, textStream, dropInCase }

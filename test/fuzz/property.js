@@ -4,12 +4,17 @@
 // a reset() between them, as on reconnection), reports exactly what the reference model of
 // test/helpers/reference.js does. Used by test/parser-property.test.js (100,000 cases in npm test)
 // and test/fuzz/run.js (npm run fuzz: ten million).
+//
+// The drop-in property: whatwg-eventsource/parser's createParser, fed any chunking of any string
+// stream, with any of eventsource-parser's options, does exactly what eventsource-parser's does, feed
+// by feed (test/parser-drop-in-compare.test.js, and npm run fuzz -- --drop-in).
 
 const fc = require('fast-check')
 const { isDeepStrictEqual } = require('node:util')
-const { testCase, cutsOf } = require('./arbitraries')
-const { split, describeBytes, describeSizes } = require('../helpers/chunks')
-const { parseStreams } = require('../helpers/parse')
+const { testCase, dropInCase, cutsOf } = require('./arbitraries')
+const { split, splitString, describeBytes, describeSizes } = require('../helpers/chunks')
+const { parseStreams, feedStrings } = require('../helpers/parse')
+const { createParser } = require('../../parser')
 const { reference } = require('../helpers/reference')
 
 /** What the cases exercised, counted over a run, so that a generator change cannot make it vacuous. */
@@ -59,4 +64,66 @@ function parserProperty (tally = newTally()) {
   })
 }
 
-module.exports = { parserProperty, newTally }
+/** What the drop-in cases exercised (see newTally). */
+function newDropInTally () {
+  return {
+    event: 0, typed: 0, withId: 0, id: 0, retry: 0, comment: 0, 'unknown-field': 0, 'invalid-retry': 0,
+    'max-buffer-size-exceeded': 0, threw: 0, reset: 0, 'split pair': 0, 'split CRLF': 0
+  }
+}
+
+function countDropIn (tally, chunked, records) {
+  for (const [kind, a, b] of records) {
+    if (kind === 'error') tally[b]++
+    else if (kind in tally) tally[kind]++
+    if (kind === 'event') {
+      if (a !== undefined) tally.withId++
+      if (b !== undefined) tally.typed++
+    }
+  }
+  for (const chunks of chunked) {
+    for (let i = 0; i + 1 < chunks.length; i++) {
+      const last = chunks[i].charCodeAt(chunks[i].length - 1)
+      if (last >= 0xd800 && last <= 0xdbff) tally['split pair']++
+      if (last === 0x0d && chunks[i + 1][0] === '\n') tally['split CRLF']++
+    }
+  }
+}
+
+// Records with each lone surrogate replaced by U+FFFD. The generated strings are well formed, but a
+// cut may split a pair and a reset() or an overflow may then drop its first half: eventsource-parser
+// reports the second half alone, the drop-in (which parses UTF-8) U+FFFD, its one documented
+// difference. The same holds when eventsource-parser cuts a long field name in two for its message.
+function wellFormed (records) {
+  return records.map((record) => record.map((x) => typeof x === 'string' ? x.toWellFormed() : x))
+}
+
+/**
+ * The drop-in property against eventsource-parser's createParser (ESM only, so the caller imports it).
+ * @param {{ createParser: Function }} eventsourceParser
+ * @param {ReturnType<typeof newDropInTally>} [tally]
+ */
+function dropInProperty (eventsourceParser, tally = newDropInTally()) {
+  return fc.property(dropInCase, ({ streams, options }) => {
+    const chunked = streams.map(([text, plan]) => splitString(text, cutsOf(plan, text.length)))
+    const expected = feedStrings(eventsourceParser.createParser, chunked, options)
+    countDropIn(tally, chunked, expected)
+    let actual
+    try {
+      actual = feedStrings(createParser, chunked, options)
+    } catch (err) {
+      actual = `threw ${err.stack}`
+    }
+    if (typeof actual === 'string' || !isDeepStrictEqual(wellFormed(actual), wellFormed(expected))) {
+      throw new Error([
+        'the drop-in and eventsource-parser differ',
+        `  actual:   ${JSON.stringify(actual)}`,
+        `  expected: ${JSON.stringify(expected)}`,
+        `  options:  ${JSON.stringify(options)}`,
+        ...chunked.map((chunks, k) => `  stream ${k}: ${JSON.stringify(chunks)}`)
+      ].join('\n'))
+    }
+  })
+}
+
+module.exports = { parserProperty, newTally, dropInProperty, newDropInTally }

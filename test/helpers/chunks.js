@@ -80,6 +80,23 @@ function * everySplit (bytes) {
   for (const { name, cuts } of cutSets(bytes.length)) yield { name, chunks: split(bytes, cuts, { rotate: n++ }) }
 }
 
+/**
+ * Cuts a string at the given offsets (UTF-16 units, ascending, repeats for empty chunks), as a
+ * TextDecoderStream or a careless producer may: a cut can split a surrogate pair or a CRLF.
+ * @param {string} text
+ * @param {number[]} cuts
+ * @returns {string[]}
+ */
+function splitString (text, cuts) {
+  const chunks = []
+  let start = 0
+  for (const at of [...cuts, text.length]) {
+    chunks.push(text.slice(start, at))
+    start = at
+  }
+  return chunks
+}
+
 /** Cut points every `size` bytes. */
 function sizeCuts (length, size) {
   const cuts = []
@@ -119,4 +136,4 @@ function describeSizes (chunks) {
   return runs.map(([size, n]) => n === 1 ? String(size) : `${size}x${n}`).join(' + ')
 }
 
-module.exports = { toBytes, split, cutSets, everySplit, sizeCuts, randomCuts, randomSplit, describeBytes, describeSizes }
+module.exports = { toBytes, split, splitString, cutSets, everySplit, sizeCuts, randomCuts, randomSplit, describeBytes, describeSizes }

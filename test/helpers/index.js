@@ -7,15 +7,15 @@ module.exports = {
   ...require('./wait'), // TIMEOUT, bounded, onceBounded, deferred, macrotask
   ...require('./server'), // SSE_HEADERS, listen, serve, sse, rawServer, closedPort
   ...require('./eventsource'), // open, closeAtTeardown, reconnectionCycle
-  ...require('./recorder'), // Recorder, record, recordExpected
+  ...require('./recorder'), // Recorder, record, recordExpected, ChannelRecorder, recordChannels, CHANNELS, TRACING_EVENTS
   ...require('./proxy'), // proxyServer
   ...require('./child'), // runChild, runHeapChild, childEnv
   ...require('./tls'), // tlsFixture
   ...require('./dispatcher'), // countingDispatcher, loopbackLookup
   ...require('./fake-clock'), // fakeClock, withFakeTimers, stamped, stepThrough
   ...require('./prng'), // prng
-  ...require('./chunks'), // toBytes, split, cutSets, everySplit, sizeCuts, randomCuts, randomSplit, describeBytes, describeSizes
-  ...require('./parse'), // recordingParser, parseAll, parseStreams
+  ...require('./chunks'), // toBytes, split, splitString, cutSets, everySplit, sizeCuts, randomCuts, randomSplit, describeBytes, describeSizes
+  ...require('./parse'), // recordingParser, parseAll, parseStreams, feedStrings
   ...require('./reference'), // reference
   ...require('./errors'), // catchError, checkError, throwsError
   // Scenarios shared by a test and its soak run, and the CLI.

@@ -5,12 +5,34 @@
 // the recorded list (t.same(rec.types, [...])), so a callback that never ran fails them.
 
 const { isDeepStrictEqual } = require('node:util')
+const dc = require('node:diagnostics_channel')
 const { bounded, TIMEOUT } = require('./wait')
+
+// Bounded waits for something a recorder will have recorded: each waiter's find() is asked at once and
+// after every record, until it returns something.
+class Waiters {
+  #waiting = []
+
+  until (find, describe, ms) {
+    const found = find()
+    if (found !== undefined) return Promise.resolve(found)
+    return bounded(new Promise((resolve) => this.#waiting.push({ find, resolve })), describe, ms)
+  }
+
+  check () {
+    this.#waiting = this.#waiting.filter((waiter) => {
+      const found = waiter.find()
+      if (found === undefined) return true
+      waiter.resolve(found)
+      return false
+    })
+  }
+}
 
 class Recorder {
   /** One entry per event: { type, readyState, time, data, lastEventId, origin, code, event }. */
   events = []
-  #waiters = []
+  #waiters = new Waiters()
 
   /**
    * @param {EventTarget & { readyState?: number }} target
@@ -32,20 +54,12 @@ class Recorder {
       code: event.code,
       event
     })
-    this.#waiters = this.#waiters.filter((waiter) => {
-      const found = waiter.find()
-      if (found === undefined) return true
-      waiter.resolve(found)
-      return false
-    })
+    this.#waiters.check()
   }
 
   /** Resolves with what `find()` returns once it returns something (it is asked now and at each event). */
   #until (find, what, ms) {
-    const found = find()
-    if (found !== undefined) return Promise.resolve(found)
-    return bounded(new Promise((resolve) => this.#waiters.push({ find, resolve })),
-      () => `${what}; recorded so far: ${JSON.stringify(this.types)}`, ms)
+    return this.#waiters.until(find, () => `${what}; recorded so far: ${JSON.stringify(this.types)}`, ms)
   }
 
   /** The recorded event types, in order. */
@@ -131,4 +145,86 @@ async function recordExpected (es, expected, ms = TIMEOUT) {
   return log()
 }
 
-module.exports = { Recorder, record, recordExpected }
+// The package's diagnostics channels (lib/diagnostics.js), and the attempt's TracingChannel.
+const CHANNELS = ['create', 'connect', 'open', 'message', 'error', 'close']
+const TRACING_EVENTS = ['start', 'end', 'asyncStart', 'asyncEnd', 'error']
+
+/**
+ * Records what the diagnostics channels publish, in order, from the call until the test's teardown,
+ * where it unsubscribes. One entry per message: `name` ('connect', ... for the channels,
+ * 'trace:start', ... for the attempt's TracingChannel, or any other channel's name given in `extra`),
+ * `message` (a shallow copy as it was when published: the TracingChannel's context object is one
+ * object, changed as the attempt goes), `source` and `time` (performance.now()). `log(source)` is the
+ * entries of one source; `wait(name, n)` and `until(predicate)` wait, bounded, as Recorder's do.
+ */
+class ChannelRecorder {
+  entries = []
+  #waiters = new Waiters()
+
+  /**
+   * @param {import('tap').Test} t
+   * @param {{ tracing?: boolean, extra?: string[], onMessage?: (name: string, message: object) => void }} [options]
+   */
+  constructor (t, { tracing = true, extra = [], onMessage } = {}) {
+    const subscriptions = []
+    const subscribe = (channel, name) => {
+      const listener = (message) => {
+        onMessage?.(name, message)
+        this.#push(name, message)
+      }
+      dc.subscribe(channel, listener)
+      subscriptions.push(() => dc.unsubscribe(channel, listener))
+    }
+    for (const name of CHANNELS) subscribe(`whatwg-eventsource:${name}`, name)
+    if (tracing) {
+      for (const event of TRACING_EVENTS) subscribe(`tracing:whatwg-eventsource:attempt:${event}`, `trace:${event}`)
+    }
+    for (const name of extra) subscribe(name, name)
+    t.teardown(() => { for (const unsubscribe of subscriptions) unsubscribe() })
+  }
+
+  #push (name, message) {
+    this.entries.push({ name, message: { ...message }, source: message?.source, time: performance.now() })
+    this.#waiters.check()
+  }
+
+  #until (find, what, ms) {
+    return this.#waiters.until(find, () => `${what}; published so far: ${JSON.stringify(this.names())}`, ms)
+  }
+
+  /** The entries of messages about `source` (all of them without it). */
+  log (source) {
+    return source === undefined ? this.entries : this.entries.filter((e) => e.source === source)
+  }
+
+  /** The channel names of log(source), in order. */
+  names (source) {
+    return this.log(source).map((e) => e.name)
+  }
+
+  /** The messages published on `name` about `source` (any source without it). */
+  of (name, source) {
+    return this.log(source).filter((e) => e.name === name).map((e) => e.message)
+  }
+
+  /** Resolves with the n-th (1-based) message on `name`, about `source` when given. */
+  wait (name, n = 1, source = undefined, ms = TIMEOUT) {
+    return this.#until(() => this.of(name, source)[n - 1], `${name} #${n}`, ms)
+  }
+
+  /** Resolves once `predicate(entries)` holds; asked now and at each message. */
+  until (predicate, ms = TIMEOUT) {
+    return this.#until(() => predicate(this.entries) ? this.entries : undefined, 'a condition', ms)
+  }
+}
+
+/**
+ * Records the package's diagnostics channels (and `extra` channels) until the teardown of `t`.
+ * @param {import('tap').Test} t
+ * @param {{ tracing?: boolean, extra?: string[], onMessage?: (name: string, message: object) => void }} [options]
+ */
+function recordChannels (t, options) {
+  return new ChannelRecorder(t, options)
+}
+
+module.exports = { Recorder, record, recordExpected, ChannelRecorder, recordChannels, CHANNELS, TRACING_EVENTS }

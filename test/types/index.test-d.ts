@@ -1,5 +1,5 @@
 import { expectType, expectError, expectAssignable } from 'tsd'
-import { Agent } from 'undici'
+import { Agent, fetch as undiciFetch } from 'undici'
 import {
   EventSource,
   EventSourceParser,
@@ -8,6 +8,7 @@ import {
   EventSourceErrorEvent,
   type ParsedEvent,
   type EventSourceInit,
+  type EventSourceFetchInit,
   type ErrorCode,
   type Http2Options
 } from '../..'
@@ -57,6 +58,7 @@ stream.on('data', (event) => { expectType<ParsedEvent>(event) })
 
 const web = new EventSourceParserStream({ onRetry: (ms) => { expectType<number>(ms) } })
 expectAssignable<TransformStream<Uint8Array, ParsedEvent>>(web)
+expectAssignable<TransformStream<string, ParsedEvent>>(web)
 
 // Extensions
 new EventSource('http://127.0.0.1/', {
@@ -100,3 +102,22 @@ async function iterate (): Promise<void> {
   for await (const event of source) expectType<MessageEvent>(event)
 }
 void iterate
+
+// The fetch transport: the runtime's fetch, undici's, a user's wrapper (whose arguments are typed).
+new EventSource('http://127.0.0.1/', { fetch })
+new EventSource('http://127.0.0.1/', { fetch: undiciFetch })
+new EventSource('http://127.0.0.1/', { fetch: (input, init) => undiciFetch(input, { ...init, dispatcher: new Agent() }) })
+new EventSource('http://127.0.0.1/', {
+  fetch: async (input, init) => {
+    expectType<string>(input)
+    expectType<EventSourceFetchInit>(init)
+    expectType<'manual' | 'follow'>(init.redirect)
+    expectType<'same-origin' | 'include'>(init.credentials)
+    expectType<AbortSignal>(init.signal)
+    expectType<Record<string, string>>(init.headers)
+    return fetch(input, init)
+  },
+  withCredentials: true
+})
+expectError(new EventSource('http://127.0.0.1/', { fetch: 'https://example.com' }))
+expectError(new EventSource('http://127.0.0.1/', { fetch: async () => 'data: x\n\n' }))

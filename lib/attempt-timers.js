@@ -1,0 +1,93 @@
+'use strict'
+
+// The two clocks of an attempt (extensions), the same for every transport: connectTimeout, from sending
+// a request to its response head, and idleTimeout, the longest silence of a body being read. Either
+// ends the attempt as a network error, which reestablishes the connection: the timers call their
+// owner's timedOut(error) (the owner is the attempt, not a closure, which would cost every idle
+// connection its bytes).
+
+const { codes: { ERR_EVENTSOURCE_CONNECT_TIMEOUT, ERR_EVENTSOURCE_IDLE_TIMEOUT } } = require('./errors')
+
+class AttemptTimers {
+  #connectTimeout
+  #idleTimeout
+  #owner
+  #timer = null
+  #lastActivity = 0
+  #paused = false
+
+  /**
+   * @param {{ connectTimeout: number, idleTimeout: number }} request 0 for no limit
+   * @param {{ timedOut: (error: Error) => void }} owner told once a limit is passed, after the timer stopped
+   */
+  constructor (request, owner) {
+    this.#connectTimeout = request.connectTimeout
+    this.#idleTimeout = request.idleTimeout
+    this.#owner = owner
+  }
+
+  /**
+   * A request was sent to `url`: its head must come within connectTimeout.
+   * @param {URL} url
+   * @param {string} displayUrl the URL as errors show it
+   */
+  requestSent (url, displayUrl) {
+    const timeout = this.#connectTimeout
+    if (timeout === 0) return
+    this.#timer = setTimeout(() => this.#fire(new ERR_EVENTSOURCE_CONNECT_TIMEOUT(url.origin, timeout, { url: displayUrl })), timeout)
+  }
+
+  /**
+   * The body is read from now on: a silence longer than idleTimeout ends it.
+   * @param {URL} url
+   * @param {string} displayUrl
+   */
+  bodyStarted (url, displayUrl) {
+    this.stop()
+    if (this.#idleTimeout === 0) return
+    this.#lastActivity = performance.now()
+    this.#armIdle(this.#idleTimeout, url, displayUrl)
+  }
+
+  /** Bytes came. Called per chunk: it stamps the time rather than resetting a timer. */
+  bytesReceived () {
+    if (this.#idleTimeout !== 0) this.#lastActivity = performance.now()
+  }
+
+  /** Time spent paused by the consumer is not silence from the server. */
+  pause () {
+    this.#paused = true
+  }
+
+  resume () {
+    this.#paused = false
+    this.#lastActivity = performance.now()
+  }
+
+  stop () {
+    if (this.#timer !== null) {
+      clearTimeout(this.#timer)
+      this.#timer = null
+    }
+  }
+
+  // The idle timer is not reset per chunk (that would cost a timer operation per chunk): chunks stamp
+  // the time, and the timer, when it fires, waits again for whatever is left of the period.
+  #armIdle (delay, url, displayUrl) {
+    this.#timer = setTimeout(() => {
+      const idle = performance.now() - this.#lastActivity
+      if (this.#paused || idle < this.#idleTimeout) {
+        this.#armIdle(this.#paused ? this.#idleTimeout : this.#idleTimeout - idle, url, displayUrl)
+        return
+      }
+      this.#fire(new ERR_EVENTSOURCE_IDLE_TIMEOUT(url.origin, this.#idleTimeout, { url: displayUrl }))
+    }, Math.ceil(delay))
+  }
+
+  #fire (error) {
+    this.#timer = null
+    this.#owner.timedOut(error)
+  }
+}
+
+module.exports = { AttemptTimers }

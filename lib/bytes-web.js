@@ -1,0 +1,125 @@
+'use strict'
+
+// Bytes and strings where there is no Buffer (browsers, workers): the interface of lib/bytes-node.js on
+// web APIs alone (TextDecoder, TextEncoder, btoa). package.json's "imports" maps `#bytes` here for any
+// runtime that does not match the `node` condition. test/platform-web.test.js checks that each function
+// answers as its Node counterpart does.
+
+// ignoreBOM: a U+FEFF inside a value is a character, as Buffer's decoder keeps it (the stream's one
+// leading BOM is the parser's to drop). Not fatal: invalid sequences become U+FFFD, as in Buffer.
+const utf8 = new TextDecoder('utf-8', { ignoreBOM: true })
+const strictUtf8 = new TextDecoder('utf-8', { ignoreBOM: true, fatal: true })
+const encoder = new TextEncoder()
+
+// The getter of %TypedArray%.prototype[Symbol.toStringTag] names the typed array it is called on, and
+// answers undefined for anything else: an exact check, across realms too, as node:util/types makes.
+const typedArrayName = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), Symbol.toStringTag).get
+// ArrayBuffer.prototype.byteLength's getter throws for anything but an ArrayBuffer (a SharedArrayBuffer too).
+const arrayBufferByteLength = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, 'byteLength').get
+
+// Characters per String.fromCharCode call: well below any engine's limit on arguments.
+const CHARS_PER_CALL = 8192
+
+/** @this {Uint8Array} */
+function utf8Slice (start, end) {
+  return utf8.decode(this.subarray(start, end))
+}
+
+/**
+ * For bytes known to be ASCII, where UTF-8 is latin1: TextDecoder is the fastest decoder a browser has.
+ * @this {Uint8Array}
+ */
+function asciiSlice (start, end) {
+  return utf8.decode(this.subarray(start, end))
+}
+
+/** @this {Uint8Array} */
+function indexOf (byte, fromIndex) {
+  return Uint8Array.prototype.indexOf.call(this, byte, fromIndex)
+}
+
+function isAscii (bytes) {
+  for (let i = 0; i < bytes.length; i++) {
+    if (bytes[i] > 0x7f) return false
+  }
+  return true
+}
+
+function isUtf8 (bytes) {
+  try {
+    strictUtf8.decode(bytes)
+    return true
+  } catch {
+    return false
+  }
+}
+
+function isUint8Array (value) {
+  return typedArrayName.call(value) === 'Uint8Array'
+}
+
+function isArrayBuffer (value) {
+  try {
+    arrayBufferByteLength.call(value)
+    return true
+  } catch {
+    return false
+  }
+}
+
+function allocUnsafe (size) {
+  return new Uint8Array(size)
+}
+
+function bytesView (buffer, byteOffset, byteLength) {
+  return new Uint8Array(buffer, byteOffset, byteLength)
+}
+
+function utf8Bytes (string) {
+  return encoder.encode(string)
+}
+
+function concatBytes (list) {
+  let length = 0
+  for (const bytes of list) length += bytes.length
+  const result = new Uint8Array(length)
+  let offset = 0
+  for (const bytes of list) {
+    result.set(bytes, offset)
+    offset += bytes.length
+  }
+  return result
+}
+
+// Each byte as the character of the same code: latin1.
+function latin1String (bytes) {
+  let string = ''
+  for (let i = 0; i < bytes.length; i += CHARS_PER_CALL) {
+    string += String.fromCharCode.apply(null, bytes.subarray(i, i + CHARS_PER_CALL))
+  }
+  return string
+}
+
+function toBase64 (bytes) {
+  return btoa(latin1String(bytes))
+}
+
+function utf8AsLatin1 (string) {
+  return latin1String(encoder.encode(string))
+}
+
+module.exports = {
+  utf8Slice,
+  asciiSlice,
+  indexOf,
+  isAscii,
+  isUtf8,
+  isUint8Array,
+  isArrayBuffer,
+  allocUnsafe,
+  bytesView,
+  utf8Bytes,
+  concatBytes,
+  toBase64,
+  utf8AsLatin1
+}

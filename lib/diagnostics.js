@@ -1,0 +1,97 @@
+'use strict'
+
+// What EventSources do, published on diagnostics_channel, the way Node core and undici publish HTTP:
+// APM tools (OpenTelemetry, Datadog, Sentry) and logs observe every source without wrapping user code.
+// A message is built only when the channel has subscribers (`hasSubscribers`), so that nothing is
+// paid when nobody listens. The README lists every channel and its message; types/diagnostics.d.ts
+// types them.
+//
+//   whatwg-eventsource:create   { source, url }
+//   whatwg-eventsource:connect  { source, attempt, url, method, headers, lastEventId }
+//   whatwg-eventsource:open     { source, attempt, status, statusText, headers, url, ms }
+//   whatwg-eventsource:message  { source, type, lastEventId, dataLength }
+//   whatwg-eventsource:error    { source, error, code, status, cause, willReconnect, delay }
+//   whatwg-eventsource:close    { source, reason, events, bytes, attempts, msOpen }
+//   tracing:whatwg-eventsource:attempt:{start,end,asyncStart,asyncEnd,error}   one attempt, as a TracingChannel
+//
+// `message` is published for every message dispatched, to listeners or to nobody (no MessageEvent is
+// created for a type nobody listens for, but the message is still dispatched, and counted in close's
+// `events`); `error`'s cause is the error event's (the underlying error, else the error itself).
+//
+// The attempt's TracingChannel: `start` and `end` around sending the request (its stores run there, so
+// the transport's own I/O, undici's or fetch's, happens in the subscriber's context: an attempt span
+// becomes the parent of the HTTP spans), `asyncStart` and `asyncEnd` when the attempt is over (the
+// body ended, a network error, a failure, or close()), with `error` before them when it ended in one.
+// They always come after `end`, also for an attempt whose transport failed inside start().
+
+const dc = require('node:diagnostics_channel')
+
+const createChannel = dc.channel('whatwg-eventsource:create')
+const connectChannel = dc.channel('whatwg-eventsource:connect')
+const openChannel = dc.channel('whatwg-eventsource:open')
+const messageChannel = dc.channel('whatwg-eventsource:message')
+const errorChannel = dc.channel('whatwg-eventsource:error')
+const closeChannel = dc.channel('whatwg-eventsource:close')
+const attemptChannel = dc.tracingChannel('whatwg-eventsource:attempt')
+
+/** Whether anyone subscribed to any of the attempt's tracing channels. */
+function tracingAttempts () {
+  return attemptChannel.hasSubscribers
+}
+
+// The context whose transport is starting, and whether its attempt ended during start(): a transport
+// may report at once (an unsupported scheme fails in start()), and a TracingChannel's subscribers
+// expect `end` before `asyncStart`, as Node's own traceCallback and tracePromise publish them.
+let starting = null
+let endedWhileStarting = false
+
+/**
+ * Starts the transport of an attempt inside the attempt's tracing context.
+ * @param {object} context the attempt's message ({ source, attempt, url, method, ... })
+ * @param {() => void} start
+ */
+function traceAttemptStart (context, start) {
+  starting = context
+  endedWhileStarting = false
+  attemptChannel.start.runStores(context, () => {
+    try {
+      start()
+    } finally {
+      starting = null
+      attemptChannel.end.publish(context)
+    }
+  })
+  if (endedWhileStarting) {
+    endedWhileStarting = false
+    publishAttemptEnd(context)
+  }
+}
+
+/**
+ * The attempt is over; `error` is why, when it ended in one (a clean end of the body is not).
+ * @param {object} context the same object traceAttemptStart was given
+ * @param {Error | null} error
+ */
+function traceAttemptEnd (context, error) {
+  if (error !== null) context.error = error
+  if (context === starting) endedWhileStarting = true
+  else publishAttemptEnd(context)
+}
+
+function publishAttemptEnd (context) {
+  if (context.error !== undefined) attemptChannel.error.publish(context)
+  attemptChannel.asyncStart.publish(context)
+  attemptChannel.asyncEnd.publish(context)
+}
+
+module.exports = {
+  createChannel,
+  connectChannel,
+  openChannel,
+  messageChannel,
+  errorChannel,
+  closeChannel,
+  tracingAttempts,
+  traceAttemptStart,
+  traceAttemptEnd
+}

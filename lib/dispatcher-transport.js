@@ -1,0 +1,235 @@
+'use strict'
+
+// The Dispatcher transport: one attempt of an EventSource sent through an undici Dispatcher, Node's
+// fast path. Response bytes (decoded if the body has a Content-Encoding) go straight to the sink; no
+// fetch() and no web streams. Redirects and 401 challenges are answered here, by the rules of
+// lib/redirect-policy.js; each hop is a request on the dispatcher with its own handler
+// (lib/undici-handler.js). What it reports, and when, is the transport interface of lib/transport.js.
+
+const {
+  codes: {
+    ERR_EVENTSOURCE_DECODING, ERR_EVENTSOURCE_DISPATCHER_REDIRECT, ERR_EVENTSOURCE_NETWORK,
+    ERR_EVENTSOURCE_TOO_MANY_CODINGS, ERR_EVENTSOURCE_UNSUPPORTED_SCHEME
+  }
+} = require('./errors')
+const { parseContentEncoding, ContentDecoder, MAX_CODINGS } = require('./content-decoding')
+const { RedirectPolicy, isRedirect, isHttpScheme } = require('./redirect-policy')
+const { UndiciHandler } = require('./undici-handler')
+const { AttemptTimers } = require('./attempt-timers')
+
+// The headers fetch adds by itself, which a dispatcher does not: the request's cache mode is
+// "no-store", for which fetch sends Pragma and Cache-Control (unless the request has them), and the
+// codings it decodes (lib/content-decoding.js). A user's own value for any of them stays.
+const FETCH_HEADERS = [['cache-control', 'no-cache'], ['pragma', 'no-cache'], ['accept-encoding', 'gzip, deflate, br']]
+
+function withFetchHeaders (requestHeaders) {
+  const headers = { ...requestHeaders }
+  for (const [name, value] of FETCH_HEADERS) headers[name] ??= value
+  return headers
+}
+
+class DispatcherAttempt {
+  #dispatcher
+  #sink
+  #policy
+  #handler = null
+  #decoder = null
+  #done = false
+  #timers
+  #paused = false
+  // The decoder holds enough undecoded input: the socket is not read until it drains.
+  #decoderFull = false
+
+  /**
+   * @param {import('undici').Dispatcher} dispatcher
+   * @param {import('./request').EventSourceRequest} request
+   * @param {import('./transport').TransportSink} sink
+   */
+  constructor (dispatcher, request, sink) {
+    this.#dispatcher = dispatcher
+    this.#sink = sink
+    this.#policy = new RedirectPolicy(request, withFetchHeaders(request.headers))
+    this.#timers = new AttemptTimers(request, this)
+  }
+
+  start () {
+    const url = this.#policy.url
+    if (!isHttpScheme(url)) {
+      if (this.#settle()) this.#sink.failed(new ERR_EVENTSOURCE_UNSUPPORTED_SCHEME(url.protocol, { url: this.#policy.displayUrl }))
+      return
+    }
+    this.#dispatch()
+  }
+
+  /** Aborts the request at once, releasing its socket. Nothing is reported to the sink after. */
+  abort () {
+    if (this.#done) return
+    this.#done = true
+    this.#timers.stop()
+    this.#handler?.abort()
+    this.#decoder?.destroy()
+  }
+
+  /**
+   * Stops reading the response body until resume(): TCP backpressure through the dispatcher. A
+   * decoder stops too, or a small compressed body could still turn into any number of events.
+   */
+  pause () {
+    this.#paused = true
+    this.#timers.pause()
+    this.#handler?.pause()
+    this.#decoder?.pause()
+  }
+
+  resume () {
+    if (!this.#paused) return
+    this.#paused = false
+    this.#timers.resume()
+    // What the decoder holds goes first; it may fill the consumer's queue again, or end the body.
+    this.#decoder?.resume()
+    if (!this.#paused && !this.#decoderFull) this.#handler?.resume()
+  }
+
+  // Aborts the current hop without hearing from it again: undici reports the abort as an error,
+  // sometimes synchronously, and that is not what happened to the attempt.
+  #discardHop () {
+    const handler = this.#handler
+    this.#handler = null
+    handler?.abort()
+  }
+
+  // Called by the timers: connectTimeout or idleTimeout passed.
+  timedOut (error) {
+    this.#discardHop()
+    if (this.#settle()) this.#sink.networkError(error)
+  }
+
+  // Sends the policy's current hop.
+  #dispatch () {
+    const policy = this.#policy
+    const url = policy.url
+    const headers = policy.hopHeaders()
+    this.#timers.requestSent(url, policy.displayUrl)
+    const handler = this.#handler = new UndiciHandler(this)
+    if (this.#paused) handler.pause()
+    this.#dispatcher.dispatch({
+      origin: url.origin,
+      path: url.pathname + url.search,
+      method: policy.method,
+      headers,
+      body: policy.body,
+      // An event stream may be quiet for as long as it likes; browsers do not time out a body.
+      // (undici's default would cut it after 300 s of silence.)
+      bodyTimeout: 0,
+      // Redirects are ours to follow (RedirectPolicy), with the rules for credentials, https: to http:
+      // and loops. A dispatcher composed with undici's redirect interceptor, or an undici 6 Agent given
+      // maxRedirections, would follow them before we see them: 0 makes it stand down, in undici 6, 7
+      // and 8, as fetch() asks for it; every undici Dispatcher accepts it. A dispatcher that follows
+      // redirects anyway is caught by its handler (hopFollowedRedirect).
+      maxRedirections: 0
+    }, handler)
+  }
+
+  // Called by the current hop's handler once its response head is known. Returns false when its body
+  // is not wanted.
+  hopResponse (handler, status, headers, statusText) {
+    if (handler !== this.#handler || this.#done) return false
+    this.#timers.stop()
+    const policy = this.#policy
+    if (isRedirect(status, headers)) {
+      this.#discardHop()
+      const error = policy.follow(status, headers.location)
+      if (error === null) this.#dispatch()
+      else if (this.#settle()) this.#sink.failed(error)
+      return false
+    }
+    if (status === 401 && policy.answerChallenge(headers)) {
+      this.#discardHop()
+      this.#dispatch()
+      return false
+    }
+    const details = { status, statusText, headers, url: policy.displayUrl }
+    // A body is set up for decoding before anyone sees the response, whatever its status, as in
+    // Chromium (which sets up its decoders before it delivers the head): a list of codings that will
+    // not be decoded is an error of the response, not of its status.
+    const codings = parseContentEncoding(headers['content-encoding'])
+    if (codings !== null && codings.length > MAX_CODINGS) {
+      // Fetch would return a network error, which reestablishes; but the server would send the same
+      // header again, so the connection fails instead (reconnecting is known to be futile, which the
+      // standard lets a user agent act on), as for a redirect loop.
+      this.#discardHop()
+      if (this.#settle()) this.#sink.failed(new ERR_EVENTSOURCE_TOO_MANY_CODINGS(codings.length, MAX_CODINGS, details))
+      return false
+    }
+    policy.release()
+    // The source decides whether it wants this response (status, Content-Type); it aborts the attempt
+    // when it does not.
+    this.#sink.opened({ status, statusText, headers, url: policy.url.href, method: policy.method })
+    if (this.#done) return false
+    if (codings !== null) {
+      this.#decoder = new ContentDecoder(codings, {
+        onData: (chunk) => this.#sink.data(chunk),
+        onDrain: () => {
+          this.#decoderFull = false
+          if (!this.#paused) this.#handler?.resume()
+        },
+        onEnd: () => { if (this.#settle()) this.#sink.ended() },
+        onError: (err) => {
+          if (this.#settle()) this.#sink.networkError(new ERR_EVENTSOURCE_DECODING(headers['content-encoding'], details, err))
+        }
+      })
+      if (this.#paused) this.#decoder.pause()
+    }
+    this.#timers.bodyStarted(policy.url, policy.displayUrl)
+    return true
+  }
+
+  // The handler reports that its request follows a redirect the dispatcher took by itself (undici's
+  // RedirectHandler, used without regard to maxRedirections). Its rules are not ours: the request is
+  // aborted before it is sent, and the attempt fails, as retrying would do the same.
+  hopFollowedRedirect (handler, history) {
+    if (handler !== this.#handler || this.#done) return
+    this.#discardHop()
+    const from = history[history.length - 1]
+    if (this.#settle()) this.#sink.failed(new ERR_EVENTSOURCE_DISPATCHER_REDIRECT(from, { url: this.#policy.displayUrl }))
+  }
+
+  // The socket-to-parser path: undici -> UndiciHandler#onResponseData -> here -> sink.data -> parser.
+  hopData (handler, chunk) {
+    if (handler !== this.#handler || this.#done) return
+    this.#timers.bytesReceived()
+    if (this.#decoder === null) {
+      this.#sink.data(chunk)
+    } else if (!this.#decoder.write(chunk) && !this.#done) {
+      this.#decoderFull = true
+      handler.pause()
+    }
+  }
+
+  hopEnd (handler) {
+    if (handler !== this.#handler || this.#done) return
+    if (this.#decoder === null) {
+      if (this.#settle()) this.#sink.ended()
+    } else {
+      this.#decoder.end()
+    }
+  }
+
+  hopError (handler, err) {
+    if (handler !== this.#handler || this.#done) return
+    const url = this.#policy.url
+    if (this.#settle()) this.#sink.networkError(new ERR_EVENTSOURCE_NETWORK(url.origin, err.message, { url: this.#policy.displayUrl }, err))
+  }
+
+  // Ends the attempt before its one last report (ended, networkError or failed). Returns false when it
+  // had ended already: then nothing is reported.
+  #settle () {
+    if (this.#done) return false
+    this.#done = true
+    this.#timers.stop()
+    this.#handler = null
+    return true
+  }
+}
+
+module.exports = { DispatcherAttempt }

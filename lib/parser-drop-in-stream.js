@@ -1,0 +1,51 @@
+'use strict'
+
+// EventSourceParserStream: a drop-in for eventsource-parser's (version 4), a TransformStream of strings
+// in (`response.body.pipeThrough(new TextDecoderStream())`) and eventsource-parser's messages out,
+// `{ id, event, data }`, on the drop-in's createParser (lib/parser-drop-in.js). As in
+// eventsource-parser:
+// - `onError`: a function is called with each ParseError and parsing goes on; 'terminate' errors the
+//   stream with the first one; anything else ignores them;
+// - an overflow of `maxBufferSize` always errors the stream (the parser cannot go on without a reset(),
+//   which the stream has no way to call);
+// - the end of the input ends the output: an event without its blank line is not dispatched.
+// Unlike this package's EventSourceParserStream (lib/eventsource-parser-stream.js), whose events are
+// EventSource's `{ type, data, lastEventId }`.
+
+const { createParser } = require('./parser-drop-in')
+
+class EventSourceParserStream extends TransformStream {
+  /**
+   * @param {object} [options]
+   * @param {'terminate' | ((error: Error) => void)} [options.onError]
+   * @param {(ms: number) => void} [options.onRetry]
+   * @param {(comment: string) => void} [options.onComment]
+   * @param {(id: string) => void} [options.onId]
+   * @param {number} [options.maxBufferSize]
+   */
+  constructor ({ onError, onRetry, onComment, onId, maxBufferSize } = {}) {
+    let parser
+    super({
+      start (controller) {
+        parser = createParser({
+          onEvent (event) {
+            controller.enqueue(event)
+          },
+          onError (error) {
+            if (typeof onError === 'function') onError(error)
+            if (onError === 'terminate' || error.type === 'max-buffer-size-exceeded') controller.error(error)
+          },
+          onRetry,
+          onComment,
+          onId,
+          maxBufferSize
+        })
+      },
+      transform (chunk) {
+        parser.feed(chunk)
+      }
+    })
+  }
+}
+
+module.exports = { EventSourceParserStream }

@@ -1,0 +1,207 @@
+'use strict'
+
+// Fetch's rules for a request whose redirects the client follows itself: where the next hop goes and
+// with which method, headers and body, which credentials travel with it, the Origin header, and the
+// answer to a 401 from the URL's credentials. One RedirectPolicy is one attempt's chain of hops; it
+// sends nothing itself (lib/dispatcher-transport.js does) and knows nothing of event streams.
+//
+// https://fetch.spec.whatwg.org/#http-redirect-fetch
+// https://fetch.spec.whatwg.org/#http-network-or-cache-fetch
+
+const {
+  codes: { ERR_EVENTSOURCE_INSECURE_REDIRECT, ERR_EVENTSOURCE_INVALID_REDIRECT, ERR_EVENTSOURCE_TOO_MANY_REDIRECTS }
+} = require('./errors')
+const { includesCredentials, basicAuthorization, offersBasic, displayHref } = require('./url-credentials')
+
+// fetch's redirect limit.
+const MAX_REDIRECTS = 20
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308])
+// Sent by fetch on a cross-origin redirect only to the origin that was asked for. Fetch itself names
+// Authorization; like undici's redirect handling we also keep Cookie and Proxy-Authorization back.
+const CREDENTIAL_HEADERS = ['authorization', 'cookie', 'proxy-authorization']
+// The request-body headers fetch removes when a redirect turns the request into a body-less GET.
+const BODY_HEADERS = ['content-type', 'content-length', 'content-encoding', 'content-language', 'content-location']
+
+/**
+ * Whether a URL's scheme is one a request can go to.
+ * @param {URL} url
+ */
+function isHttpScheme (url) {
+  return url.protocol === 'http:' || url.protocol === 'https:'
+}
+
+/**
+ * Whether a response is a redirect to follow: a redirect status with a Location. (Without one, it is
+ * the response, as in fetch.)
+ * @param {number} status
+ * @param {Record<string, string>} headers
+ */
+function isRedirect (status, headers) {
+  return REDIRECT_STATUSES.has(status) && headers.location !== undefined
+}
+
+class RedirectPolicy {
+  #url
+  #method
+  #body
+  #headers
+  #documentOrigin
+  #credentialOrigin
+  #credentialHeaders
+  #allowInsecureRedirect
+  // Fetch's "tainted origin flag": a redirect went from one foreign origin to another.
+  #taintedOrigin = false
+  #redirects = 0
+  #credentialsDropped = false
+  // Credentials in the URL (lib/url-credentials.js) are for the request's origin: the document's when
+  // there is one, else the EventSource's URL's. Fetch's response tainting turns "cors" for good once a
+  // request went elsewhere; from then on they are never used.
+  #requestOrigin
+  #leftRequestOrigin = false
+  // The Authorization value answering this hop's 401 challenge, once it has been answered.
+  #challengeAnswer = null
+
+  /**
+   * @param {import('./request').EventSourceRequest} request
+   * @param {Record<string, string>} [headers] the headers to send, when the transport adds to the request's
+   */
+  constructor (request, headers = request.headers) {
+    this.#url = new URL(request.url)
+    this.#method = request.method
+    this.#body = request.body
+    // Copied: a redirect may remove headers, and the request is not ours to change.
+    this.#headers = { ...headers }
+    this.#documentOrigin = request.documentOrigin
+    this.#credentialOrigin = request.credentialOrigin
+    this.#credentialHeaders = request.credentialHeaders
+    this.#allowInsecureRedirect = request.allowInsecureRedirect
+    this.#requestOrigin = request.documentOrigin ?? request.credentialOrigin
+  }
+
+  /** The URL of the current hop: after redirects, the final URL. */
+  get url () {
+    return this.#url
+  }
+
+  /** The method of the current hop: a redirect may have turned it into GET, without a body. */
+  get method () {
+    return this.#method
+  }
+
+  get body () {
+    return this.#body
+  }
+
+  /** The current URL as it may be shown in errors (no password). */
+  get displayUrl () {
+    return displayHref(this.#url)
+  }
+
+  /**
+   * The headers of the next hop to send, with the credential rules applied. Called once per hop.
+   * @returns {Record<string, string>}
+   */
+  hopHeaders () {
+    const url = this.#url
+    // Credentials go to their own origin only: not after a redirect elsewhere (fetch's "HTTP-redirect
+    // fetch" step), and not on a reconnection that goes straight to another origin's final URL. Once
+    // dropped they stay dropped, as in fetch, even if a later redirect comes back.
+    if (!this.#credentialsDropped && url.origin !== this.#credentialOrigin) {
+      for (const name of CREDENTIAL_HEADERS) delete this.#headers[name]
+      for (const name of this.#credentialHeaders) delete this.#headers[name]
+      this.#credentialsDropped = true
+    }
+    if (url.origin !== this.#requestOrigin) this.#leftRequestOrigin = true
+    // The URL's userinfo is never sent as such: the transport sends the origin and the path.
+    const headers = { ...this.#headers }
+    if (this.#challengeAnswer !== null && !this.#leftRequestOrigin) headers.authorization = this.#challengeAnswer
+    const origin = this.#originHeader()
+    if (origin !== null) headers.origin = origin
+    return headers
+  }
+
+  // Fetch's "append a request `Origin` header", for a CORS-mode request: only cross-origin requests
+  // carry it, and only when there is a document origin to send (browser code under the polyfill).
+  #originHeader () {
+    if (this.#documentOrigin === null) return null
+    if (this.#taintedOrigin) return 'null'
+    return this.#url.origin === this.#documentOrigin ? null : this.#documentOrigin
+  }
+
+  /**
+   * Fetch's "HTTP-network-or-cache fetch" for a 401: retried once with the URL's credentials
+   * (lib/url-credentials.js), when the request may use them and the server asks for Basic.
+   * @param {Record<string, string>} headers the 401 response's
+   * @returns {boolean} whether the hop is to be sent again (with hopHeaders())
+   */
+  answerChallenge (headers) {
+    if (this.#challengeAnswer !== null || this.#leftRequestOrigin) return false
+    // A request that already has an Authorization header (the user's) gets none from the URL.
+    if (this.#headers.authorization !== undefined || !offersBasic(headers['www-authenticate'])) return false
+    const answer = basicAuthorization(this.#url)
+    if (answer === null) return false
+    this.#challengeAnswer = answer
+    return true
+  }
+
+  /**
+   * Fetch's "HTTP-redirect fetch", for an EventSource's GET (or the method a user chose): moves the
+   * policy to the next hop, or says why the redirect is not followed.
+   * @param {number} status
+   * @param {string} location
+   * @returns {Error | null} null when the next hop is ready to send; else the error that fails the
+   *   connection (retrying would meet the same redirect)
+   */
+  follow (status, location) {
+    const from = this.#url
+    const details = { status, url: displayHref(from) }
+    let next
+    try {
+      next = new URL(location, from)
+    } catch (err) {
+      return new ERR_EVENTSOURCE_INVALID_REDIRECT(`an invalid URL: ${location}`, details, err)
+    }
+    if (!isHttpScheme(next)) {
+      return new ERR_EVENTSOURCE_INVALID_REDIRECT(`an unsupported URL scheme: ${next.protocol}`, details)
+    }
+    // Fetch, steps 9 and 10: a redirect to a URL with credentials in it is a network error (futile to
+    // retry) unless it stays on the request's origin, which the request never left. (A relative
+    // Location keeps the credentials of the URL it is resolved against.)
+    if (includesCredentials(next) && (next.origin !== this.#requestOrigin || this.#leftRequestOrigin)) {
+      return new ERR_EVENTSOURCE_INVALID_REDIRECT('a URL that includes credentials', details)
+    }
+    // Fetch follows https: -> http:, but that would send the request, its headers and body included, in
+    // clear text because the server said so. Refused unless the user opts in (browsers block it as
+    // mixed content on secure pages).
+    if (from.protocol === 'https:' && next.protocol === 'http:' && !this.#allowInsecureRedirect) {
+      return new ERR_EVENTSOURCE_INSECURE_REDIRECT(displayHref(next), details)
+    }
+    // A redirect loop is a network error in fetch; retrying it would loop forever, so the connection
+    // fails instead (the standard lets a user agent fail when reconnecting is known to be futile).
+    if (++this.#redirects > MAX_REDIRECTS) {
+      return new ERR_EVENTSOURCE_TOO_MANY_REDIRECTS(MAX_REDIRECTS, displayHref(next), details)
+    }
+    // 303, and 301/302 after a POST, turn the request into a body-less GET.
+    if (status === 303 ? this.#method !== 'HEAD' : (status === 301 || status === 302) && this.#method === 'POST') {
+      this.#method = 'GET'
+      this.#body = null
+      for (const name of BODY_HEADERS) delete this.#headers[name]
+    }
+    if (next.origin !== from.origin && this.#documentOrigin !== null && from.origin !== this.#documentOrigin) {
+      this.#taintedOrigin = true
+    }
+    this.#url = next
+    // The new request is not an authentication fetch: it goes without the URL's credentials, and a
+    // 401 to it may be answered again.
+    this.#challengeAnswer = null
+    return null
+  }
+
+  /** The response is final: only redirects need the request's headers and body again. */
+  release () {
+    this.#headers = null
+    this.#body = null
+  }
+}
+
+module.exports = { RedirectPolicy, isRedirect, isHttpScheme }

@@ -1,0 +1,33 @@
+'use strict'
+
+// The transports where there is no undici (browsers, workers): package.json's "imports" maps
+// `#transport` here for any runtime that does not match the `node` condition, and to lib/transport.js,
+// which documents the interface, for Node, Bun and Deno. Every attempt is made with a fetch: init.fetch,
+// or the runtime's. init.dispatcher, an undici Dispatcher, has nothing to run on here and is ignored, so
+// that code shared with Node may pass one.
+
+const { FetchAttempt } = require('./fetch-transport')
+
+/**
+ * @param {import('./request').EventSourceRequest} request
+ * @param {import('./transport').TransportSink} sink
+ * @param {object} init the source's resolved init
+ * @returns {import('./transport').TransportAttempt}
+ */
+function createAttempt (request, sink, init) {
+  // The runtime's fetch is looked up at each attempt, as Node's global dispatcher is: an application may
+  // wrap it after the source was made.
+  // (init.fetchFollowsRedirects: lib/eventsource-compat.js, the `eventsource` package's entry point.)
+  if (init.fetch !== undefined) return new FetchAttempt(init.fetch, request, sink, 'init.fetch', init.fetchFollowsRedirects)
+  return new FetchAttempt(globalThis.fetch, request, sink, 'globalThis.fetch')
+}
+
+/**
+ * No transport here is configured with a limit on events: the parser's default, or init.maxEventSize.
+ * @returns {undefined}
+ */
+function transportMaxEventSize () {
+  return undefined
+}
+
+module.exports = { createAttempt, transportMaxEventSize }

@@ -1,0 +1,109 @@
+'use strict'
+
+// The seam between an EventSource and the network. An EventSource describes each attempt as one
+// immutable request (lib/request.js) and hands it to a transport, which sends it, follows its
+// redirects, decodes its body, and reports back to the source's sink. The transport knows nothing of
+// event streams (fields, Content-Type, readyState); the source knows nothing of sockets.
+//
+// A transport is chosen per attempt by createAttempt() below: the undici Dispatcher transport
+// (lib/dispatcher-transport.js), Node's fast path, on the user's dispatcher, the shared HTTP/2 sessions
+// of init.http2 (lib/http2-agents.js) or undici's global dispatcher; or the fetch transport
+// (lib/fetch-transport.js), with init.fetch or where the runtime has no usable dispatcher (Bun,
+// browsers, workers).
+//
+// The attempt (what createAttempt returns):
+//   start()    sends the request; reports begin after start() has returned, or during it
+//   pause()    stop delivering body bytes until resume(), and stop reading them (backpressure)
+//   resume()
+//   abort()    ends the attempt at once and releases its connection: nothing is reported after it
+//
+// The sink (what the transport reports to), in this order:
+//   opened(response)     once, for the final response of the attempt (after redirects and
+//                        authentication), whatever its status. The sink that does not want the body
+//                        calls abort() from there. `response` is a TransportResponse.
+//   data(chunk)          body bytes (decoded), any number of times, never before opened()
+//   then at most one of:
+//   ended()              the body ended: the standard's "reestablish the connection"
+//   networkError(error)  a network error, before or after opened(): "reestablish the connection"
+//   failed(error)        an error that retrying would only meet again (an invalid redirect, a
+//                        redirect loop, a body it will not decode): "fail the connection"
+// Errors are the package's (lib/errors.js), with the details the error event shows (status, url...).
+
+const { DispatcherAttempt } = require('./dispatcher-transport')
+const { FetchAttempt } = require('./fetch-transport')
+const { globalDispatcher } = require('./global-dispatcher')
+const { http2Dispatcher } = require('./http2-agents')
+const { dispatcherMaxEventSize } = require('./dispatcher-options')
+
+/**
+ * @typedef {object} TransportResponse
+ * @property {number} status
+ * @property {string} statusText
+ * @property {Record<string, string>} headers lower-case names, repeated headers joined with ", "
+ * @property {string} url the final URL, after redirects (credentials included, when it has them)
+ * @property {string | null} method the method of the final request (a redirect may have made it a
+ *   GET); null when the transport cannot know it (a fetch that followed redirects by itself): the next
+ *   attempt then starts again from the first URL
+ */
+
+/**
+ * @typedef {object} TransportSink
+ * @property {(response: TransportResponse) => void} opened
+ * @property {(chunk: Uint8Array) => void} data
+ * @property {() => void} ended
+ * @property {(error: Error) => void} networkError
+ * @property {(error: Error) => void} failed
+ */
+
+/**
+ * @typedef {object} TransportAttempt
+ * @property {() => void} start
+ * @property {() => void} pause
+ * @property {() => void} resume
+ * @property {() => void} abort
+ */
+
+/**
+ * The attempt that sends `request` for a source with the resolved `init`, not yet started.
+ * @param {import('./request').EventSourceRequest} request
+ * @param {TransportSink} sink
+ * @param {object} init the source's resolved init (lib/eventsource-init.js)
+ * @returns {TransportAttempt}
+ */
+function createAttempt (request, sink, init) {
+  if (init.fetch !== undefined) return new FetchAttempt(init.fetch, request, sink, 'init.fetch', init.fetchFollowsRedirects)
+  const dispatcher = dispatcherFor(init)
+  if (dispatcher === null) return new FetchAttempt(globalThis.fetch, request, sink, 'globalThis.fetch')
+  return new DispatcherAttempt(dispatcher, request, sink)
+}
+
+/**
+ * The limit on one event that the transport's configuration asks for: an undici dispatcher's
+ * `eventSourceOptions.maxEventSize`, read at construction as undici's EventSource reads it
+ * (lib/dispatcher-options.js). undefined when it asks for none.
+ * @param {object} init the source's resolved init
+ * @returns {number | undefined}
+ */
+function transportMaxEventSize (init) {
+  if (init.fetch !== undefined) return undefined
+  // With init.http2 the Agent is this package's (lib/http2-agents.js), which asks for no limit.
+  if (init.dispatcher === undefined && init.http2 !== null) return undefined
+  return dispatcherMaxEventSize(init.dispatcher ?? globalDispatcher())
+}
+
+/**
+ * The dispatcher an attempt goes through: the user's; else, with init.http2, the Agent that shares
+ * HTTP/2 sessions among the sources given the same init.http2 (lib/http2-agents.js); else undici's
+ * global dispatcher, looked up at each attempt so that setGlobalDispatcher() applies. null where
+ * undici is not usable (Bun): the runtime's fetch, which negotiates HTTP/2 by itself where it can.
+ * @param {object} init the source's resolved init
+ * @returns {object | null}
+ */
+function dispatcherFor (init) {
+  if (init.dispatcher !== undefined) return init.dispatcher
+  const dispatcher = globalDispatcher()
+  if (dispatcher === null || init.http2 === null) return dispatcher
+  return http2Dispatcher(init.http2)
+}
+
+module.exports = { createAttempt, transportMaxEventSize }

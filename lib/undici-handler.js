@@ -1,0 +1,112 @@
+'use strict'
+
+// The handler of one request on an undici Dispatcher (one hop of an attempt). It speaks both of
+// undici's handler APIs: the one with onConnect/onHeaders/onData (undici 6, which Node 20 and 22
+// bundle for their fetch, and undici 7) and the one with onRequestStart/onResponseStart/
+// onResponseData (undici 7 and 8), so any global dispatcher works, whoever installed it. Both are
+// turned into plain calls on its owner (lib/dispatcher-transport.js), which passes the handler along
+// so that it can tell a current hop from one it has let go:
+//   owner.hopResponse(handler, status, headers, statusText)  -> false when the body is not wanted
+//   owner.hopData(handler, chunk)
+//   owner.hopEnd(handler)
+//   owner.hopError(handler, error)
+//   owner.hopFollowedRedirect(handler, history)  the dispatcher followed a redirect by itself
+
+const { codes: { ERR_EVENTSOURCE_ABORTED } } = require('./errors')
+const { fromRawHeaders, fromParsedHeaders } = require('./response-headers')
+
+class UndiciHandler {
+  #owner
+  #abort = null
+  #controller = null
+  #resume = null
+  #aborted = false
+  #paused = false
+
+  constructor (owner) {
+    this.#owner = owner
+  }
+
+  abort () {
+    if (this.#aborted) return
+    this.#aborted = true
+    const err = new ERR_EVENTSOURCE_ABORTED()
+    if (this.#controller !== null) this.#controller.abort(err)
+    else if (this.#abort !== null) this.#abort(err)
+    // Otherwise the request has not started yet; onConnect/onRequestStart aborts it.
+  }
+
+  pause () {
+    this.#paused = true
+    this.#controller?.pause()
+  }
+
+  resume () {
+    if (!this.#paused) return
+    this.#paused = false
+    if (this.#controller !== null) this.#controller.resume()
+    else if (this.#resume !== null) this.#resume()
+  }
+
+  // undici 6/7 handler API
+
+  // undici's RedirectHandler calls this again for each redirect it follows, with the URLs so far as
+  // context.history: never the case when the dispatcher leaves redirects to us.
+  onConnect (abort, context) {
+    this.#abort = abort
+    if (this.#aborted) abort(new ERR_EVENTSOURCE_ABORTED())
+    else if (context?.history?.length > 0) this.#owner.hopFollowedRedirect(this, context.history)
+  }
+
+  onHeaders (status, rawHeaders, resume, statusText) {
+    this.#resume = resume
+    return this.#owner.hopResponse(this, status, fromRawHeaders(rawHeaders), statusText) && !this.#paused
+  }
+
+  onData (chunk) {
+    this.#owner.hopData(this, chunk)
+    return !this.#paused
+  }
+
+  onComplete () {
+    this.#owner.hopEnd(this)
+  }
+
+  onError (err) {
+    this.#owner.hopError(this, err)
+  }
+
+  onUpgrade () {}
+
+  // undici 7/8 handler API
+
+  onRequestStart (controller, context) {
+    this.#controller = controller
+    if (this.#aborted) controller.abort(new ERR_EVENTSOURCE_ABORTED())
+    else if (context?.history?.length > 0) this.#owner.hopFollowedRedirect(this, context.history)
+  }
+
+  onResponseStart (controller, status, headers, statusText) {
+    // undici 7 runs this API through its UnwrapHandler, whose controller keeps the raw header Buffers
+    // for the life of the response (about 1.5 KiB per idle connection); they are parsed already.
+    if (controller.rawHeaders != null) controller.rawHeaders = null
+    if (!this.#owner.hopResponse(this, status, fromParsedHeaders(headers), statusText)) return
+    if (this.#paused) controller.pause()
+  }
+
+  onResponseData (controller, chunk) {
+    this.#owner.hopData(this, chunk)
+  }
+
+  onResponseEnd () {
+    this.#owner.hopEnd(this)
+  }
+
+  onResponseError (controller, err) {
+    this.#owner.hopError(this, err)
+  }
+
+  onRequestUpgrade () {}
+}
+
+module.exports = { UndiciHandler }

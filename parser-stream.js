@@ -1,0 +1,9 @@
+'use strict'
+
+// `require('whatwg-eventsource/parser/stream')`: a drop-in for `eventsource-parser/stream` (version 4):
+// EventSourceParserStream, strings in, `{ id, event, data }` out.
+
+const { EventSourceParserStream } = require('./lib/parser-drop-in-stream')
+const { ParseError } = require('./lib/parse-error')
+
+module.exports = { EventSourceParserStream, ParseError }

@@ -1,0 +1,246 @@
+'use strict'
+
+// whatwg-eventsource/parser, the drop-in for eventsource-parser 4, piece by piece: createParser's
+// callbacks and what each receives, ParseError, the BOM, CRs at the end of a feed, incomplete lines,
+// maxBufferSize and its terminated state, reset() and reset({ consume }), surrogate pairs, argument
+// errors. Where a test names eventsource-parser's behaviour, test/parser-drop-in-compare.test.js
+// checks it against eventsource-parser itself on the same inputs at every chunking.
+
+const t = require('tap')
+const { createParser, ParseError } = require('../parser')
+const { checkError, throwsError, feedStrings } = require('./helpers')
+
+// Records every callback of a parser fed `chunks`; returns the records (see feedStrings).
+function feed (chunks, options) {
+  return feedStrings(createParser, [chunks], options).filter((r) => r[0] !== 'feed')
+}
+
+const event = (data, { id, type } = {}) => ['event', id, type, data, 'id,event,data']
+const error = (type, message, { field, value, line } = {}) =>
+  ['error', 'ParseError', type, message, field, value, line, 'name,type,field,value,line', true]
+
+t.test('createParser() returns feed() and reset(), which work detached', async (t) => {
+  const events = []
+  const parser = createParser({ onEvent: (e) => events.push(e) })
+  t.same(Object.keys(parser), ['feed', 'reset'])
+  const { feed, reset } = parser
+  feed('data: a\n\n')
+  feed('data: b\n')
+  reset()
+  feed('\n')
+  t.same(events, [{ id: undefined, event: undefined, data: 'a' }])
+})
+
+t.test('events: the type and ID of their own block only, undefined when it set none', async (t) => {
+  t.same(feed(['id: 1\nevent: add\ndata: a\n\ndata: b\n\nevent:\ndata: c\n\nevent: message\ndata: d\n\n']), [
+    ['id', '1'],
+    event('a', { id: '1', type: 'add' }),
+    event('b'),
+    event('c'),
+    event('d', { type: 'message' })
+  ])
+  t.same(feed(['data: 1\ndata\ndata:  2\n\n']), [event('1\n\n 2')], 'lines joined by LF; one leading space removed')
+})
+
+t.test('onId: at the end of every block that set an ID, before its event, with or without data', async (t) => {
+  t.same(feed(['id: 7\n\nid\ndata: x\n\nid: a\u0000b\ndata: y\n\n']), [
+    ['id', '7'],
+    ['id', ''],
+    event('x', { id: '' }),
+    // An ID with NUL is ignored, as the standard says.
+    event('y')
+  ])
+})
+
+t.test('onRetry: digits only; anything else is an invalid-retry ParseError', async (t) => {
+  t.same(feed(['retry: 1500\nretry: 0015\nretry: 1x\nretry:\nretry\nretry: -1\n']), [
+    ['retry', 1500],
+    ['retry', 15],
+    error('invalid-retry', 'Invalid `retry` value: "1x"', { value: '1x', line: 'retry: 1x' }),
+    error('invalid-retry', 'Invalid `retry` value: ""', { value: '', line: 'retry:' }),
+    error('invalid-retry', 'Invalid `retry` value: ""', { value: '', line: 'retry' }),
+    error('invalid-retry', 'Invalid `retry` value: "-1"', { value: '-1', line: 'retry: -1' })
+  ])
+  // Past 2^53, rounded once, as parseInt() rounds (a sum of digits would be off in the last place).
+  const digits = '86288864886024208288'
+  t.same(feed([`retry: ${digits}\nretry: ${'9'.repeat(400)}\n`]), [['retry', parseInt(digits, 10)], ['retry', Infinity]])
+})
+
+t.test('onComment: the text after the colon, one leading space removed', async (t) => {
+  t.same(feed([': hello\n:world\n:\n:  two\n']), [['comment', 'hello'], ['comment', 'world'], ['comment', ''], ['comment', ' two']])
+})
+
+t.test('onError: unknown fields, with field, value and line', async (t) => {
+  t.same(feed(['foo: bar\nDATA:x\nnocolon\nan-unknown-field-name-longer-than-twenty: v\n']), [
+    error('unknown-field', 'Unknown field "foo"', { field: 'foo', value: 'bar', line: 'foo: bar' }),
+    error('unknown-field', 'Unknown field "DATA"', { field: 'DATA', value: 'x', line: 'DATA:x' }),
+    error('unknown-field', 'Unknown field "nocolon"', { field: 'nocolon', value: '', line: 'nocolon' }),
+    error('unknown-field', 'Unknown field "an-unknown-field-nam…"', {
+      field: 'an-unknown-field-name-longer-than-twenty', value: 'v', line: 'an-unknown-field-name-longer-than-twenty: v'
+    })
+  ])
+})
+
+t.test('an incomplete line that cannot become a field is dropped, unreported, as eventsource-parser does', async (t) => {
+  t.same(feed(['foo', ': bar\ndata: a\n\n']), [event('a')], 'cut after "foo": dropped')
+  t.same(feed(['da', 'tax', ': 1\ndata: a\n\n']), [event('a')], 'cut after "da", then after "datax": dropped')
+  t.same(feed(['da', 'tax: 1\ndata: a\n\n']), [
+    error('unknown-field', 'Unknown field "datax"', { field: 'datax', value: '1', line: 'datax: 1' }),
+    event('a')
+  ], 'cut after "da", then complete: reported')
+  t.same(feed(['data', 'x: 1\ndata: a\n\n']), [
+    error('unknown-field', 'Unknown field "datax"', { field: 'datax', value: '1', line: 'datax: 1' }),
+    event('a')
+  ], 'cut after "data", which may still become a field: kept and reported')
+  t.same(feed([':', ' x\n'], { callbacks: ['onError'] }), [], 'a comment without onComment is dropped')
+})
+
+t.test('ParseError', async (t) => {
+  const errors = []
+  createParser({ onError: (e) => errors.push(e) }).feed('x: 1\n')
+  const [e] = errors
+  t.ok(e instanceof ParseError)
+  t.ok(e instanceof Error)
+  t.equal(e.name, 'ParseError')
+  t.equal(String(e), 'ParseError: Unknown field "x"')
+  t.match(e.stack, /^ParseError: Unknown field "x"\n/)
+  t.same({ ...e }, { name: 'ParseError', type: 'unknown-field', field: 'x', value: '1', line: 'x: 1' })
+  const made = new ParseError('m', { type: 'max-buffer-size-exceeded' })
+  t.same(Object.keys(made), ['name', 'type', 'field', 'value', 'line'], 'own properties, undefined ones too')
+})
+
+t.test('the BOM: one, decoded or as Latin-1 bytes, at the start of each stream', async (t) => {
+  t.same(feed(['\ufeffdata: a\n\n']), [event('a')])
+  t.same(feed(['\xEF\xBB\xBFdata: a\n\n']), [event('a')])
+  t.same(feed(['\xEF', '', '\xBB', '\xBFdata: a\n\n']), [event('a')], 'the Latin-1 form one character per feed')
+  t.same(feed(['\xEF\xBB', 'x: 1\n']), [
+    error('unknown-field', 'Unknown field "\xEF\xBBx"', { field: '\xEF\xBBx', value: '1', line: '\xEF\xBBx: 1' })
+  ], 'half of it is content')
+  t.same(feed(['\ufeff\ufeffdata: a\n\n']), [
+    error('unknown-field', 'Unknown field "\ufeffdata"', { field: '\ufeffdata', value: 'a', line: '\ufeffdata: a' })
+  ], 'a second BOM is content')
+  const events = []
+  const parser = createParser({ onEvent: (e) => events.push(e.data) })
+  parser.feed('\ufeffdata: a\n\n')
+  parser.reset()
+  parser.feed('\ufeffdata: b\n\n')
+  t.same(events, ['a', 'b'], 'again after reset()')
+})
+
+t.test('line ends: a CR that ends a feed ends its line at once; an LF that starts the next is its CRLF', async (t) => {
+  t.same(feed(['data: a\r', '\ndata: b\r', '\r', '\n']), [event('a\nb')])
+  t.same(feed(['data: a\r', '\n\n']), [event('a')])
+  t.same(feed(['retry: 5\r']), [['retry', 5]], 'the line is parsed before the next feed')
+})
+
+t.test('surrogate pairs cut by a feed boundary stay whole', async (t) => {
+  t.same(feed(['id: \ud83d', '\udd11\ndata: \ud83d', '\ude00\n\n']), [['id', '🔑'], event('😀', { id: '🔑' })])
+  // The one difference: a lone surrogate (no TextDecoder makes one) cannot be UTF-8, and becomes U+FFFD.
+  t.same(feed(['data: a\udc00b\n\n']), [event('a\ufffdb')])
+})
+
+t.test('maxBufferSize: the incomplete line and the data buffer, in characters', async (t) => {
+  const exceeded = error('max-buffer-size-exceeded', 'Buffered data exceeded max buffer size of 8 characters')
+  t.same(feed(['data: 12', '3\n\n'], { maxBufferSize: 8 }), [event('123')], 'within the limit')
+  t.same(feed(['data: 123', '\n\n'], { maxBufferSize: 8 }), [exceeded, ['threw', TERMINATED]], 'an incomplete line past it')
+  t.same(feed(['data: 1234\ndata: 5678\ndata: 9\n: after\n\n'], { maxBufferSize: 8 }), [exceeded],
+    'the data buffer past it: nothing after that line is parsed')
+  t.same(feed(['data: 123456789\n\n'], { maxBufferSize: 8 }), [event('123456789')],
+    'eventsource-parser does not check a one-line event whose blank line follows at once')
+  t.same(feed(['data: 123456789\r\n\r\n'], { maxBufferSize: 8 }), [exceeded], 'unless the feed has a CR')
+  t.same(feed(['data: 123456789\n', '\n'], { maxBufferSize: 8 }), [exceeded, ['threw', TERMINATED]], 'or the blank line is in the next feed')
+  t.same(feed(['data: 123456789\n\n'], { maxBufferSize: Infinity }), [event('123456789')], 'Infinity: no limit')
+})
+
+const TERMINATED = 'Cannot feed parser: it was terminated after exceeding the configured max buffer size. Call `reset()` to resume parsing.'
+
+t.test('after an overflow, feed() throws until reset()', async (t) => {
+  const errors = []
+  const events = []
+  const parser = createParser({ onEvent: (e) => events.push(e.data), onError: (e) => errors.push(e.type), maxBufferSize: 4 })
+  parser.feed('data: 12345')
+  t.same(errors, ['max-buffer-size-exceeded'])
+  const err = throwsError(t, () => parser.feed('\n\n'), { type: Error, code: 'ERR_EVENTSOURCE_PARSER_TERMINATED', message: TERMINATED })
+  t.ok(err)
+  parser.reset()
+  parser.feed('data: 1\n\n')
+  t.same(events, ['1'])
+})
+
+t.test('reset(): a new stream; { consume: true } parses the incomplete line first', async (t) => {
+  t.same(feedStrings(createParser, [['data: a\nretry: 12'], ['data: b\n\n']]).filter((r) => r[0] !== 'feed'), [
+    ['reset', false],
+    event('b')
+  ], 'the event and the incomplete line are forgotten')
+  t.same(feedStrings(createParser, [['data: a\nretry: 12'], [': x'], ['foo'], ['data: b']], { consume: true, end: true }).filter((r) => r[0] !== 'feed'), [
+    ['reset', true],
+    ['retry', 12],
+    ['reset', true],
+    ['comment', 'x'],
+    // An incomplete line that cannot be a field was dropped already: nothing to consume.
+    ['reset', true],
+    ['reset', true]
+  ], 'its fields take effect; its event is not dispatched')
+})
+
+t.test('reset() from a callback forgets the event being read and goes on with the chunk', async (t) => {
+  t.same(feed(['data: a\n: reset\ndata: b\n\ndata: c\n\n'], { resetAt: 1 }), [
+    ['comment', 'reset'],
+    ['reset', false],
+    event('b'),
+    event('c')
+  ])
+  const records = []
+  const parser = createParser({
+    onId (id) { records.push(['id', id]); parser.reset() },
+    onEvent (e) { records.push(['event', e.data]) }
+  })
+  parser.feed('id: 1\ndata: a\nretry: 5\n\ndata: b\n\n')
+  t.same(records, [['id', '1'], ['event', 'b']], 'from onId: the event is not dispatched')
+})
+
+t.test('feed() from a callback parses its chunk there and then', async (t) => {
+  const records = []
+  const parser = createParser({
+    onEvent (e) {
+      records.push(e.data)
+      if (e.data === 'a') parser.feed('data: nested\n\n')
+    }
+  })
+  parser.feed('data: a\n\ndata: b\n\n')
+  t.same(records, ['a', 'nested', 'b'])
+})
+
+t.test('large feeds, and feeds that are not ASCII', async (t) => {
+  const big = 'x'.repeat(100_000)
+  const text = `id: é\ndata: ${big}\ndata: 中文😀\n\n`.repeat(3)
+  const records = feed([text.slice(0, 150_000), text.slice(150_000)])
+  t.same(records, [
+    ['id', 'é'], event(`${big}\n中文😀`, { id: 'é' }),
+    ['id', 'é'], event(`${big}\n中文😀`, { id: 'é' }),
+    ['id', 'é'], event(`${big}\n中文😀`, { id: 'é' })
+  ])
+})
+
+t.test('a parser without callbacks parses without failing', async (t) => {
+  const parser = createParser({})
+  parser.feed('id: 1\nretry: 1\n: c\nx: y\ndata: a\n\n')
+  parser.reset({ consume: true })
+  t.pass()
+})
+
+t.test('arguments', async (t) => {
+  throwsError(t, () => createParser(() => {}), {
+    type: TypeError, code: 'ERR_INVALID_ARG_TYPE', message: /"config" argument must be an object \(did you mean createParser\(\{ onEvent: fn \}\)\?\)/
+  })
+  throwsError(t, () => createParser(), { type: TypeError, code: 'ERR_INVALID_ARG_TYPE', message: /"config" argument must be of type object\. Received undefined/ })
+  throwsError(t, () => createParser({ maxBufferSize: -1 }), { type: RangeError, code: 'ERR_OUT_OF_RANGE', message: /"config\.maxBufferSize" is out of range/ })
+  throwsError(t, () => createParser({ maxBufferSize: '10' }), { type: TypeError, code: 'ERR_INVALID_ARG_TYPE', message: /"config\.maxBufferSize" property must be of type number/ })
+  throwsError(t, () => createParser({ onRetry: 'x' }), { type: TypeError, code: 'ERR_INVALID_ARG_TYPE', message: /"config\.onRetry" property must be of type function/ })
+  t.doesNotThrow(() => createParser({ onEvent: null, onRetry: null, onComment: null, onError: null, onId: null }), 'null callbacks are absent ones')
+  const parser = createParser({})
+  const err = throwsError(t, () => parser.feed(Buffer.from('data: a\n\n')), {
+    type: TypeError, code: 'ERR_INVALID_ARG_TYPE', message: /"chunk" argument must be of type string\. Received an instance of Buffer/
+  })
+  checkError(t, err, { type: TypeError, code: 'ERR_INVALID_ARG_TYPE', message: err.message })
+})

@@ -1,0 +1,28 @@
+// The runtime suite in Chromium, in a page or in a dedicated worker: test/runtime/run.mjs bundles this
+// file with esbuild, with the `browser` condition for the page and the `worker` condition for the worker,
+// and serves it from the loopback server. The configuration comes in the query string (`config`); lines
+// go to the console in a page, and to the page in a worker (test/runtime/run.mjs relays both).
+
+import * as pkg from 'whatwg-eventsource'
+import { runSuite } from './suite.mjs'
+
+const inWorker = typeof document === 'undefined'
+const config = JSON.parse(new URL(location.href).searchParams.get('config'))
+const log = inWorker ? (line) => postMessage({ line }) : (line) => console.log(line)
+log(`# runtime: ${navigator.userAgent}${inWorker ? ' (dedicated worker)' : ''}`)
+
+runSuite({
+  ...config,
+  pkg,
+  loadPolyfill: () => import('whatwg-eventsource/polyfill'),
+  browser: true,
+  log
+}).then((result) => {
+  if (inWorker) postMessage({ result })
+  else globalThis.suiteResult = result
+}, (err) => {
+  log(`not ok - the suite itself: ${err?.stack ?? err}`)
+  const result = { passed: 0, failed: 1 }
+  if (inWorker) postMessage({ result })
+  else globalThis.suiteResult = result
+})

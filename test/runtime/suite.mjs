@@ -1,0 +1,377 @@
+// The runtime suite: one set of tests of the package as each runtime loads it (Node, Bun, Deno through
+// test/runtime/main.mjs; a page and a worker in Chromium through test/runtime/browser-main.mjs, bundled
+// with the `browser` or `worker` condition). It uses nothing but what every one of them has (fetch,
+// EventTarget, TextEncoder, setTimeout), against the loopback servers of test/runtime/server.mjs.
+// test/runtime/run.mjs runs it everywhere; test/README.md says how.
+//
+// Framework-free: a test is an async function; every wait is for an event or a server's answer, and is
+// bounded (within()); nothing sleeps. Each test prints `ok - name` or `not ok - name: why`.
+
+const WAIT_MS = 5000
+
+// ---- assertions and bounded waits ----
+
+function show (value) {
+  return typeof value === 'string' ? JSON.stringify(value) : String(value)
+}
+
+function assert (ok, message) {
+  if (!ok) throw new Error(message)
+}
+
+function equal (actual, expected, what) {
+  if (!Object.is(actual, expected)) throw new Error(`${what}: expected ${show(expected)}, got ${show(actual)}`)
+}
+
+function same (actual, expected, what) {
+  const a = JSON.stringify(actual)
+  const e = JSON.stringify(expected)
+  if (a !== e) throw new Error(`${what}:\n  expected ${e}\n  got      ${a}`)
+}
+
+function within (promise, ms, what) {
+  let timer
+  const timeout = new Promise((resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`no ${what} within ${ms} ms`)), ms)
+  })
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
+}
+
+// Records the events of the given types, with the readyState at dispatch and the time; wait(type, n)
+// resolves with the n-th event of a type, once it has come.
+function record (source, types) {
+  const events = []
+  const waiters = new Set()
+  for (const type of types) {
+    source.addEventListener(type, (event) => {
+      events.push({ type, event, data: event.data, lastEventId: event.lastEventId, readyState: source.readyState, time: performance.now() })
+      for (const waiter of waiters) waiter()
+    })
+  }
+  const of = (type) => events.filter((e) => e.type === type)
+  return {
+    events,
+    of,
+    types: () => events.map((e) => e.type),
+    wait (type, n = 1, ms = WAIT_MS) {
+      const got = new Promise((resolve) => {
+        const check = () => {
+          if (of(type).length < n) return
+          waiters.delete(check)
+          resolve(of(type)[n - 1])
+        }
+        waiters.add(check)
+        check()
+      })
+      return within(got, ms, `${type} event #${n} (so far: ${events.map((e) => e.event.code ?? e.type).join(', ') || 'none'})`)
+    }
+  }
+}
+
+// ---- the tests ----
+
+const tests = []
+function test (name, fn) {
+  tests.push({ name, fn })
+}
+
+test('connect: open, a message, readyState, url, origin, the request', async ({ open, url, requests, env, pkg }) => {
+  const source = open(url('basic'))
+  equal(source.readyState, pkg.EventSource.CONNECTING, 'readyState at first')
+  equal(source.url, url('basic'), 'url')
+  const events = record(source, ['open', 'message', 'error'])
+  equal((await events.wait('open')).readyState, pkg.EventSource.OPEN, 'readyState at open')
+  const message = await events.wait('message')
+  assert(message.event instanceof MessageEvent, 'a MessageEvent')
+  same([message.data, message.lastEventId, message.event.origin], ['hello', '1', env.base], 'data, lastEventId, origin')
+  const [request] = (await requests(1)).requests
+  same([request.method, request.headers.accept], ['GET', 'text/event-stream'], 'method, Accept')
+  // The transport under test, seen from the server: undici's Dispatcher sends no User-Agent, every fetch does.
+  const agent = request.headers['user-agent']
+  if (env.transport === 'dispatcher') equal(agent, undefined, 'User-Agent (the Dispatcher transport sends none)')
+  else assert(agent !== undefined, 'a fetch sends a User-Agent')
+  env.note(`user-agent: ${agent ?? '(none)'}`)
+  if (env.browser) {
+    // In a document or a worker, a relative URL is resolved against its location.
+    const relative = open(new URL(url('basic')).pathname + new URL(url('basic')).search)
+    equal(relative.url, url('basic'), 'a relative URL, resolved')
+    await record(relative, ['message']).wait('message')
+  }
+})
+
+test('message types: named events, multi-line data, ids, comments, CR/CRLF, BOM, UTF-8', async ({ open, url }) => {
+  const source = open(url('types'))
+  const events = record(source, ['message', 'update', 'done', 'nodata'])
+  let handled = 0
+  source.onmessage = () => { handled++ }
+  await events.wait('done')
+  same(events.events.map((e) => [e.type, e.data, e.lastEventId]), [
+    ['message', 'first', ''],
+    ['update', 'line 1\nline 2', ''],
+    ['message', 'no space', ''],
+    ['message', 'after CR', '7'],
+    ['message', 'café 😀', '7'],
+    ['message', '', '7'],
+    ['done', 'end', '7']
+  ], 'events')
+  equal(handled, 5, 'onmessage calls')
+})
+
+test('reconnect: an error, then Last-Event-ID (UTF-8) on the next request', async ({ open, url, requests, pkg }) => {
+  const source = open(url('reconnect'))
+  const events = record(source, ['open', 'message', 'error'])
+  await events.wait('message', 2)
+  same(events.types(), ['open', 'message', 'error', 'open', 'message'], 'events')
+  const [error] = events.of('error')
+  same([error.readyState, error.event.code, error.event.willReconnect], [pkg.EventSource.CONNECTING, 'ERR_EVENTSOURCE_STREAM_ENDED', true],
+    'the error: readyState, code, willReconnect')
+  same(events.of('message').map((e) => e.lastEventId), ['é1', 'é1'], 'lastEventId')
+  same((await requests(2)).requests.map((r) => r.lastEventId ?? null), [null, 'é1'], 'Last-Event-ID sent')
+})
+
+test('retry: the reconnection time, from the stream', async ({ open, url }) => {
+  const source = open(url('retry'))
+  const events = record(source, ['open', 'message', 'error'])
+  // Within 2.5 s: the default reconnection time, 3 s, would not make it.
+  await events.wait('message', 2, 2500)
+  const [error] = events.of('error')
+  same([error.event.willReconnect, error.event.reconnectDelay], [true, 40], 'the error: willReconnect, reconnectDelay')
+  const waited = events.of('open')[1].time - error.time
+  assert(waited >= 35, `reconnected ${waited.toFixed(1)} ms after the error; retry: 40 asks for 40`)
+})
+
+test('POST: string, bytes and form bodies; a body function, called again on reconnection', async ({ open, url }) => {
+  const posts = record(open(url('echo', 'end=1'), { method: 'POST', body: ({ attempt }) => `attempt ${attempt}` }), ['message'])
+  await posts.wait('message', 2)
+  same(posts.of('message').map((e) => JSON.parse(e.data)).map((s) => [s.method, s.body, s.contentType]), [
+    ['POST', 'attempt 1', 'text/plain;charset=UTF-8'],
+    ['POST', 'attempt 2', 'text/plain;charset=UTF-8']
+  ], 'method, body, Content-Type of both attempts')
+  const bytes = await record(open(url('echo', 'key2=bytes'), { method: 'PUT', body: new TextEncoder().encode('bytes ✓') }), ['message']).wait('message')
+  same(JSON.parse(bytes.data), { method: 'PUT', body: 'bytes ✓' }, 'a Uint8Array body: no Content-Type')
+  const form = await record(open(url('echo', 'key2=form'), { method: 'POST', body: new URLSearchParams({ q: 'a b' }) }), ['message']).wait('message')
+  same(JSON.parse(form.data), { method: 'POST', body: 'q=a+b', contentType: 'application/x-www-form-urlencoded;charset=UTF-8' }, 'a URLSearchParams body')
+})
+
+test('headers: a function called at each attempt, with its number and the last event ID', async ({ open, url }) => {
+  const calls = []
+  const source = open(url('echo', 'end=1'), {
+    headers: async ({ attempt, lastEventId }) => {
+      calls.push([attempt, lastEventId])
+      return { authorization: `Bearer t${attempt}`, 'x-custom': 'v' }
+    }
+  })
+  const events = record(source, ['message'])
+  await events.wait('message', 2)
+  same(calls, [[1, ''], [2, '1']], 'calls')
+  same(events.of('message').map((e) => JSON.parse(e.data)).map((s) => [s.authorization, s.custom, s.lastEventId ?? null]), [
+    ['Bearer t1', 'v', null],
+    ['Bearer t2', 'v', '1']
+  ], 'Authorization, X-Custom, Last-Event-ID sent')
+})
+
+test('close(): nothing dispatched after it, the connection released, no reconnection', async ({ open, url, requests, closed, pkg }) => {
+  const source = open(url('hold'))
+  const got = []
+  let errors = 0
+  source.onerror = () => { errors++ }
+  source.addEventListener('message', (event) => {
+    got.push(event.data)
+    source.close()
+    equal(source.readyState, pkg.EventSource.CLOSED, 'readyState right after close()')
+  })
+  await record(source, ['message']).wait('message')
+  same(await closed(), { closed: true }, 'the server saw the connection close')
+  same(got, ['one'], 'messages (two more came in the same chunk)')
+  equal(errors, 0, 'error events')
+  equal((await requests(1)).requests.length, 1, 'requests')
+})
+
+test('error details: a status or type that fails the connection', async ({ open, url, pkg }) => {
+  const notFound = await record(open(url('status', 'code=404')), ['error']).wait('error')
+  assert(notFound.event instanceof pkg.EventSourceErrorEvent, 'an EventSourceErrorEvent')
+  same([notFound.readyState, notFound.event.code, notFound.event.status, notFound.event.statusText, notFound.event.willReconnect],
+    [pkg.EventSource.CLOSED, 'ERR_EVENTSOURCE_BAD_STATUS', 404, 'Not Found', false], '404: readyState, code, status, statusText, willReconnect')
+  equal(notFound.event.headers.get('content-type'), 'text/plain', '404: headers')
+  assert(/404/.test(notFound.event.message), `404: the message says so (${notFound.event.message})`)
+  const wrongType = await record(open(url('type')), ['error']).wait('error')
+  same([wrongType.readyState, wrongType.event.code, wrongType.event.status], [pkg.EventSource.CLOSED, 'ERR_EVENTSOURCE_BAD_CONTENT_TYPE', 200],
+    'text/plain: readyState, code, status')
+})
+
+test('error details: a dropped connection and an ended stream reconnect', async ({ open, url, env, pkg, cut: cutNow }) => {
+  const cut = record(open(url('cut')), ['message', 'error'])
+  await cut.wait('message')
+  same(await cutNow(), { cut: true }, 'the server dropped the connection')
+  const dropped = await cut.wait('error')
+  same([cut.types(), dropped.readyState, dropped.event.code, dropped.event.willReconnect, dropped.event.reconnectDelay],
+    [['message', 'error'], pkg.EventSource.CONNECTING, 'ERR_EVENTSOURCE_NETWORK', true, 60000], 'cut: events, readyState, code, willReconnect, delay')
+  assert(dropped.event.message.startsWith(`The connection to ${env.base} failed`), `cut: the message (${dropped.event.message})`)
+  const ended = await record(open(url('end')), ['error']).wait('error')
+  same([ended.readyState, ended.event.code, ended.event.reconnectDelay], [pkg.EventSource.CONNECTING, 'ERR_EVENTSOURCE_STREAM_ENDED', 60000],
+    'end: readyState, code, delay')
+})
+
+test('reconnection policy: retryOnStatus, then maxRetries gives up', async ({ open, url, requests, pkg }) => {
+  const source = open(url('status', 'code=503'), { reconnect: { retryOnStatus: [503], maxRetries: 1, delay: 1 } })
+  const events = record(source, ['error'])
+  const last = await events.wait('error', 2)
+  same(events.of('error').map((e) => [e.readyState, e.event.code, e.event.status]), [
+    [pkg.EventSource.CONNECTING, 'ERR_EVENTSOURCE_BAD_STATUS', 503],
+    [pkg.EventSource.CLOSED, 'ERR_EVENTSOURCE_RETRIES_EXHAUSTED', 503]
+  ], 'errors: readyState, code, status')
+  equal(last.event.willReconnect, false, 'gave up')
+  equal((await requests(2)).requests.length, 2, 'requests')
+})
+
+test('timeouts: connectTimeout and idleTimeout', async ({ open, url, pkg }) => {
+  const noHead = await record(open(url('nohead'), { connectTimeout: 150 }), ['error']).wait('error')
+  same([noHead.readyState, noHead.event.code], [pkg.EventSource.CONNECTING, 'ERR_EVENTSOURCE_CONNECT_TIMEOUT'], 'no head: readyState, code')
+  const silent = record(open(url('silent'), { idleTimeout: 150, reconnect: { delay: 60000 } }), ['open', 'error'])
+  const idle = await silent.wait('error')
+  same([silent.types(), idle.readyState, idle.event.code], [['open', 'error'], pkg.EventSource.CONNECTING, 'ERR_EVENTSOURCE_IDLE_TIMEOUT'],
+    'silent: events, readyState, code')
+})
+
+test('for await: every message; break closes the source', async ({ open, url, pkg }) => {
+  const source = open(url('several'))
+  const data = []
+  await within((async () => {
+    for await (const event of source) {
+      data.push(event.data)
+      if (data.length === 3) break
+    }
+  })(), WAIT_MS, 'three messages through for await')
+  same(data, ['1', '2', '3'], 'messages')
+  equal(source.readyState, pkg.EventSource.CLOSED, 'readyState after break')
+})
+
+test('one task per event: a loop that awaits each event sees all those of one chunk', async ({ open, url }) => {
+  const source = open(url('several'))
+  const nextMessage = () => new Promise((resolve) => source.addEventListener('message', resolve, { once: true }))
+  // Two levels of promises between an event and the next listener, as a helper function makes.
+  async function nextData () {
+    const event = await nextMessage()
+    await null
+    return event.data
+  }
+  const data = []
+  await within((async () => {
+    for (let i = 0; i < 3; i++) data.push(await nextData())
+  })(), WAIT_MS, 'three messages, awaited one at a time')
+  same(data, ['1', '2', '3'], 'messages')
+})
+
+test('content coding: a gzip stream is decoded', async ({ open, url, requests }) => {
+  const message = await record(open(url('gzip')), ['message']).wait('message')
+  equal(message.data, 'zipped', 'data')
+  const [request] = (await requests(1)).requests
+  assert(/\bgzip\b/.test(request.headers['accept-encoding'] ?? ''), `gzip accepted (Accept-Encoding: ${request.headers['accept-encoding']})`)
+})
+
+test('redirect: followed; origin is the final URL\'s', async ({ open, url, requests, env }) => {
+  const message = await record(open(url('redirect')), ['message']).wait('message')
+  same([message.data, message.event.origin], ['hello', env.base], 'data, origin')
+  same((await requests(2)).requests.map((r) => r.route), ['redirect', 'basic'], 'requests')
+})
+
+test('cross-origin with CORS: POST, a custom header (a preflight in browsers)', async ({ open, url, requests, env }) => {
+  const source = open(url('echo', '', env.cross), { method: 'POST', body: 'x', headers: { 'x-custom': 'v' } })
+  const message = await record(source, ['message']).wait('message')
+  equal(message.event.origin, env.cross, 'origin')
+  same(JSON.parse(message.data), { method: 'POST', body: 'x', contentType: 'text/plain;charset=UTF-8', custom: 'v' }, 'what the server saw')
+  const { preflights } = await requests(1)
+  if (env.browser) {
+    same(preflights.map((p) => [p.headers['access-control-request-method'], p.headers['access-control-request-headers']]),
+      [['POST', 'x-custom']], 'the preflight')
+  } else {
+    equal(preflights.length, 0, 'preflights (CORS is a browser\'s)')
+  }
+})
+
+test('cross-origin without CORS: refused in browsers, as a network error', async ({ open, url, env, pkg }) => {
+  const source = open(url('basic', 'nocors=1', env.cross), { reconnect: { delay: 60000 } })
+  const events = record(source, ['message', 'error'])
+  if (env.browser) {
+    const error = await events.wait('error')
+    same([events.types(), error.readyState, error.event.code], [['error'], pkg.EventSource.CONNECTING, 'ERR_EVENTSOURCE_NETWORK'],
+      'events, readyState, code')
+  } else {
+    equal((await events.wait('message')).data, 'hello', 'data (CORS is a browser\'s)')
+  }
+})
+
+test('polyfill: defines EventSource where the runtime has none, and leaves a native one alone', async ({ open, url, env, pkg }) => {
+  const before = Object.getOwnPropertyDescriptor(globalThis, 'EventSource')
+  await env.loadPolyfill()
+  const after = Object.getOwnPropertyDescriptor(globalThis, 'EventSource')
+  if (before !== undefined) {
+    same([after.value === before.value, after.writable, after.enumerable, after.configurable],
+      [true, before.writable, before.enumerable, before.configurable], 'the native EventSource, unchanged')
+    env.note('polyfill: the runtime has its own EventSource, left in place')
+    return
+  }
+  same([after.value === pkg.EventSource, after.writable, after.enumerable, after.configurable], [true, true, false, true],
+    'globalThis.EventSource: ours, writable, not enumerable, configurable')
+  const source = open(url('basic'), {}, globalThis.EventSource)
+  equal((await record(source, ['message']).wait('message')).data, 'hello', 'data through globalThis.EventSource')
+  env.note('polyfill: defined globalThis.EventSource')
+})
+
+// ---- the runner ----
+
+/** The name of every test, in order: test/runtime/run.mjs checks that each run reported them all. */
+export const testNames = tests.map((t) => t.name)
+
+/**
+ * @param {object} options
+ * @param {object} options.pkg the package's exports, as the runtime loaded them
+ * @param {() => Promise<unknown>} options.loadPolyfill imports whatwg-eventsource/polyfill
+ * @param {string} options.base the origin of the page and of same-origin streams
+ * @param {string} options.cross another origin, with CORS
+ * @param {string} options.keyPrefix unique to this run: the server keeps state per key
+ * @param {'dispatcher' | 'fetch'} options.transport the transport this run should be using
+ * @param {boolean} options.passFetch give every source `fetch: globalThis.fetch`
+ * @param {boolean} options.browser in a document or a worker
+ * @param {(line: string) => void} options.log
+ * @returns {Promise<{ passed: number, failed: number }>}
+ */
+export async function runSuite ({ pkg, loadPolyfill, base, cross, keyPrefix, transport, passFetch, browser, log }) {
+  let passed = 0
+  let failed = 0
+  const env = { base, cross, transport, browser, loadPolyfill, note: (text) => log(`# ${text}`) }
+  for (const [index, { name, fn }] of tests.entries()) {
+    const key = `${keyPrefix}-${index}`
+    const sources = []
+    const url = (route, query = '', origin = base) => `${origin}/sse/${route}?key=${encodeURIComponent(key)}${query === '' ? '' : `&${query}`}`
+    const control = async (path) => (await fetch(`${base}/control/${path}&key=${encodeURIComponent(key)}`)).json()
+    const context = {
+      pkg,
+      env,
+      url,
+      open (href, init = {}, Class = pkg.EventSource) {
+        const source = new Class(href, passFetch ? { ...init, fetch: globalThis.fetch } : init)
+        sources.push(source)
+        return source
+      },
+      // What the server saw: once `n` requests have come, or after its own bound.
+      requests: (n) => control(`requests?wait=${n}`),
+      closed: () => control('closed?'),
+      cut: () => control('cut?'),
+      same,
+      equal
+    }
+    try {
+      await within(fn(context), 4 * WAIT_MS, `end of the test "${name}"`)
+      passed++
+      log(`ok ${index + 1} - ${name}`)
+    } catch (err) {
+      failed++
+      log(`not ok ${index + 1} - ${name}`)
+      for (const line of String(err?.stack ?? err).split('\n')) log(`#   ${line}`)
+    } finally {
+      for (const source of sources) source.close()
+    }
+  }
+  return { passed, failed }
+}
