@@ -42,6 +42,28 @@ function subscribeToDiagnostics () {
   dc.tracingChannel('whatwg-eventsource:attempt').subscribe({ start: keep, end: keep, asyncStart: keep, asyncEnd: keep, error: keep })
 }
 
+/**
+ * What a runner measures: each client over each transport. Over cleartext HTTP/1.1 a variant is named
+ * after its client (the result files before --tls); with --tls, `<transport>:<client>` (https:ours,
+ * h2:undici...).
+ * @param {string[]} clientIds
+ * @param {boolean} tls
+ * @param {string[]} transports with tls, of TLS_TRANSPORTS
+ * @returns {{ clients: string[], variantOf: Record<string, { id: string, client: string, transport: string }>,
+ *   oursOf: (id: string) => string }} clients: the variants' ids; oursOf: the variant of `ours` on the
+ *   same transport, which the others are compared with
+ */
+export function measuredVariants (clientIds, tls, transports) {
+  const variants = (tls ? transports : ['http']).flatMap((transport) =>
+    clientIds.map((client) => ({ id: tls ? `${transport}:${client}` : client, client, transport })))
+  const variantOf = Object.fromEntries(variants.map((v) => [v.id, v]))
+  return {
+    clients: variants.map((v) => v.id),
+    variantOf,
+    oursOf: (id) => tls ? `${variantOf[id].transport}:ours` : 'ours'
+  }
+}
+
 // The tests' self-signed certificate for 127.0.0.1 (test/fixtures/tls): the benchmark server's, and
 // what every TLS client here trusts.
 export function tlsFixture () {

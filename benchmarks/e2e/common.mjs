@@ -156,6 +156,17 @@ export async function saveResults (jsonPath, output, { chart = true } = {}) {
 }
 
 /** The value after `name` on the command line (`--runs 3`), or `fallback`. Shared by both runners. */
+/**
+ * Where a whole-client runner writes its results by default: benchmarks/results/<name>[-tls]-<node>.json,
+ * one file per benchmark, transport family and Node version (benchmarks/report.mjs reads them all).
+ * @param {string} name e2e | memory
+ * @param {boolean} tls
+ */
+export function defaultResultsPath (name, tls) {
+  const file = `${name}-${tls ? 'tls-' : ''}${process.version}.json`
+  return fileURLToPath(new URL(`../results/${file}`, import.meta.url))
+}
+
 export function option (name, fallback) {
   const i = process.argv.indexOf(name)
   return i === -1 ? fallback : process.argv[i + 1]

@@ -26,31 +26,21 @@
 // over all timed runs.
 
 import { fileURLToPath } from 'node:url'
-import { dirname } from 'node:path'
 import {
   startServer, ask, runChild, environment, summarize, median, table, fmtInt, fmtRatio, verdict,
-  saveResults, option
+  saveResults, option, defaultResultsPath
 } from './common.mjs'
-import { CLIENTS, E2E_CLIENTS, TLS_TRANSPORTS, clientLabel } from './clients.mjs'
+import { CLIENTS, E2E_CLIENTS, TLS_TRANSPORTS, clientLabel, measuredVariants } from './clients.mjs'
 import { expectedEvents, expectedBytes, eventData, SMALL_EVENT_BYTES, LARGE_EVENT_BYTES } from './workloads.mjs'
 
-const here = dirname(fileURLToPath(import.meta.url))
-const root = dirname(dirname(here))
 const argv = process.argv.slice(2)
 const processes = Number(option('--processes', '5'))
 const runs = Number(option('--runs', '5'))
 const tls = argv.includes('--tls')
 // In cleartext the default adds ours with diagnostics subscribers (E2E_CLIENTS); over TLS, the peers only.
 const clientIds = option('--clients', (tls ? CLIENTS : E2E_CLIENTS).join(',')).split(',')
-const jsonPath = option('--json', `${root}/benchmarks/results/e2e-${tls ? 'tls-' : ''}${process.version}.json`)
-// What is measured: each client over each transport. Over cleartext HTTP/1.1 a variant is named after
-// its client (the files before --tls); with --tls, `<transport>:<client>` (https:ours, h2:undici...).
-const transports = tls ? option('--transports', TLS_TRANSPORTS.join(',')).split(',') : ['http']
-const variants = transports.flatMap((transport) =>
-  clientIds.map((client) => ({ id: tls ? `${transport}:${client}` : client, client, transport })))
-const clients = variants.map((v) => v.id)
-const variantOf = Object.fromEntries(variants.map((v) => [v.id, v]))
-const oursOf = (id) => tls ? `${variantOf[id].transport}:ours` : 'ours'
+const jsonPath = option('--json', defaultResultsPath('e2e', tls))
+const { clients, variantOf, oursOf } = measuredVariants(clientIds, tls, option('--transports', TLS_TRANSPORTS.join(',')).split(','))
 // Stored in the JSON and printed by the report (benchmarks/report.mjs), e.g. "quick run, loaded machine".
 const note = option('--note', null)
 
@@ -69,7 +59,7 @@ console.log(`samples: ${processes} processes x ${runs} timed runs per client and
 console.log('')
 
 const server = await startServer()
-const script = `${here}/throughput-client.mjs`
+const script = fileURLToPath(new URL('throughput-client.mjs', import.meta.url))
 const results = {}
 
 for (const w of WORKLOADS) {
@@ -160,7 +150,7 @@ server.child.send({ type: 'exit' })
 let hotPath = null
 if (!tls && !argv.includes('--no-hot-path')) {
   console.log('per-event hot path (mitata):')
-  hotPath = await runChild(`${here}/hot-path.bench.mjs`, {}, { execArgv: ['--expose-gc'] })
+  hotPath = await runChild(fileURLToPath(new URL('hot-path.bench.mjs', import.meta.url)), {}, { execArgv: ['--expose-gc'] })
   console.log('')
 }
 

@@ -28,32 +28,22 @@
 import { createHash } from 'node:crypto'
 import { mkdirSync, existsSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { dirname, join } from 'node:path'
+import { join } from 'node:path'
 import os from 'node:os'
 import {
   startServer, runChild, environment, openFileLimit, summarize, table, fmtRatio, fmtKiB, verdict,
-  saveResults, option
+  saveResults, option, defaultResultsPath
 } from '../e2e/common.mjs'
-import { CLIENTS, TLS_TRANSPORTS, clientLabel } from '../e2e/clients.mjs'
+import { CLIENTS, TLS_TRANSPORTS, clientLabel, measuredVariants } from '../e2e/clients.mjs'
 import { expectedIdle, idleEventText } from '../e2e/workloads.mjs'
 
-const here = dirname(fileURLToPath(import.meta.url))
-const root = dirname(dirname(here))
 const argv = process.argv.slice(2)
 const repeat = Number(option('--repeat', '3'))
 const tls = argv.includes('--tls')
 const counts = option('--counts', tls ? '1000,5000,10000' : '1000,5000').split(',').map(Number)
 const clientIds = option('--clients', CLIENTS.join(',')).split(',')
-const jsonPath = option('--json', `${root}/benchmarks/results/memory-${tls ? 'tls-' : ''}${process.version}.json`)
-// What is measured: each client over each transport. Over cleartext HTTP/1.1 a variant is named after
-// its client (the files before --tls); with --tls, `<transport>:<client>` (https:ours, h2:undici...).
-const transports = tls ? option('--transports', TLS_TRANSPORTS.join(',')).split(',') : ['http']
-const variants = transports.flatMap((transport) =>
-  clientIds.map((client) => ({ id: tls ? `${transport}:${client}` : client, client, transport })))
-const clients = variants.map((v) => v.id)
-const variantOf = Object.fromEntries(variants.map((v) => [v.id, v]))
-// The variant of `ours` on the same transport, which the others are compared with.
-const oursOf = (id) => tls ? `${variantOf[id].transport}:ours` : 'ours'
+const jsonPath = option('--json', defaultResultsPath('memory', tls))
+const { clients, variantOf, oursOf } = measuredVariants(clientIds, tls, option('--transports', TLS_TRANSPORTS.join(',')).split(','))
 const snapshotDir = option('--snapshot', null)
 // Stored in the JSON and printed by the report (benchmarks/report.mjs), e.g. "quick run, loaded machine".
 const note = option('--note', null)
@@ -84,7 +74,7 @@ console.log(`counts: ${counts.join(', ')}; ${repeat} processes per client and co
 console.log('')
 
 const server = await startServer()
-const script = `${here}/idle-client.mjs`
+const script = fileURLToPath(new URL('idle-client.mjs', import.meta.url))
 if (snapshotDir) mkdirSync(snapshotDir, { recursive: true })
 
 function expected (client, count) {

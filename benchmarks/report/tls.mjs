@@ -3,7 +3,8 @@
 // every client over HTTPS/1.1 and over h2. Variants are named `<transport>:<client>`; ratios compare a
 // client with ours on the same transport. The README's HTTP/2 section gets the h2 figures and targets.
 
-import { table, spread, runHeading, plural, fmtRate, fmtUs, fmtKiB, fmtMs } from './format.mjs'
+import { wholeClientHeading, e2eHeading } from './whole-client.mjs'
+import { table, spread, plural, fmtRate, fmtUs, fmtKiB, fmtMs } from './format.mjs'
 
 const TRANSPORTS = ['https', 'h2']
 const CLIENTS = ['ours', 'undici', 'eventsource', 'floor']
@@ -18,20 +19,6 @@ const H2_TARGETS = [
 
 const variantsOn = (clients, transport) => CLIENTS.map((c) => `${transport}:${c}`).filter((id) => clients[id] !== undefined)
 const countLabel = (count) => Number(count).toLocaleString('en-US')
-
-function heading (run, samples) {
-  const env = run.json.environment
-  return runHeading({
-    file: run.file,
-    node: env.node,
-    v8: env.v8,
-    date: run.json.date,
-    git: env.git,
-    samples,
-    loadavg: [env.loadavg[0], env.loadavgAfter?.[0]].filter((x) => x !== undefined),
-    note: run.json.note
-  })
-}
 
 // ours ÷ this, a ratio of medians (the range of per-round ratios is left to the plain-HTTP tables).
 function vsOurs (clients, id, key) {
@@ -93,7 +80,7 @@ export function tlsSection (memoryRuns, e2eRuns) {
   }
   const out = []
   for (const run of memoryRuns) {
-    out.push(`#### Idle sources over TLS and HTTP/2, Node ${run.json.environment.node}`, '', heading(run, memorySamples(run)), '')
+    out.push(`#### Idle sources over TLS and HTTP/2, Node ${run.json.environment.node}`, '', wholeClientHeading(run, memorySamples(run)), '')
     for (const count of Object.keys(run.json.counts)) {
       for (const transport of TRANSPORTS) {
         if (variantsOn(run.json.counts[count].clients, transport).length === 0) continue
@@ -105,9 +92,7 @@ export function tlsSection (memoryRuns, e2eRuns) {
     if (targets) out.push('**Targets of `http2`:**', '', targets, '')
   }
   for (const run of e2eRuns) {
-    const { samples } = run.json
-    out.push(`#### Throughput over TLS and HTTP/2, Node ${run.json.environment.node}`, '',
-      heading(run, `${plural(samples.processes, 'process')} × ${plural(samples.runsPerProcess, 'timed run')} per client`), '')
+    out.push(`#### Throughput over TLS and HTTP/2, Node ${run.json.environment.node}`, '', e2eHeading(run), '')
     for (const [name, w] of Object.entries(run.json.workloads)) {
       for (const transport of TRANSPORTS) {
         if (variantsOn(w.clients, transport).length === 0) continue

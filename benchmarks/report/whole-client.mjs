@@ -18,9 +18,9 @@ const E2E_TARGETS = [
   { workload: 'large', peer: 'undici', goal: 3, what: '16 KiB events/s: ours ÷ undici EventSource' }
 ]
 
-// The heading of a run of either whole-client runner: both record the same environment; `samples`
-// says how that runner took its samples.
-function wholeClientHeading (run, samples) {
+// The heading of a run of either whole-client runner (in cleartext or --tls): all record the same
+// environment; `samples` says how that runner took its samples.
+export function wholeClientHeading (run, samples) {
   const env = run.json.environment
   return runHeading({
     file: run.file,
