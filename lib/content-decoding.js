@@ -4,7 +4,18 @@
 // or raw, told apart by the first byte, as browsers do) and br, in any combination, undone in reverse
 // order. An unknown coding leaves the body as it is, which is also what fetch does.
 
-const zlib = require('node:zlib')
+// node:zlib is loaded with the first encoded body: most event streams are sent as they are, and the
+// module costs every process a few ms of start-up (benchmarks/startup).
+let zlib = null
+// Flush what is available at every chunk: an event must reach the parser as soon as its bytes do.
+let ZLIB_OPTIONS
+let BROTLI_OPTIONS
+
+function loadZlib () {
+  zlib = require('node:zlib')
+  ZLIB_OPTIONS = { flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH }
+  BROTLI_OPTIONS = { flush: zlib.constants.BROTLI_OPERATION_FLUSH, finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH }
+}
 
 // The most codings one body may list. Each is a decoder with its own native state (about 14 KiB of
 // RSS for an idle brotli one, measured with 5,000; buffers and a window of up to 16 MiB once it runs),
@@ -12,13 +23,6 @@ const zlib = require('node:zlib')
 // The Fetch standard sets no number; undici's fetch stops at 5 (citing curl's CVE-2022-32206 and
 // urllib3's GHSA-gm62-xv2j-4w53), and so do we.
 const MAX_CODINGS = 5
-
-// Flush what is available at every chunk: an event must reach the parser as soon as its bytes do.
-const ZLIB_OPTIONS = { flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH }
-const BROTLI_OPTIONS = {
-  flush: zlib.constants.BROTLI_OPERATION_FLUSH,
-  finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH
-}
 
 /**
  * The codings of a Content-Encoding value, lower-cased, in the order they were applied, or null
@@ -41,6 +45,7 @@ function parseContentEncoding (value) {
 // HTTP's "deflate" is the zlib format, but some servers send raw deflate; like browsers, look at the
 // first byte (a zlib header's low nibble is 8) when it is the outermost coding and so can be seen.
 function createStage (coding, firstByte) {
+  if (zlib === null) loadZlib()
   switch (coding) {
     case 'br':
       return zlib.createBrotliDecompress(BROTLI_OPTIONS)

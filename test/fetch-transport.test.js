@@ -312,8 +312,28 @@ t.test('with `fetch` in the init, undici is never loaded', async (t) => {
   t.ok(control.report.undici.length > 0, `the Dispatcher transport loaded ${control.report.undici.length} files of undici`)
 })
 
+// Cold start (lib/global-dispatcher.js): require('undici') costs about three times what its Agent does.
+t.test('the Dispatcher transport loads the undici Agent that fills the global slot, not the whole package', async (t) => {
+  const { report, viaFetch } = await transportChild(t, 'dispatcher')
+  t.same(viaFetch, [false, false])
+  t.ok(report.undici.includes('lib/global.js'), 'the default Agent installed by undici\'s lib/global.js')
+  t.notOk(report.undici.includes('index.js'), 'not undici\'s index.js')
+  t.notOk(report.undici.some((file) => file.startsWith('lib/web/')), 'nor its fetch, WebSocket or EventSource')
+  // Nor what an unencoded stream does not use: the stream classes (index.js's getters), node:zlib.
+  t.ok(report.lib.includes('eventsource.js'))
+  t.notOk(report.lib.includes('eventsource-stream.js'), 'not the node:stream Transform')
+  t.notOk(report.lib.includes('eventsource-parser-stream.js'), 'not the TransformStream')
+  t.equal(report.zlib, false, 'node:zlib not loaded')
+})
+
+t.test('a global slot already filled (Node\'s fetch ran first): its dispatcher, and the undici package never loaded', async (t) => {
+  const { report, viaFetch } = await transportChild(t, 'node-fetch')
+  t.same(viaFetch, [false, false], 'the Dispatcher transport, on the Agent inside Node')
+  t.same(report.undici, [])
+})
+
 t.test('a runtime without a usable undici dispatcher: the fetch transport, with globalThis.fetch', async (t) => {
-  for (const mode of ['no-undici', 'foreign-undici']) {
+  for (const mode of ['no-undici', 'foreign-undici', 'bun']) {
     const { report, viaFetch } = await transportChild(t, mode)
     t.same(viaFetch, [true, true], `${mode}: every attempt through fetch`)
     t.same(report.undici, [])

@@ -29,6 +29,16 @@ async function collect (iterable) {
   return out
 }
 
+// index.js hands the stream classes out through getters (loaded on first use): one class each, in
+// CommonJS and ESM alike, listed among the package's exports.
+t.test('the entry points give one class each', async (t) => {
+  const esm = await import('whatwg-eventsource')
+  t.equal(esm.EventSourceStream, EventSourceStream)
+  t.equal(esm.EventSourceParserStream, EventSourceParserStream)
+  t.equal(require('..').EventSourceStream, EventSourceStream, 'the same class at each read')
+  t.ok(Object.keys(require('..')).includes('EventSourceParserStream'), 'enumerable')
+})
+
 const tooLarge = (limit) => ({
   type: RangeError,
   code: 'ERR_EVENTSOURCE_EVENT_TOO_LARGE',

@@ -8,15 +8,20 @@
 // mode:
 //   dispatcher     no `fetch` in the init, undici as installed: the Dispatcher transport
 //   init-fetch     `fetch: globalThis.fetch` in the init: the fetch transport, and undici never loaded
-//   no-undici      require('undici') fails (a runtime without it): the fetch transport, with
-//                  globalThis.fetch, without `fetch` in the init
+//   node-fetch     Node's own fetch() runs first and fills undici's global slot with the Agent of the
+//                  undici inside Node: the Dispatcher transport on it, and the undici package never loaded
+//   no-undici      require('undici') and its files fail (a runtime without it): the fetch transport,
+//                  with globalThis.fetch, without `fetch` in the init
 //   foreign-undici require('undici') answers with a module of another runtime's making, whose global
-//                  dispatcher has no dispatch() (as Bun's does): the same
+//                  dispatcher has no dispatch(), and undici's files are not there: the same
+//   bun            process.versions.bun is set (Bun answers require('undici') with its own module but a
+//                  deep path with the npm package's file): the same, without loading either
 //   document       a `document` global, as in a browser, and a user's fetch (Node's, recording the
 //                  redirect mode of each call): redirects are left to the fetch from the first call
 //
 // The EventSource is closed once it has reported what the parent expects, or something else. The child
-// prints one JSON line: the log, and the undici modules loaded (files under node_modules/undici/).
+// prints one JSON line: the log, the undici modules loaded (files under node_modules/undici/, as
+// paths from there), the package's own modules loaded (lib/) and whether node:zlib was.
 
 const Module = require('node:module')
 const path = require('node:path')
@@ -30,18 +35,21 @@ if (mode === 'document') globalThis.document = {}
 if (mode === 'no-undici' || mode === 'foreign-undici') {
   const load = Module._load
   Module._load = function (request, parent, isMain) {
-    if (request !== 'undici') return load.call(this, request, parent, isMain)
-    if (mode === 'foreign-undici') return { getGlobalDispatcher: () => ({ name: 'not undici' }) }
+    if (request !== 'undici' && !request.startsWith('undici/')) return load.call(this, request, parent, isMain)
+    if (mode === 'foreign-undici' && request === 'undici') return { getGlobalDispatcher: () => ({ name: 'not undici' }) }
     const err = new Error("Cannot find module 'undici'")
     err.code = 'MODULE_NOT_FOUND'
     throw err
   }
 }
 
+if (mode === 'bun') Object.defineProperty(process.versions, 'bun', { value: '1.3.0', enumerable: true })
+
 const { recordExpected } = require('../helpers/recorder')
 const { EventSource } = require('../..')
 
 async function main () {
+  if (mode === 'node-fetch') await (await fetch('data:,')).text()
   const init = { reconnectionTime: 10 }
   const redirects = []
   if (mode === 'init-fetch') init.fetch = globalThis.fetch
@@ -55,7 +63,13 @@ async function main () {
   const log = await recordExpected(es, JSON.parse(expectedJson))
   const marker = `${path.sep}node_modules${path.sep}undici${path.sep}`
   const undici = Object.keys(require.cache).filter((file) => file.includes(marker))
-  process.stdout.write(`${JSON.stringify({ mode, log, undici, redirects })}\n`)
+    .map((file) => file.slice(file.lastIndexOf(marker) + marker.length).split(path.sep).join('/'))
+  // What else a first connection loaded (cold start, benchmarks/startup): the package's own files, and
+  // whether node:zlib is among Node's modules (it is loaded with the first encoded body only).
+  const libDir = path.join(__dirname, '..', '..', 'lib') + path.sep
+  const lib = Object.keys(require.cache).filter((file) => file.startsWith(libDir)).map((file) => file.slice(libDir.length))
+  const zlib = process.moduleLoadList.includes('NativeModule zlib')
+  process.stdout.write(`${JSON.stringify({ mode, log, undici, redirects, lib, zlib })}\n`)
 }
 
 main().catch((err) => {
