@@ -13,8 +13,8 @@
 const kGlobalDispatcher = Symbol.for('undici.globalDispatcher.1')
 
 // Whether this runtime has an undici to fill an empty slot: undefined until it is first needed; false
-// where it has none (then every attempt takes the runtime's fetch, even once that fetch has filled the
-// slot with a dispatcher of its own: a source does not change transports between attempts).
+// where it has none, Bun included (then every attempt takes the runtime's fetch, even once that fetch
+// has filled the slot with a dispatcher of its own: sources do not change transports between attempts).
 let hasUndici
 
 /**
@@ -24,24 +24,36 @@ let hasUndici
  */
 function globalDispatcher () {
   if (hasUndici === false) return null
+  // Bun answers require('undici') with a module of its own, whose global dispatcher has no dispatch(),
+  // but a deep path with the npm package's file: undici itself on Bun's node:net, which no test here
+  // covers. Bun gets the fetch transport, its own fetch.
+  if (process.versions.bun !== undefined) {
+    hasUndici = false
+    return null
+  }
   let dispatcher = globalThis[kGlobalDispatcher]
   if (dispatcher === undefined && hasUndici === undefined) {
-    installDefaultAgent()
+    // Node 22 and later: the global MessageEvent is the undici inside Node, loaded at the first use of
+    // the global, and loading it installs that undici's Agent in the empty slot. Every EventSource
+    // builds a MessageEvent at its first message anyway: asked for first, it fills the slot, and no
+    // second undici (the package, about 42 ms more) is loaded. Node 20's MessageEvent is its own:
+    // there the slot stays empty and the package's Agent is installed.
+    void globalThis.MessageEvent
     dispatcher = globalThis[kGlobalDispatcher]
+    if (dispatcher === undefined) {
+      installDefaultAgent()
+      dispatcher = globalThis[kGlobalDispatcher]
+    }
     hasUndici = dispatcher !== undefined
   }
   return typeof dispatcher?.dispatch === 'function' ? dispatcher : null
 }
 
 // undici's lib/global.js installs `new Agent()` in the empty slot as it loads, as require('undici') does
-// (it loads that file), and loads only the Agent: on Node 20 about 50 ms where require('undici') takes
-// about 170 ms (benchmarks/startup). undici has no `exports` map, so the path is public to require();
+// (it loads that file), and loads only the Agent: on Node 20 about 42 ms where require('undici') takes
+// about 135 ms (benchmarks/startup). undici has no `exports` map, so the path is public to require();
 // should a later undici move the file, the whole package is loaded instead.
 function installDefaultAgent () {
-  // Bun answers require('undici') with a module of its own, whose global dispatcher has no dispatch(),
-  // but a deep path with the npm package's file: undici itself on Bun's node:net, which no test here
-  // covers. Bun gets the fetch transport, its own fetch.
-  if (process.versions.bun !== undefined) return
   try {
     require('undici/lib/global.js')
   } catch {

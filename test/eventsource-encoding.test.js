@@ -7,7 +7,7 @@
 const t = require('tap')
 const zlib = require('node:zlib')
 const { EventSource } = require('../')
-const { serve, sse, record, deferred, onceBounded } = require('./helpers')
+const { serve, sse, record, deferred, onceBounded, runChild } = require('./helpers')
 
 const { CONNECTING, CLOSED } = EventSource
 const BODY = 'id: 1\ndata: first é\n\nevent: two\ndata: second\n\n'
@@ -245,3 +245,20 @@ t.test('at most 5 codings are decoded: a longer chain fails the connection', asy
     t.equal(srv.requests.length, 1, `${count} codings: no second request`)
   }
 })
+
+// Cold start: node:zlib is loaded with the first encoded body, not with the library (lib/content-decoding.js).
+t.test('node:zlib is loaded by the first encoded bytes, not before', async (t) => {
+  const code = `
+    const has = () => process.moduleLoadList.includes('NativeModule zlib')
+    const { ContentDecoder } = require('./lib/content-decoding')
+    const decoder = new ContentDecoder(['gzip'], { onData () {}, onEnd () {}, onError () {}, onDrain () {} })
+    const before = has()
+    decoder.write(Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3]))
+    const after = has()
+    decoder.destroy()
+    console.log(JSON.stringify({ before, after }))`
+  const { code: status, report, stderr } = await runChild(t, ['-e', code], { cwd: require('node:path').join(__dirname, '..'), isolate: true }).exited()
+  t.equal(status, 0, stderr)
+  t.same(report, { before: false, after: true })
+})
+

@@ -14,6 +14,9 @@ const { SSE_HEADERS, serve, sse, open, record, bounded, deferred, onceBounded, r
 
 const { CONNECTING, OPEN, CLOSED } = EventSource
 const CHILD = path.join(__dirname, 'children', 'fetch-transport.js')
+// Node 22 and later: the global MessageEvent is the undici inside Node, and using it fills undici's global
+// slot with that undici's Agent (lib/global-dispatcher.js).
+const MESSAGE_EVENT_IS_UNDICI = Number(process.versions.node.split('.')[0]) >= 22
 
 /** A user's fetch: Node's, recording each call's arguments (and what the signal was at the call). */
 function recordingFetch (calls, inner = globalThis.fetch) {
@@ -306,24 +309,29 @@ t.test('with `fetch` in the init, undici is never loaded', async (t) => {
   const { report, viaFetch } = await transportChild(t, 'init-fetch')
   t.same(viaFetch, [true, true])
   t.same(report.undici, [], 'no file of node_modules/undici in require.cache')
-  // The control: the same stream without `fetch` loads undici.
+  // The control: the same stream without `fetch` loads undici (on Node 20; later, the one inside Node).
   const control = await transportChild(t, 'dispatcher')
   t.same(control.viaFetch, [false, false])
-  t.ok(control.report.undici.length > 0, `the Dispatcher transport loaded ${control.report.undici.length} files of undici`)
+  if (!MESSAGE_EVENT_IS_UNDICI) t.ok(control.report.undici.length > 0, `the Dispatcher transport loaded ${control.report.undici.length} files of undici`)
 })
 
-// Cold start (lib/global-dispatcher.js): require('undici') costs about three times what its Agent does.
-t.test('the Dispatcher transport loads the undici Agent that fills the global slot, not the whole package', async (t) => {
+// Cold start (lib/global-dispatcher.js): require('undici') costs about three times what its Agent does,
+// and on Node 22 and later the global MessageEvent loads the undici inside Node, which fills the slot.
+t.test('the Dispatcher transport loads one undici: the Agent of the one inside Node, or of the package', async (t) => {
   const { report, viaFetch } = await transportChild(t, 'dispatcher')
   t.same(viaFetch, [false, false])
-  t.ok(report.undici.includes('lib/global.js'), 'the default Agent installed by undici\'s lib/global.js')
-  t.notOk(report.undici.includes('index.js'), 'not undici\'s index.js')
-  t.notOk(report.undici.some((file) => file.startsWith('lib/web/')), 'nor its fetch, WebSocket or EventSource')
-  // Nor what an unencoded stream does not use: the stream classes (index.js's getters), node:zlib.
+  if (MESSAGE_EVENT_IS_UNDICI) {
+    t.ok(report.nodeUndici)
+    t.same(report.undici, [], 'Node 22 and later: the undici inside Node (its MessageEvent), not the package')
+  } else {
+    t.ok(report.undici.includes('lib/global.js'), 'Node 20: the default Agent installed by undici\'s lib/global.js')
+    t.notOk(report.undici.includes('index.js'), 'not undici\'s index.js')
+    t.notOk(report.undici.some((file) => file.startsWith('lib/web/')), 'nor its fetch, WebSocket or EventSource')
+  }
+  // Nor what an EventSource does not use: the stream classes (index.js's getters).
   t.ok(report.lib.includes('eventsource.js'))
   t.notOk(report.lib.includes('eventsource-stream.js'), 'not the node:stream Transform')
   t.notOk(report.lib.includes('eventsource-parser-stream.js'), 'not the TransformStream')
-  t.equal(report.zlib, false, 'node:zlib not loaded')
 })
 
 t.test('a global slot already filled (Node\'s fetch ran first): its dispatcher, and the undici package never loaded', async (t) => {
@@ -333,9 +341,12 @@ t.test('a global slot already filled (Node\'s fetch ran first): its dispatcher, 
 })
 
 t.test('a runtime without a usable undici dispatcher: the fetch transport, with globalThis.fetch', async (t) => {
+  // Bun (process.versions.bun) always; where require('undici') fails or is another runtime's module, on
+  // Node 20 only: Node 22 and later have the undici inside Node, which their MessageEvent loads.
   for (const mode of ['no-undici', 'foreign-undici', 'bun']) {
     const { report, viaFetch } = await transportChild(t, mode)
-    t.same(viaFetch, [true, true], `${mode}: every attempt through fetch`)
+    const fetchExpected = mode === 'bun' || !MESSAGE_EVENT_IS_UNDICI
+    t.same(viaFetch, fetchExpected ? [true, true] : [false, false], `${mode}: every attempt through ${fetchExpected ? 'fetch' : 'the Agent inside Node'}`)
     t.same(report.undici, [])
   }
 })

@@ -50,8 +50,9 @@ function subscribeToDiagnostics () {
  * @param {boolean} tls
  * @param {string[]} transports with tls, of TLS_TRANSPORTS
  * @returns {{ clients: string[], variantOf: Record<string, { id: string, client: string, transport: string }>,
- *   oursOf: (id: string) => string }} clients: the variants' ids; oursOf: the variant of `ours` on the
- *   same transport, which the others are compared with
+ *   labels: Record<string, string>, oursOf: (id: string) => string }} clients: the variants' ids;
+ *   labels: their names in the output; oursOf: the variant of `ours` on the same transport, which the
+ *   others are compared with
  */
 export function measuredVariants (clientIds, tls, transports) {
   const variants = (tls ? transports : ['http']).flatMap((transport) =>
@@ -60,6 +61,7 @@ export function measuredVariants (clientIds, tls, transports) {
   return {
     clients: variants.map((v) => v.id),
     variantOf,
+    labels: Object.fromEntries(variants.map((v) => [v.id, clientLabel(v.client, v.transport)])),
     oursOf: (id) => tls ? `${variantOf[id].transport}:ours` : 'ours'
   }
 }

@@ -30,7 +30,7 @@ import {
   startServer, ask, runChild, environment, summarize, median, table, fmtInt, fmtRatio, verdict,
   saveResults, option, defaultResultsPath
 } from './common.mjs'
-import { CLIENTS, E2E_CLIENTS, TLS_TRANSPORTS, clientLabel, measuredVariants } from './clients.mjs'
+import { CLIENTS, E2E_CLIENTS, TLS_TRANSPORTS, measuredVariants } from './clients.mjs'
 import { expectedEvents, expectedBytes, eventData, SMALL_EVENT_BYTES, LARGE_EVENT_BYTES } from './workloads.mjs'
 
 const argv = process.argv.slice(2)
@@ -40,7 +40,7 @@ const tls = argv.includes('--tls')
 // In cleartext the default adds ours with diagnostics subscribers (E2E_CLIENTS); over TLS, the peers only.
 const clientIds = option('--clients', (tls ? CLIENTS : E2E_CLIENTS).join(',')).split(',')
 const jsonPath = option('--json', defaultResultsPath('e2e', tls))
-const { clients, variantOf, oursOf } = measuredVariants(clientIds, tls, option('--transports', TLS_TRANSPORTS.join(',')).split(','))
+const { clients, variantOf, labels, oursOf } = measuredVariants(clientIds, tls, option('--transports', TLS_TRANSPORTS.join(',')).split(','))
 // Stored in the JSON and printed by the report (benchmarks/report.mjs), e.g. "quick run, loaded machine".
 const note = option('--note', null)
 
@@ -50,7 +50,6 @@ const WORKLOADS = [
 ].filter((w) => option('--workloads', tls ? 'small' : 'small,large').split(',').includes(w.name))
 
 const env = environment()
-const labels = Object.fromEntries(variants.map((v) => [v.id, clientLabel(v.client, v.transport)]))
 console.log(`whole-client throughput over loopback: node ${env.node} (v8 ${env.v8}), ${env.platform}`)
 console.log(`cpu: ${env.cpu}, ${env.cores} logical cores, ${env.memory}; load average ${env.loadavg.join(' ')}`)
 console.log(`measuring: ${env.git === null ? 'lib/ (not a git checkout)' : `lib/ at ${env.git.commit}${env.git.libModified ? ' with uncommitted changes' : ''}`}`)

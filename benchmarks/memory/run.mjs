@@ -34,7 +34,7 @@ import {
   startServer, runChild, environment, openFileLimit, summarize, table, fmtRatio, fmtKiB, verdict,
   saveResults, option, defaultResultsPath
 } from '../e2e/common.mjs'
-import { CLIENTS, TLS_TRANSPORTS, clientLabel, measuredVariants } from '../e2e/clients.mjs'
+import { CLIENTS, TLS_TRANSPORTS, measuredVariants } from '../e2e/clients.mjs'
 import { expectedIdle, idleEventText } from '../e2e/workloads.mjs'
 
 const argv = process.argv.slice(2)
@@ -43,7 +43,7 @@ const tls = argv.includes('--tls')
 const counts = option('--counts', tls ? '1000,5000,10000' : '1000,5000').split(',').map(Number)
 const clientIds = option('--clients', CLIENTS.join(',')).split(',')
 const jsonPath = option('--json', defaultResultsPath('memory', tls))
-const { clients, variantOf, oursOf } = measuredVariants(clientIds, tls, option('--transports', TLS_TRANSPORTS.join(',')).split(','))
+const { clients, variantOf, labels, oursOf } = measuredVariants(clientIds, tls, option('--transports', TLS_TRANSPORTS.join(',')).split(','))
 const snapshotDir = option('--snapshot', null)
 // Stored in the JSON and printed by the report (benchmarks/report.mjs), e.g. "quick run, loaded machine".
 const note = option('--note', null)
@@ -64,7 +64,6 @@ if (limit !== null && limit.soft < needed) {
 // ---- run ----
 
 const env = environment()
-const labels = Object.fromEntries(variants.map((v) => [v.id, clientLabel(v.client, v.transport)]))
 console.log(`idle connections: node ${env.node} (v8 ${env.v8}), ${env.platform}`)
 console.log(`cpu: ${env.cpu}, ${env.cores} logical cores, ${env.memory}; load average ${env.loadavg.join(' ')}`)
 console.log(`measuring: ${env.git === null ? 'lib/ (not a git checkout)' : `lib/ at ${env.git.commit}${env.git.libModified ? ' with uncommitted changes' : ''}`}`)

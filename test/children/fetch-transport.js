@@ -21,7 +21,7 @@
 //
 // The EventSource is closed once it has reported what the parent expects, or something else. The child
 // prints one JSON line: the log, the undici modules loaded (files under node_modules/undici/, as
-// paths from there), the package's own modules loaded (lib/) and whether node:zlib was.
+// paths from there), the package's own modules loaded (lib/) and whether the undici inside Node was.
 
 const Module = require('node:module')
 const path = require('node:path')
@@ -65,11 +65,11 @@ async function main () {
   const undici = Object.keys(require.cache).filter((file) => file.includes(marker))
     .map((file) => file.slice(file.lastIndexOf(marker) + marker.length).split(path.sep).join('/'))
   // What else a first connection loaded (cold start, benchmarks/startup): the package's own files, and
-  // whether node:zlib is among Node's modules (it is loaded with the first encoded body only).
+  // whether the undici inside Node was (Node 22 and later: the global MessageEvent is that undici's).
   const libDir = path.join(__dirname, '..', '..', 'lib') + path.sep
   const lib = Object.keys(require.cache).filter((file) => file.startsWith(libDir)).map((file) => file.slice(libDir.length))
-  const zlib = process.moduleLoadList.includes('NativeModule zlib')
-  process.stdout.write(`${JSON.stringify({ mode, log, undici, redirects, lib, zlib })}\n`)
+  const nodeUndici = process.moduleLoadList.includes('NativeModule internal/deps/undici/undici')
+  process.stdout.write(`${JSON.stringify({ mode, log, undici, redirects, lib, nodeUndici })}\n`)
 }
 
 main().catch((err) => {
