@@ -205,6 +205,24 @@ export function memorySection (runs) {
 
 // ---- README summary ----
 
+// What no spec-exact EventSource goes below per event: a MessageEvent of the runtime's own (the global
+// one) built and dispatched to one listener, from the hot-path benchmark of the same run, set against
+// our CPU per small event; and what undici's EventSource builds instead (its own MessageEvent class,
+// which is not the global one).
+function messageEventFloor (run) {
+  const perEvent = run.json.hotPath?.perEvent
+  const dispatched = perEvent?.['EventTarget: dispatchEvent(new MessageEvent(...))']
+  const built = perEvent?.['new MessageEvent(type, { data, origin, lastEventId })']
+  const fast = perEvent?.['undici createFastMessageEvent(type, { data, origin, lastEventId })']
+  const ours = run.json.workloads.small?.clients.ours?.cpuUsPerEvent?.median
+  if (!dispatched || !built || ours === undefined) return null
+  const share = (100 * dispatched.p50Ns / (ours * 1000)).toFixed(0)
+  return `The floor per event on ${run.json.environment.node}: Node's global \`MessageEvent\` costs ${fmtNs(built.p50Ns)} to build ` +
+    `and ${fmtNs(dispatched.p50Ns)} built and dispatched to one listener (p50, hot-path benchmark of the same run), ` +
+    `${share} % of our ${fmtUs(ours)} of CPU per small event. A spec-exact EventSource dispatches that class; ` +
+    (fast ? `undici's builds its own (\`createFastMessageEvent\`, ${fmtNs(fast.p50Ns)}), which is not \`instanceof MessageEvent\`.` : '')
+}
+
 /** README.md: one table per Node version with an e2e or memory file: the headline figures. */
 export function wholeClientSummary (e2eRuns, memoryRuns, resultsDir) {
   const versions = [...new Set([...e2eRuns, ...memoryRuns].map((r) => r.json.environment.node))]
@@ -240,6 +258,8 @@ export function wholeClientSummary (e2eRuns, memoryRuns, resultsDir) {
     out.push(`**Whole client, Node ${node}** (median (range); ${[e2e && `\`benchmarks/results/${e2e.file}\``, memory && `\`benchmarks/results/${memory.file}\``].filter(Boolean).join(', ')}):`, '')
     for (const note of new Set([e2e?.json.note, memory?.json.note].filter(Boolean))) out.push(`> Note: ${note}.`, '')
     out.push(table(['', ...ids.map((c) => labels[c]), 'ours ÷ undici\'s'], rows), '')
+    const floor = e2e && messageEventFloor(e2e)
+    if (floor) out.push(floor, '')
     const svg = `whole-client-${node}.svg`
     if (existsSync(`${resultsDir}/${svg}`)) out.push(`![whole-client benchmark chart, Node ${node}](benchmarks/results/${svg})`, '')
   }
