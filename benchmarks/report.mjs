@@ -11,7 +11,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { compareVersions } from './report/format.mjs'
 import { applyBlocks, changedBlocks } from './report/markers.mjs'
-import { e2eSection, memorySection, wholeClientSummary } from './report/whole-client.mjs'
+import { e2eSection, memorySection, wholeClientSummary, floorTable } from './report/whole-client.mjs'
 import { parserSection, parserSummary } from './report/parser.mjs'
 import { startupSection, startupSummary } from './report/startup.mjs'
 import { tlsSection, http2Summary } from './report/tls.mjs'
@@ -49,6 +49,7 @@ export function renderBlocks (results, dir = RESULTS_DIR) {
       e2e: e2eSection(results.e2e, dir),
       memory: memorySection(results.memory),
       startup: startupSection(results.startup),
+      floor: floorTable(results.e2e),
       tls: tlsSection(results.memoryTls, results.e2eTls)
     }
   }

@@ -48,6 +48,17 @@ t.test('results that change make the blocks that show them differ', async (t) =>
   t.same(benchmarks.changed, ['e2e'])
 })
 
+t.test('the floor of a spec-exact EventSource follows the hot path of each e2e run', async (t) => {
+  const { generate, loadResults } = await report()
+  const results = loadResults()
+  const run = results.e2e.find((r) => r.json.hotPath?.perEvent['EventTarget: dispatchEvent(new MessageEvent(...))'])
+  t.ok(run, 'a committed e2e run with a hot path')
+  run.json.hotPath.perEvent['EventTarget: dispatchEvent(new MessageEvent(...))'].p50Ns *= 2
+  const [readme, benchmarks] = generate({ results })
+  t.same(benchmarks.changed, ['e2e', 'floor'], 'the hot-path table and the floor table')
+  t.same(readme.changed, ['readme-whole-client'], 'the floor line under the README table')
+})
+
 t.test('every run names its Node version and its note', async (t) => {
   const { renderBlocks, loadResults } = await report()
   const results = loadResults()

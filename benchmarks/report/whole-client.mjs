@@ -203,6 +203,33 @@ export function memorySection (runs) {
   return out.join('\n')
 }
 
+// ---- the floor of a spec-exact EventSource, per Node ----
+
+/**
+ * benchmarks/README.md: for each e2e file with a hot path, the global MessageEvent built and dispatched
+ * to one listener (p50) against each EventSource's CPU per small event, and the ratios ours would reach
+ * with nothing of its own left (each peer's CPU per event ÷ the floor).
+ */
+export function floorTable (runs) {
+  const rows = []
+  for (const run of runs) {
+    const floor = run.json.hotPath?.perEvent?.['EventTarget: dispatchEvent(new MessageEvent(...))']
+    const c = run.json.workloads.small?.clients
+    if (!floor || !c?.ours?.cpuUsPerEvent || !c.eventsource?.cpuUsPerEvent || !c.undici?.cpuUsPerEvent) continue
+    const floorUs = floor.p50Ns / 1000
+    const cpu = (id) => c[id].cpuUsPerEvent.median
+    rows.push([run.json.environment.node, fmtUs(floorUs), fmtUs(cpu('ours')), fmtUs(cpu('eventsource')), fmtUs(cpu('undici')),
+      fmtUs(cpu('ours') - floorUs), fmtUs(cpu('eventsource') - floorUs),
+      fmtRatioX(cpu('eventsource') / floorUs), fmtRatioX(cpu('undici') / floorUs)])
+  }
+  if (rows.length === 0) return '_No results/e2e-*.json with a hot path yet: run `npm run bench:e2e`._'
+  return table(['Node', '`new MessageEvent` + `dispatchEvent` (p50)', 'ours, CPU per small event', 'eventsource package',
+    'undici\'s EventSource', 'ours beyond the floor', 'eventsource beyond the floor', 'best ratio to eventsource, with nothing of ours left',
+    'to undici\'s'], rows)
+}
+
+const fmtRatioX = (x) => `${x.toFixed(2)}x`
+
 // ---- README summary ----
 
 // What no spec-exact EventSource goes below per event: a MessageEvent of the runtime's own (the global
