@@ -12,7 +12,13 @@
 // and in the ErrorCode type (test/errors-documented.test.js reads this table to check).
 
 // util.inspect on Node, Bun and Deno; a small stand-in elsewhere (package.json's "imports").
-const { inspect } = require('#inspect')
+// Loaded with the first message that shows a value (an invalid argument): most processes build none,
+// and the `#` import is a millisecond or two of a fresh process's start (benchmarks/startup).
+let loadedInspect = null
+function inspect (value, options) {
+  loadedInspect ??= require('#inspect').inspect
+  return loadedInspect(value, options)
+}
 
 /** @type {Record<string, Function>} code -> constructor */
 const codes = {}

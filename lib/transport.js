@@ -30,9 +30,7 @@
 // Errors are the package's (lib/errors.js), with the details the error event shows (status, url...).
 
 const { DispatcherAttempt } = require('./dispatcher-transport')
-const { FetchAttempt } = require('./fetch-transport')
 const { globalDispatcher } = require('./global-dispatcher')
-const { http2Dispatcher } = require('./http2-agents')
 const { dispatcherMaxEventSize } = require('./dispatcher-options')
 
 /**
@@ -71,10 +69,21 @@ const { dispatcherMaxEventSize } = require('./dispatcher-options')
  * @returns {TransportAttempt}
  */
 function createAttempt (request, sink, init) {
-  if (init.fetch !== undefined) return new FetchAttempt(init.fetch, request, sink, 'init.fetch', init.fetchFollowsRedirects)
+  if (init.fetch !== undefined) return fetchAttempt(init.fetch, request, sink, 'init.fetch', init.fetchFollowsRedirects)
   const dispatcher = dispatcherFor(init)
-  if (dispatcher === null) return new FetchAttempt(globalThis.fetch, request, sink, 'globalThis.fetch')
+  if (dispatcher === null) return fetchAttempt(globalThis.fetch, request, sink, 'globalThis.fetch', false)
   return new DispatcherAttempt(dispatcher, request, sink)
+}
+
+// The fetch transport and the HTTP/2 sessions are loaded by the first source that takes them: on Node
+// most take neither, and each module is a millisecond or two of a fresh process's start
+// (benchmarks/startup).
+let FetchAttempt = null
+let http2Dispatcher = null
+
+function fetchAttempt (fetch, request, sink, fetchName, fetchFollowsRedirects) {
+  FetchAttempt ??= require('./fetch-transport').FetchAttempt
+  return new FetchAttempt(fetch, request, sink, fetchName, fetchFollowsRedirects)
 }
 
 /**
@@ -103,6 +112,7 @@ function dispatcherFor (init) {
   if (init.dispatcher !== undefined) return init.dispatcher
   const dispatcher = globalDispatcher()
   if (dispatcher === null || init.http2 === null) return dispatcher
+  http2Dispatcher ??= require('./http2-agents').http2Dispatcher
   return http2Dispatcher(init.http2)
 }
 

@@ -309,6 +309,7 @@ t.test('with `fetch` in the init, undici is never loaded', async (t) => {
   const { report, viaFetch } = await transportChild(t, 'init-fetch')
   t.same(viaFetch, [true, true])
   t.same(report.undici, [], 'no file of node_modules/undici in require.cache')
+  t.ok(report.lib.includes('fetch-transport.js'), 'the fetch transport, loaded by the first source that takes it')
   // The control: the same stream without `fetch` loads undici (on Node 20; later, the one inside Node).
   const control = await transportChild(t, 'dispatcher')
   t.same(control.viaFetch, [false, false])
@@ -328,10 +329,12 @@ t.test('the Dispatcher transport loads one undici: the Agent of the one inside N
     t.notOk(report.undici.includes('index.js'), 'not undici\'s index.js')
     t.notOk(report.undici.some((file) => file.startsWith('lib/web/')), 'nor its fetch, WebSocket or EventSource')
   }
-  // Nor what an EventSource does not use: the stream classes (index.js's getters).
+  // Nor what this EventSource does not use: the stream classes (index.js's getters), the fetch transport
+  // and the HTTP/2 sessions (lib/transport.js), util.inspect (lib/errors.js: no error message built).
   t.ok(report.lib.includes('eventsource.js'))
-  t.notOk(report.lib.includes('eventsource-stream.js'), 'not the node:stream Transform')
-  t.notOk(report.lib.includes('eventsource-parser-stream.js'), 'not the TransformStream')
+  for (const file of ['eventsource-stream.js', 'eventsource-parser-stream.js', 'fetch-transport.js', 'http2-agents.js', 'inspect-node.js']) {
+    t.notOk(report.lib.includes(file), `not lib/${file}`)
+  }
 })
 
 t.test('a global slot already filled (Node\'s fetch ran first): its dispatcher, and the undici package never loaded', async (t) => {
