@@ -37,6 +37,20 @@ function decode (bytes, start, end, text) {
   return utf8Slice.call(bytes, start, end)
 }
 
+// The text of a short chunk when it is ASCII, else null. It is decoded as UTF-8 first, without the
+// isAscii() call a long chunk gets: as many UTF-16 units as bytes means no multi-byte character, and
+// then only a byte that is not UTF-8 can have become a non-ASCII unit: U+FFFD, which indexOf() rules
+// out at once in a one-byte string. A chunk that was not ASCII cost one short decode for nothing.
+function shortText (chunk, length) {
+  const text = utf8Slice.call(chunk, 0, length)
+  return text.length === length && text.indexOf('\ufffd') === -1 ? text : null
+}
+
+// Whether a whole chunk holds an LF or a CR.
+function hasLineEnd (chunk) {
+  return indexOf.call(chunk, LF, 0) !== -1 || indexOf.call(chunk, CR, 0) !== -1
+}
+
 // What a decoded value of `byteLength` bytes costs for maxEventSize: its bytes, or two bytes per UTF-16
 // unit when V8 stores it so (a character above U+00FF). A value of fewer units than bytes has
 // multi-byte characters; one of as many is ASCII, unless it holds U+FFFD, which bytes that are not
@@ -56,6 +70,10 @@ function idStringCost (id) {
 // string: an event kept by the consumer keeps at most its chunk's text alive (so does
 // eventsource-parser, which decodes every chunk whole).
 const TEXT_CHUNK = 128
+// A shorter chunk that starts a line (nothing pending) is decoded whole too, when it is ASCII: one
+// event per chunk, as LLM token streams send them, then costs one call into the decoder, which its
+// value needed anyway, and String#indexOf finds its line ends (see shortText()).
+const SHORT_TEXT_CHUNK = 16
 const LONG_VALUE = 1024
 // After this many bytes of a line, Buffer#indexOf finds its end: a native scan wins on long lines,
 // while its call costs more than the plain loop on short ones (measured: STYLE.md E-bench C).
@@ -188,7 +206,20 @@ class EventSourceParser {
     if (this.#error !== null) throw this.#error
     const length = chunk.length
     if (length === 0) return
-    this.#parse(chunk, length, length >= TEXT_CHUNK && isAscii(chunk) ? asciiSlice.call(chunk, 0, length) : null, false)
+    if (length >= TEXT_CHUNK && this.#pendingLength >= LONG_LINE && !hasLineEnd(chunk)) {
+      // More of a long line, which this chunk does not end: keep it as it is. A native search ruled
+      // out a line end; decoding the chunk or scanning it byte by byte would be wasted.
+      this.#stash(chunk, 0, length)
+      return
+    }
+    this.#parse(chunk, length, length >= SHORT_TEXT_CHUNK ? this.#chunkText(chunk, length) : null, false)
+  }
+
+  // The text of a whole chunk of at least SHORT_TEXT_CHUNK bytes, when it is ASCII and worth decoding
+  // whole, else null.
+  #chunkText (chunk, length) {
+    if (length >= TEXT_CHUNK) return isAscii(chunk) ? asciiSlice.call(chunk, 0, length) : null
+    return this.#pendingLength === 0 ? shortText(chunk, length) : null
   }
 
   // The drop-in's write(): bytes [0, length) of `bytes`, its encoding buffer (reused from one write to
@@ -208,28 +239,13 @@ class EventSourceParser {
     if (this.#bomPending || this.#crPending) {
       pos = this.#resume(chunk, length)
     }
-    let lineStart = pos
-    // An ASCII chunk without CR: String#indexOf finds its line ends in the text, at memchr speed and
-    // without a call into C++ per line.
     if (text !== null && (crFree || text.indexOf('\r', pos) === -1)) {
-      // Only the first line can complete a pending one; the rest skip that check.
-      let end = text.indexOf('\n', pos)
-      if (end !== -1 && this.#pendingLength !== 0) {
-        this.#joinedLine(chunk, lineStart, end)
-        if (this.#generation !== generation) return
-        lineStart = end + 1
-        end = text.indexOf('\n', lineStart)
-      }
-      for (; end !== -1; end = text.indexOf('\n', lineStart)) {
-        if (end === lineStart) this.#dispatch()
-        else this.#line(chunk, lineStart, end, text)
-        if (this.#generation !== generation) return
-        lineStart = end + 1
-      }
-      if (lineStart < length) this.#stash(chunk, lineStart, length)
-      if (text !== null && this.#dataLines !== 0) this.#unpin(text)
+      this.#textLines(chunk, pos, length, text, generation)
       return
     }
+    // Any other chunk: a byte loop finds the line ends. (Inline, not a method of its own: a chunk of
+    // a few bytes, a long line dripped in, would pay for the call.)
+    let lineStart = pos
     // Where indexOf last found a CR from (-1: not yet): looked up once per chunk, not once per line.
     let nextCR = -1
     while (pos < length) {
@@ -266,6 +282,37 @@ class EventSourceParser {
     }
     if (lineStart < length) this.#stash(chunk, lineStart, length)
     if (text !== null && this.#dataLines !== 0) this.#unpin(text)
+  }
+
+  // The lines of an ASCII chunk without CR, from `lineStart`: String#indexOf finds their ends in the
+  // text, at memchr speed and without a call into C++ per line.
+  #textLines (chunk, lineStart, length, text, generation) {
+    let end = text.indexOf('\n', lineStart)
+    // Only the first line can complete a pending one; the rest skip that check.
+    if (end !== -1 && this.#pendingLength !== 0) {
+      this.#joinedLine(chunk, lineStart, end)
+      if (this.#generation !== generation) return
+      lineStart = end + 1
+      end = text.indexOf('\n', lineStart)
+    }
+    while (end !== -1) {
+      if (end === lineStart) {
+        this.#dispatch()
+      } else {
+        this.#line(chunk, lineStart, end, text)
+        // A line followed by a blank line, as the last line of most events is: dispatch without
+        // searching for that blank line's end, which is the next byte.
+        if (text.charCodeAt(end + 1) === LF && this.#generation === generation) {
+          end++
+          this.#dispatch()
+        }
+      }
+      if (this.#generation !== generation) return
+      lineStart = end + 1
+      end = text.indexOf('\n', lineStart)
+    }
+    if (lineStart < length) this.#stash(chunk, lineStart, length)
+    if (this.#dataLines !== 0) this.#unpin(text)
   }
 
   /**

@@ -1,0 +1,94 @@
+'use strict'
+
+// The parser takes a different path depending on a chunk's length and content (lib/parser.js): a
+// chunk of 16 bytes or more that starts a line is decoded whole when it is ASCII (String#indexOf then
+// finds its line ends, a line followed by a blank line is dispatched without a second search), and a
+// chunk in the middle of a long line that holds no line end is kept without being decoded. Each path
+// must give what the byte loop gives: the reference model's callbacks, and the same maxEventSize.
+
+const t = require('tap')
+const { EventSourceParser } = require('..')
+const { reference, split, sizeCuts, parseAll } = require('./helpers')
+
+// Streams whose short chunks are ASCII or not in every way the text test must tell apart.
+const streams = {
+  'ASCII, LF': 'data: {"choices":[{"delta":{"content":"tok"}}]}\n\n'.repeat(6),
+  'ASCII, one event of several lines': 'id: 7\nevent: tick\nretry: 1500\ndata: first line of it\ndata: second\n\n: comment\n\n',
+  'ASCII, CRLF and CR': 'data: crlf line\r\n\r\ndata: cr line\r\rdata: mixed\r\n\n',
+  'two-byte and three-byte characters': 'data: héllo wörld, ça va?\n\nevent: ünïcødé\ndata: 中文字符 and more\n\n',
+  'four-byte characters': 'id: 🔑\ndata: 🚀🌍✨ rocket world sparkles\n\n',
+  // Each invalid byte is one U+FFFD: as many UTF-16 units as bytes, like ASCII.
+  'invalid bytes, one U+FFFD each': Buffer.concat([Buffer.from('data: abc'), Buffer.from([0x80, 0xff, 0xc0]), Buffer.from('defghijklmnop\n\n')]),
+  'a literal U+FFFD': 'data: replacement \ufffd character here\n\n',
+  'NUL in an id': Buffer.concat([Buffer.from('id: a'), Buffer.from([0]), Buffer.from('b\ndata: after the ignored id\n\n')]),
+  'blank lines and unknown fields': '\n\nfoo: bar\ndata\n\ndata:\n\nretry: 12x\n\ndata: last one\n\n'
+}
+
+for (const [name, input] of Object.entries(streams)) {
+  t.test(`${name}: every chunk size gives the reference model's callbacks`, async (t) => {
+    const bytes = Buffer.from(input)
+    const expected = reference([bytes])
+    t.ok(expected.length > 0, 'the stream has callbacks to compare')
+    const wrong = []
+    for (let size = 1; size <= bytes.length; size++) {
+      if (JSON.stringify(parseAll(split(bytes, sizeCuts(bytes.length, size)))) !== JSON.stringify(expected)) wrong.push(size)
+    }
+    t.same(wrong, [], 'no chunk size differs')
+  })
+}
+
+t.test('bytes that are not UTF-8 cost two bytes per U+FFFD in a short chunk, as in the byte loop', async (t) => {
+  // 40 bytes 0x80 decode to 40 U+FFFD, as many units as bytes, as ASCII would: they cost 80 (see
+  // valueCost in lib/parser.js), so the second line finds the event past 60 bytes, whatever the chunking.
+  const bytes = Buffer.concat([Buffer.from('data: '), Buffer.alloc(40, 0x80), Buffer.from('\ndata: x\n\n')])
+  for (const chunks of [[bytes], split(bytes, sizeCuts(bytes.length, 1))]) {
+    const parser = new EventSourceParser({ onEvent () {}, maxEventSize: 60 })
+    const error = t.throws(() => { for (const chunk of chunks) parser.write(chunk) })
+    t.equal(error.code, 'ERR_EVENTSOURCE_EVENT_TOO_LARGE', `in ${chunks.length} chunk(s)`)
+  }
+})
+
+t.test('a chunk that ends inside a multi-byte character is not taken as ASCII', async (t) => {
+  // 'é' is 0xc3 0xa9: the first chunk ends after 0xc3, which decodes alone to U+FFFD.
+  const bytes = Buffer.from('data: abcdefghijklmnopé\n\n')
+  const cut = bytes.indexOf(0xc3) + 1
+  t.same(parseAll([bytes.subarray(0, cut), bytes.subarray(cut)]), [['event', 'message', 'abcdefghijklmnopé', '']])
+})
+
+// A long line in chunks of `size` bytes (the tail and the blank line in the last one).
+function longLine (valueLength, size, tail = '\n\n') {
+  const bytes = Buffer.from(`data: ${'v'.repeat(valueLength)}${tail}`)
+  return split(bytes, sizeCuts(bytes.length, size), { forms: false })
+}
+
+t.test('a long line whose middle chunks hold no line end is joined whole', async (t) => {
+  for (const size of [128, 129, 1000, 65536]) {
+    const records = parseAll(longLine(300_000, size))
+    t.same(records.map(([kind, type, data]) => [kind, type, data.length]), [['event', 'message', 300_000]], `chunks of ${size}`)
+  }
+})
+
+t.test('a long line ended by a CR, or by a CR in the middle of a chunk, is taken as ended', async (t) => {
+  // The last: the CR that ends the long line is in a chunk of 256 bytes without an LF.
+  for (const tail of ['\r\r', '\r\n\r\n', '\rdata: more\n\n', `\r:${'c'.repeat(1000)}\r\rdata: x\r\r`]) {
+    const chunks = longLine(10_000, 256, tail)
+    const expected = reference([Buffer.concat(chunks)])
+    t.same(parseAll(chunks), expected, JSON.stringify(tail.length > 40 ? `${tail.slice(0, 20)}…${tail.slice(-20)}` : tail))
+  }
+})
+
+t.test('maxEventSize holds for the chunks of a long line kept without being decoded', async (t) => {
+  const limit = 100_000
+  for (const size of [128, 4096, 65536]) {
+    const parser = new EventSourceParser({ onEvent () { t.fail('no event') }, maxEventSize: limit })
+    let written = 0
+    const error = t.throws(() => {
+      for (const chunk of longLine(1_000_000, size)) {
+        parser.write(chunk)
+        written += chunk.length
+      }
+    })
+    t.equal(error.code, 'ERR_EVENTSOURCE_EVENT_TOO_LARGE', `chunks of ${size}`)
+    t.ok(written <= limit, `it failed before ${limit} bytes were kept (${written} written before the chunk that failed)`)
+  }
+})
