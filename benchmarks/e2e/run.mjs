@@ -31,6 +31,7 @@ import {
   saveResults, option, defaultResultsPath
 } from './common.mjs'
 import { CLIENTS, E2E_CLIENTS, TLS_TRANSPORTS, measuredVariants } from './clients.mjs'
+import { E2E_TARGETS, targetRatio } from './targets.mjs'
 import { expectedEvents, expectedBytes, eventData, SMALL_EVENT_BYTES, LARGE_EVENT_BYTES } from './workloads.mjs'
 
 const argv = process.argv.slice(2)
@@ -187,15 +188,11 @@ for (const [name, w] of Object.entries(results)) {
 }
 
 const targets = []
-function target (description, workload, other, goal) {
-  if (!has(workload, 'ours') || !has(workload, other)) return
-  const ratio = eps(workload, 'ours') / eps(workload, other)
-  targets.push({ description, ratio, goal: `>= ${goal}x`, status: verdict(ratio, goal, true) })
-}
 if (!tls) {
-  target('small events/s: ours ÷ undici EventSource', 'small', 'undici', 3)
-  target('small events/s: ours ÷ eventsource package', 'small', 'eventsource', 1.5)
-  target('16 KiB events/s: ours ÷ undici EventSource', 'large', 'undici', 3)
+  for (const t of E2E_TARGETS) {
+    const ratio = targetRatio(results, t)
+    if (ratio !== null) targets.push({ description: t.what, ratio, goal: `>= ${t.goal}x`, status: verdict(ratio, t.goal, true) })
+  }
 }
 
 for (const [name, w] of Object.entries(results)) {

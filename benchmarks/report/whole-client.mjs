@@ -7,16 +7,10 @@ import { existsSync } from 'node:fs'
 import {
   table, spread, ratioCell, median, runHeading, plural, fmtRate, fmtUs, fmtKiB, fmtMs, fmtNs
 } from './format.mjs'
+import { E2E_TARGETS, targetRatio } from '../e2e/targets.mjs'
 
 const ORDER = ['ours', 'ours+diagnostics', 'undici', 'eventsource', 'floor']
 const clientsOf = (obj) => ORDER.filter((c) => obj[c] !== undefined)
-
-// The issue's targets, as the runners (../e2e/run.mjs, ../memory/run.mjs) state them.
-const E2E_TARGETS = [
-  { workload: 'small', peer: 'undici', goal: 3, what: 'small events/s: ours ÷ undici EventSource' },
-  { workload: 'small', peer: 'eventsource', goal: 1.5, what: 'small events/s: ours ÷ eventsource package' },
-  { workload: 'large', peer: 'undici', goal: 3, what: '16 KiB events/s: ours ÷ undici EventSource' }
-]
 
 // The heading of a run of either whole-client runner (in cleartext or --tls): all record the same
 // environment; `samples` says how that runner took its samples.
@@ -103,10 +97,12 @@ function hotPathTable (hotPath) {
 function e2eTargets (run) {
   const rows = []
   for (const t of E2E_TARGETS) {
-    const c = run.json.workloads[t.workload]?.clients
-    if (!c?.ours?.eventsPerSecond || !c[t.peer]?.eventsPerSecond) continue
-    const ratio = c.ours.eventsPerSecond.median / c[t.peer].eventsPerSecond.median
-    rows.push([t.what, e2eRatio(run, t.workload, t.peer, 'eventsPerSecond'), `>= ${t.goal}x`, ratio >= t.goal ? 'met' : 'MISSED'])
+    const ratio = targetRatio(run.json.workloads, t)
+    if (ratio === null) continue
+    // Per-round ranges pair each process's warm or cold figure; 'all' has warm's rounds.
+    const phase = t.phase === 'cold' ? 'cold' : 'warm'
+    const rounds = pairRatios(e2eRounds(run, t.workload, 'ours', 'eventsPerSecond', phase), e2eRounds(run, t.workload, t.peer, 'eventsPerSecond', phase))
+    rows.push([t.what, ratioCell(ratio, rounds), `>= ${t.goal}x`, ratio >= t.goal ? 'met' : 'MISSED'])
   }
   return rows.length ? table(['target', 'ratio of medians', 'goal', 'status'], rows) : null
 }
