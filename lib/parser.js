@@ -239,13 +239,39 @@ class EventSourceParser {
     if (this.#bomPending || this.#crPending) {
       pos = this.#resume(chunk, length)
     }
+    let lineStart = pos
+    // An ASCII chunk without CR: String#indexOf finds its line ends in the text, at memchr speed and
+    // without a call into C++ per line.
     if (text !== null && (crFree || text.indexOf('\r', pos) === -1)) {
-      this.#textLines(chunk, pos, length, text, generation)
+      let end = text.indexOf('\n', lineStart)
+      // Only the first line can complete a pending one; the rest skip that check.
+      if (end !== -1 && this.#pendingLength !== 0) {
+        this.#joinedLine(chunk, lineStart, end)
+        if (this.#generation !== generation) return
+        lineStart = end + 1
+        end = text.indexOf('\n', lineStart)
+      }
+      while (end !== -1) {
+        if (end === lineStart) {
+          this.#dispatch()
+        } else {
+          this.#line(chunk, lineStart, end, text)
+          // A line followed by a blank line, as the last line of most events is: dispatch without
+          // searching for that blank line's end, which is the next byte.
+          if (text.charCodeAt(end + 1) === LF && this.#generation === generation) {
+            end++
+            this.#dispatch()
+          }
+        }
+        if (this.#generation !== generation) return
+        lineStart = end + 1
+        end = text.indexOf('\n', lineStart)
+      }
+      if (lineStart < length) this.#stash(chunk, lineStart, length)
+      if (this.#dataLines !== 0) this.#unpin(text)
       return
     }
-    // Any other chunk: a byte loop finds the line ends. (Inline, not a method of its own: a chunk of
-    // a few bytes, a long line dripped in, would pay for the call.)
-    let lineStart = pos
+    // Any other chunk: a byte loop finds the line ends.
     // Where indexOf last found a CR from (-1: not yet): looked up once per chunk, not once per line.
     let nextCR = -1
     while (pos < length) {
@@ -282,37 +308,6 @@ class EventSourceParser {
     }
     if (lineStart < length) this.#stash(chunk, lineStart, length)
     if (text !== null && this.#dataLines !== 0) this.#unpin(text)
-  }
-
-  // The lines of an ASCII chunk without CR, from `lineStart`: String#indexOf finds their ends in the
-  // text, at memchr speed and without a call into C++ per line.
-  #textLines (chunk, lineStart, length, text, generation) {
-    let end = text.indexOf('\n', lineStart)
-    // Only the first line can complete a pending one; the rest skip that check.
-    if (end !== -1 && this.#pendingLength !== 0) {
-      this.#joinedLine(chunk, lineStart, end)
-      if (this.#generation !== generation) return
-      lineStart = end + 1
-      end = text.indexOf('\n', lineStart)
-    }
-    while (end !== -1) {
-      if (end === lineStart) {
-        this.#dispatch()
-      } else {
-        this.#line(chunk, lineStart, end, text)
-        // A line followed by a blank line, as the last line of most events is: dispatch without
-        // searching for that blank line's end, which is the next byte.
-        if (text.charCodeAt(end + 1) === LF && this.#generation === generation) {
-          end++
-          this.#dispatch()
-        }
-      }
-      if (this.#generation !== generation) return
-      lineStart = end + 1
-      end = text.indexOf('\n', lineStart)
-    }
-    if (lineStart < length) this.#stash(chunk, lineStart, length)
-    if (this.#dataLines !== 0) this.#unpin(text)
   }
 
   /**
