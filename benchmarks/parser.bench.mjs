@@ -21,11 +21,11 @@
 // fixture's model (the events the generator wrote). Inside the timed iteration each implementation
 // gets a fresh parser, is fed the same Buffer chunk list, and its event count is asserted.
 //
-// Why each implementation keeps its previous iteration's parser alive: with .gc('inner') mitata runs a
-// full GC before every sample. If no instance of a parser is alive at that moment, V8 drops what only
-// live instances kept: the class's instance maps (map transitions are weak), so optimized code
-// specialized on them is deoptimized ("reason: weak objects" under --trace-deopt), and, for a
-// closure-based parser, the optimized code held only by dead closures. Every sample would then time
+// Why each implementation keeps its previous iteration's parser alive: by default mitata runs a full
+// GC before every sample (see ./parser-timing.mjs). If no instance of a parser is alive then, V8
+// drops what only live instances kept: the class's instance maps (map transitions are weak), so
+// optimized code specialized on them is deoptimized ("reason: weak objects" under --trace-deopt),
+// and, for a closure-based parser, the optimized code held only by dead closures. Every sample would then time
 // deoptimized code re-warming: on this machine 3-15x slower at p50 than steady state, by an amount
 // that differs per implementation. A process with an open EventSource always has a live parser, so
 // one retained instance per implementation is the realistic state. `--no-keep` reproduces the artefact.
@@ -58,13 +58,14 @@ if (processes > 1 && !argv.includes('--verify-only')) {
   process.exit(0)
 }
 
-// mitata's .gc('inner') wants a real gc(); without --expose-gc it falls back to allocating 1 GiB.
+// mitata's GC before each sample wants a real gc(); without --expose-gc it falls back to allocating 1 GiB.
 // `npm run bench` runs plain `node`, so expose it here, before mitata is loaded and looks for it.
 if (typeof globalThis.gc !== 'function') {
   v8.setFlagsFromString('--expose-gc')
   globalThis.gc = vm.runInNewContext('gc')
 }
-const { bench, group, run, do_not_optimize } = await import('mitata')
+const { do_not_optimize } = await import('mitata')
+const { timeEntries } = await import('./parser-timing.mjs')
 
 const require = createRequire(import.meta.url)
 const { EventSourceParser } = require('../lib/parser.js')
@@ -242,7 +243,7 @@ const fmtTime = (ns) => ns >= 1e6 ? `${(ns / 1e6).toFixed(2)} ms` : `${(ns / 1e3
 console.log(`node ${process.version} (v8 ${process.versions.v8}), ${os.platform()}-${os.arch()}`)
 console.log(`cpu: ${cpuModel}, ${os.availableParallelism?.() ?? os.cpus().length} logical cores; load average ${fmtLoad(loadBefore)}`)
 console.log(`peers: ${UNDICI}, ${ESP}`)
-console.log(`mitata gc: ${gcMode === 'inner' ? "'inner' (full GC before every sample)" : "'once' (per benchmark)"}; previous parser kept alive: ${keepAlive}`)
+console.log(`mitata gc: ${gcMode === 'inner' ? "'inner' (full GC before every sample)" : "'once' (per benchmark)"}; one call per sample, never batched; previous parser kept alive: ${keepAlive}`)
 console.log('')
 
 const fixtures = buildFixtures().filter((f) => filter.test(f.name))
@@ -332,39 +333,46 @@ if (oursWrong) {
 if (verifyOnly) process.exit(verification.some((v) => v.differences.length) ? 2 : 0)
 
 // ---- benchmarks ----
+// Timed one call per sample, never batched (./parser-timing.mjs says why), in this order: each
+// fixture's implementations side by side, the byte form's fixtures, then the string form's.
 
+const entries = []
 for (const f of timeBytes ? fixtures : []) {
   const chunks = f.chunks
-  group(f.name, () => {
-    for (const impl of implementations) {
-      const expected = verification.find((v) => v.fixture === f.name).expectedCount[impl.name]
-      const count = impl.count
-      bench(impl.name, () => {
+  for (const impl of implementations) {
+    const expected = verification.find((v) => v.fixture === f.name).expectedCount[impl.name]
+    const count = impl.count
+    entries.push({
+      group: f.name,
+      name: impl.name,
+      fn: () => {
         const n = count(chunks)
         if (n !== expected) throw new Error(`${impl.name}: expected ${expected} events, got ${n}`)
         return do_not_optimize(n)
-      }).gc(gcMode)
-    }
-  })
+      }
+    })
+  }
 }
 
 const STRINGS = ' (strings)'
 for (const f of timeStrings ? fixtures : []) {
   const strings = f.strings
-  group(f.name + STRINGS, () => {
-    for (const impl of stringImplementations) {
-      const expected = stringVerification.find((v) => v.fixture === f.name).expectedCount[impl.name]
-      const count = impl.count
-      bench(impl.name, () => {
+  for (const impl of stringImplementations) {
+    const expected = stringVerification.find((v) => v.fixture === f.name).expectedCount[impl.name]
+    const count = impl.count
+    entries.push({
+      group: f.name + STRINGS,
+      name: impl.name,
+      fn: () => {
         const n = count(strings)
         if (n !== expected) throw new Error(`${impl.name}: expected ${expected} events, got ${n}`)
         return do_not_optimize(n)
-      }).gc(gcMode)
-    }
-  })
+      }
+    })
+  }
 }
 
-const result = await run({ colors: Boolean(process.stdout.isTTY), throw: true })
+const result = await timeEntries(entries, { gcMode, log: (line) => console.log(line) })
 const loadAfter = os.loadavg()
 
 // ---- ratios ----
@@ -381,8 +389,8 @@ for (const f of timeBytes ? fixtures : []) {
   const fastestMin = peers.reduce((a, b) => (b.min < a.min ? b : a))
   const row = {
     fixture: f.name,
-    ours: { p50: ours.p50, min: ours.min, avg: ours.avg, batched: ours.ticks > ours.samples.length },
-    peers: Object.fromEntries(peers.map((p) => [p.name, { p50: p.p50, min: p.min, avg: p.avg, batched: p.ticks > p.samples.length }])),
+    ours: { p50: ours.p50, min: ours.min, avg: ours.avg },
+    peers: Object.fromEntries(peers.map((p) => [p.name, { p50: p.p50, min: p.min, avg: p.avg }])),
     fastestPeerP50: fastestP50.name,
     fastestPeerMin: fastestMin.name,
     ratioP50: ours.p50 / fastestP50.p50,
@@ -393,9 +401,6 @@ for (const f of timeBytes ? fixtures : []) {
   ratios.push(row)
 }
 
-// mitata times a function that took under ~65 µs in warm-up in batches of 4096 calls per sample: such
-// a sample is an average that includes the young-generation GCs the batch caused. Marked with *.
-const mark = (s) => s.batched ? '*' : ' '
 const short = (name) => name === UNDICI ? 'undici' : name === ESP ? 'e-p' : name
 if (timeBytes) printRatios()
 function printRatios () {
@@ -405,10 +410,10 @@ console.log(`${'fixture'.padEnd(nameWidth)} | ours p50   | ours min   | undici p
 for (const r of ratios) {
   console.log([
     r.fixture.padEnd(nameWidth),
-    fmtTime(r.ours.p50).padStart(9) + mark(r.ours),
-    fmtTime(r.ours.min).padStart(9) + mark(r.ours),
-    fmtTime(r.peers[UNDICI].p50).padStart(10) + mark(r.peers[UNDICI]),
-    fmtTime(r.peers[ESP].p50).padStart(9) + mark(r.peers[ESP]),
+    fmtTime(r.ours.p50).padStart(9),
+    fmtTime(r.ours.min).padStart(9),
+    fmtTime(r.peers[UNDICI].p50).padStart(10),
+    fmtTime(r.peers[ESP].p50).padStart(9),
     short(r.fastestPeerP50).padEnd(7),
     r.ratioP50.toFixed(2).padStart(9),
     r.ratioMin.toFixed(2).padStart(9),
@@ -420,7 +425,6 @@ console.log('')
 console.log(missing.length === 0
   ? 'every fixture meets the 0.5x target (p50)'
   : `miss the 0.5x target (p50): ${missing.map((r) => `${r.fixture} (${r.ratioP50.toFixed(2)})`).join('; ')}`)
-console.log('* = batched by mitata (4096 calls per sample, GC inside the sample)')
 }
 
 // The string form: the drop-in's time divided by eventsource-parser's, on the same strings.
@@ -431,8 +435,8 @@ for (const f of timeStrings ? fixtures : []) {
   for (const b of result.benchmarks) if (b.group === groupId) stats[b.alias] = b.runs[0].stats
   const row = {
     fixture: f.name,
-    ours: { p50: stats[DROP_IN].p50, min: stats[DROP_IN].min, avg: stats[DROP_IN].avg, batched: stats[DROP_IN].ticks > stats[DROP_IN].samples.length },
-    esp: { p50: stats[ESP].p50, min: stats[ESP].min, avg: stats[ESP].avg, batched: stats[ESP].ticks > stats[ESP].samples.length },
+    ours: { p50: stats[DROP_IN].p50, min: stats[DROP_IN].min, avg: stats[DROP_IN].avg },
+    esp: { p50: stats[ESP].p50, min: stats[ESP].min, avg: stats[ESP].avg },
     ratioP50: stats[DROP_IN].p50 / stats[ESP].p50,
     ratioMin: stats[DROP_IN].min / stats[ESP].min,
     differs: stringVerification.find((v) => v.fixture === f.name).differences.map((d) => d.implementation)
@@ -447,10 +451,10 @@ if (timeStrings) {
   for (const r of stringRatios) {
     console.log([
       r.fixture.padEnd(nameWidth),
-      fmtTime(r.ours.p50).padStart(10) + mark(r.ours),
-      fmtTime(r.ours.min).padStart(10) + mark(r.ours),
-      fmtTime(r.esp.p50).padStart(9) + mark(r.esp),
-      fmtTime(r.esp.min).padStart(9) + mark(r.esp),
+      fmtTime(r.ours.p50).padStart(10),
+      fmtTime(r.ours.min).padStart(10),
+      fmtTime(r.esp.p50).padStart(9),
+      fmtTime(r.esp.min).padStart(9),
       r.ratioP50.toFixed(2).padStart(9),
       r.ratioMin.toFixed(2).padStart(9),
       r.verdict + (r.differs.length ? ` (output differs: ${r.differs.map(short).join(', ')})` : '')
@@ -497,7 +501,7 @@ if (jsonPath) {
     stringRatios,
     // mitata's own result, with each stats object trimmed (see trimStats).
     mitata: {
-      context: { ...result.context, noop: Object.fromEntries(Object.entries(result.context.noop).map(([k, v]) => [k, trimStats(v)])) },
+      context: result.context,
       layout: result.layout,
       benchmarks: result.benchmarks.map((b) => ({ ...b, runs: b.runs.map((r) => ({ ...r, stats: trimStats(r.stats) })) }))
     }
