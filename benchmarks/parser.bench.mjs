@@ -25,9 +25,9 @@
 // GC before every sample (see ./parser-timing.mjs). If no instance of a parser is alive then, V8
 // drops what only live instances kept: the class's instance maps (map transitions are weak), so
 // optimized code specialized on them is deoptimized ("reason: weak objects" under --trace-deopt),
-// and, for a closure-based parser, the optimized code held only by dead closures. Every sample would then time
-// deoptimized code re-warming: on this machine 3-15x slower at p50 than steady state, by an amount
-// that differs per implementation. A process with an open EventSource always has a live parser, so
+// and, for a closure-based parser, the optimized code held only by dead closures. Every sample would
+// then time deoptimized code re-warming: on this machine 3-15x slower at p50 than steady state, by an
+// amount that differs per implementation. A process with an open EventSource always has a live parser, so
 // one retained instance per implementation is the realistic state. `--no-keep` reproduces the artefact.
 
 import { createRequire } from 'node:module'
@@ -58,7 +58,7 @@ if (processes > 1 && !argv.includes('--verify-only')) {
   process.exit(0)
 }
 
-// mitata's GC before each sample wants a real gc(); without --expose-gc it falls back to allocating 1 GiB.
+// mitata's GC before each sample wants a real gc(); without --expose-gc it allocates 1 GiB instead.
 // `npm run bench` runs plain `node`, so expose it here, before mitata is loaded and looks for it.
 if (typeof globalThis.gc !== 'function') {
   v8.setFlagsFromString('--expose-gc')
