@@ -22,9 +22,9 @@ const MAX_SAMPLES = 10_000
  * Times each benchmark in order, as mitata's run() would, and returns its result in the shape the
  * parser benchmark reads from run(): layout (the groups) and benchmarks (alias, group, runs[0].stats).
  * @param {{ group: string, name: string, fn: () => unknown }[]} entries in the order to time them
- * @param {{ gcMode: 'inner' | 'once', log: (line: string) => void }} options
+ * @param {{ gcMode: 'inner' | 'once', formatTime: (ns: number) => string, log: (line: string) => void }} options
  */
-export async function timeEntries (entries, { gcMode, log }) {
+export async function timeEntries (entries, { gcMode, formatTime, log }) {
   const layout = []
   const benchmarks = []
   for (const entry of entries) {
@@ -41,11 +41,7 @@ export async function timeEntries (entries, { gcMode, log }) {
       max_samples: MAX_SAMPLES
     })
     benchmarks.push({ alias: entry.name, group, runs: [{ stats }] })
-    log(`  ${entry.name.padEnd(44)} p50 ${formatNs(stats.p50).padStart(10)}  min ${formatNs(stats.min).padStart(10)}  ${stats.samples.length} samples`)
+    log(`  ${entry.name.padEnd(44)} p50 ${formatTime(stats.p50).padStart(10)}  min ${formatTime(stats.min).padStart(10)}  ${stats.samples.length} samples`)
   }
   return { layout, benchmarks, context: { sampling: 'one call per sample, never batched', maxSamples: MAX_SAMPLES } }
-}
-
-function formatNs (ns) {
-  return ns >= 1e6 ? `${(ns / 1e6).toFixed(2)} ms` : ns >= 1e3 ? `${(ns / 1e3).toFixed(1)} µs` : `${ns.toFixed(0)} ns`
 }

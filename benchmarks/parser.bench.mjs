@@ -336,43 +336,36 @@ if (verifyOnly) process.exit(verification.some((v) => v.differences.length) ? 2 
 // Timed one call per sample, never batched (./parser-timing.mjs says why), in this order: each
 // fixture's implementations side by side, the byte form's fixtures, then the string form's.
 
+// One entry per implementation of a fixture: it parses `input` (chunks or strings) with a fresh
+// parser and checks the count of events found when the outputs were verified.
+function fixtureEntries (group, impls, input, expectedCount) {
+  return impls.map((impl) => {
+    const expected = expectedCount[impl.name]
+    const count = impl.count
+    return {
+      group,
+      name: impl.name,
+      fn: () => {
+        const n = count(input)
+        if (n !== expected) throw new Error(`${impl.name}: expected ${expected} events, got ${n}`)
+        return do_not_optimize(n)
+      }
+    }
+  })
+}
+
 const entries = []
 for (const f of timeBytes ? fixtures : []) {
-  const chunks = f.chunks
-  for (const impl of implementations) {
-    const expected = verification.find((v) => v.fixture === f.name).expectedCount[impl.name]
-    const count = impl.count
-    entries.push({
-      group: f.name,
-      name: impl.name,
-      fn: () => {
-        const n = count(chunks)
-        if (n !== expected) throw new Error(`${impl.name}: expected ${expected} events, got ${n}`)
-        return do_not_optimize(n)
-      }
-    })
-  }
+  const { expectedCount } = verification.find((v) => v.fixture === f.name)
+  entries.push(...fixtureEntries(f.name, implementations, f.chunks, expectedCount))
 }
-
 const STRINGS = ' (strings)'
 for (const f of timeStrings ? fixtures : []) {
-  const strings = f.strings
-  for (const impl of stringImplementations) {
-    const expected = stringVerification.find((v) => v.fixture === f.name).expectedCount[impl.name]
-    const count = impl.count
-    entries.push({
-      group: f.name + STRINGS,
-      name: impl.name,
-      fn: () => {
-        const n = count(strings)
-        if (n !== expected) throw new Error(`${impl.name}: expected ${expected} events, got ${n}`)
-        return do_not_optimize(n)
-      }
-    })
-  }
+  const { expectedCount } = stringVerification.find((v) => v.fixture === f.name)
+  entries.push(...fixtureEntries(f.name + STRINGS, stringImplementations, f.strings, expectedCount))
 }
 
-const result = await timeEntries(entries, { gcMode, log: (line) => console.log(line) })
+const result = await timeEntries(entries, { gcMode, formatTime: fmtTime, log: (line) => console.log(line) })
 const loadAfter = os.loadavg()
 
 // ---- ratios ----
