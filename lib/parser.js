@@ -271,7 +271,8 @@ class EventSourceParser {
       if (this.#dataLines !== 0) this.#unpin(text)
       return
     }
-    // Any other chunk: a byte loop finds the line ends.
+    // Any other chunk: a byte loop finds the line ends. (Inline, as the text loop above: a chunk of a
+    // few bytes, a long line dripped in, would pay for a method call.)
     // Where indexOf last found a CR from (-1: not yet): looked up once per chunk, not once per line.
     let nextCR = -1
     while (pos < length) {
