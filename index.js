@@ -1,19 +1,23 @@
 'use strict'
 
 const { EventSource } = require('./lib/eventsource')
-const { EventSourceErrorEvent } = require('./lib/error-event')
 const { EventSourceParser } = require('./lib/parser')
 
 module.exports = {
   EventSource,
-  EventSourceErrorEvent,
   EventSourceParser
 }
 
-// The stream classes are loaded on first use: they load node:stream and Node's web streams, about 9 ms
-// of a fresh process's start (benchmarks/startup) that an EventSource never needs. Each getter hands
-// out the same class every time; index.mjs, which names every export, reads them as it loads.
+// The other classes are loaded on first use. The stream classes load node:stream and Node's web
+// streams, about 9 ms of a fresh process's start (benchmarks/startup) that an EventSource never needs;
+// the error event's file is needed with the first error (lib/eventsource-init.js loads it then), and a
+// file is a few tenths of a millisecond. Each getter hands out the same class every time; index.mjs,
+// which names every export, reads them as it loads.
 Object.defineProperties(module.exports, {
+  EventSourceErrorEvent: {
+    enumerable: true,
+    get () { return require('./lib/error-event').EventSourceErrorEvent }
+  },
   EventSourceStream: {
     enumerable: true,
     get () { return require('./lib/eventsource-stream').EventSourceStream }

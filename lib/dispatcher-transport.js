@@ -12,7 +12,9 @@ const {
     ERR_EVENTSOURCE_TOO_MANY_CODINGS, ERR_EVENTSOURCE_UNSUPPORTED_SCHEME
   }
 } = require('./errors')
-const { parseContentEncoding, ContentDecoder, MAX_CODINGS } = require('./content-decoding')
+// lib/content-decoding.js is loaded with the first response that names a coding: most event streams
+// are sent as they are, and a file is a few tenths of a millisecond of a fresh process's start.
+let contentDecoding = null
 const { RedirectPolicy, isRedirect, isHttpScheme } = require('./redirect-policy')
 const { UndiciHandler } = require('./undici-handler')
 const { AttemptTimers } = require('./attempt-timers')
@@ -152,13 +154,15 @@ class DispatcherAttempt {
     // A body is set up for decoding before anyone sees the response, whatever its status, as in
     // Chromium (which sets up its decoders before it delivers the head): a list of codings that will
     // not be decoded is an error of the response, not of its status.
-    const codings = parseContentEncoding(headers['content-encoding'])
-    if (codings !== null && codings.length > MAX_CODINGS) {
+    const contentEncoding = headers['content-encoding']
+    if (contentEncoding !== undefined) contentDecoding ??= require('./content-decoding')
+    const codings = contentEncoding === undefined ? null : contentDecoding.parseContentEncoding(contentEncoding)
+    if (codings !== null && codings.length > contentDecoding.MAX_CODINGS) {
       // Fetch would return a network error, which reestablishes; but the server would send the same
       // header again, so the connection fails instead (reconnecting is known to be futile, which the
       // standard lets a user agent act on), as for a redirect loop.
       this.#discardHop()
-      if (this.#settle()) this.#sink.failed(new ERR_EVENTSOURCE_TOO_MANY_CODINGS(codings.length, MAX_CODINGS, details))
+      if (this.#settle()) this.#sink.failed(new ERR_EVENTSOURCE_TOO_MANY_CODINGS(codings.length, contentDecoding.MAX_CODINGS, details))
       return false
     }
     policy.release()
@@ -167,7 +171,7 @@ class DispatcherAttempt {
     this.#sink.opened({ status, statusText, headers, url: policy.url.href, method: policy.method })
     if (this.#done) return false
     if (codings !== null) {
-      this.#decoder = new ContentDecoder(codings, {
+      this.#decoder = new contentDecoding.ContentDecoder(codings, {
         onData: (chunk) => this.#sink.data(chunk),
         onDrain: () => {
           this.#decoderFull = false

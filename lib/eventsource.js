@@ -25,8 +25,11 @@ const { buildRequest } = require('./request')
 const { createAttempt, transportMaxEventSize } = require('#transport')
 const { mimeEssence } = require('./response-headers')
 const { displayHref } = require('./url-credentials')
-const { reconnectDelay, parseRetryAfter } = require('./reconnect-policy')
-const { MessageIterator, eventCost } = require('./message-iterator')
+// lib/reconnect-policy.js and lib/message-iterator.js are loaded with the first reconnection and the
+// first `for await`: a source that only receives events needs neither, and each file is a few tenths
+// of a millisecond of a fresh process's start (benchmarks/startup).
+let reconnectPolicy = null
+let messageIterator = null
 const { unshared } = require('./unshared-string')
 const { afterMicrotaskCheckpoint } = require('./microtask-checkpoint')
 // lib/has-listener.js on Node, Bun and Deno; lib/has-listener-web.js (a count not known) elsewhere.
@@ -263,7 +266,8 @@ class EventSource extends EventTarget {
    */
   [Symbol.asyncIterator] () {
     brandCheck(this)
-    const iterator = new MessageIterator({
+    messageIterator ??= require('./message-iterator')
+    const iterator = new messageIterator.MessageIterator({
       pause: () => this.#connection?.pause(),
       resume: () => this.#resumeIfDrained(),
       close: () => this.close(),
@@ -392,7 +396,8 @@ class EventSource extends EventTarget {
       this.#abortConnection()
       // Extension: statuses the user chose are retried, after Retry-After when the server sent one.
       if (this.#init.reconnect.statuses?.has(status)) {
-        error.retryAfter = parseRetryAfter(headers['retry-after'], Date.now()) ?? undefined
+        reconnectPolicy ??= require('./reconnect-policy')
+        error.retryAfter = reconnectPolicy.parseRetryAfter(headers['retry-after'], Date.now()) ?? undefined
         this.#queueTask(TASK_REESTABLISH, error)
       } else {
         this.#queueTask(TASK_FAIL, error)
@@ -568,7 +573,8 @@ class EventSource extends EventTarget {
     }
     // The delay: the reconnection time, or what the backoff policy, Retry-After and the floor for
     // attempts that deliver nothing make of it (lib/reconnect-policy.js).
-    const delay = reconnectDelay(this.#reconnectionTime, this.#failures, policy, error.retryAfter)
+    reconnectPolicy ??= require('./reconnect-policy')
+    const delay = reconnectPolicy.reconnectDelay(this.#reconnectionTime, this.#failures, policy, error.retryAfter)
     // Step 2: set readyState to CONNECTING and fire an event named error.
     this.#setReadyState(CONNECTING)
     this.#publishError(error, delay)
@@ -601,7 +607,8 @@ class EventSource extends EventTarget {
     // EventTarget cannot count its listeners: lib/has-listener-web.js) may have gone down.
     if (listeners !== 0 && !(listenerCount(this, type) >= listeners)) this.#checkpointDue = true
     if (this.#iterators === null || this.#readyState === CLOSED) return
-    const cost = eventCost(event)
+    // (An iterator was made: lib/message-iterator.js is loaded.)
+    const cost = messageIterator.eventCost(event)
     for (const iterator of this.#iterators) iterator.push(event, cost, this.#chunks)
     if (this.#anyIteratorFull()) this.#connection?.pause()
   }

@@ -335,6 +335,13 @@ t.test('the Dispatcher transport loads one undici: the Agent of the one inside N
   for (const file of ['eventsource-stream.js', 'eventsource-parser-stream.js', 'fetch-transport.js', 'http2-agents.js', 'inspect-node.js']) {
     t.notOk(report.lib.includes(file), `not lib/${file}`)
   }
+  // Nor, by its first event, what only a `for await`, a body with a Content-Encoding, an error event or
+  // a reconnection needs. The last two came with the reconnection (the stream ended once).
+  t.ok(report.libAtFirstMessage.includes('eventsource.js'))
+  for (const file of ['message-iterator.js', 'content-decoding.js', 'error-event.js', 'reconnect-policy.js']) {
+    t.notOk(report.libAtFirstMessage.includes(file), `not lib/${file} by the first event`)
+  }
+  t.ok(report.lib.includes('error-event.js') && report.lib.includes('reconnect-policy.js'), 'the reconnection loaded what it needs')
 })
 
 t.test('a global slot already filled (Node\'s fetch ran first): its dispatcher, and the undici package never loaded', async (t) => {

@@ -21,7 +21,8 @@
 //
 // The EventSource is closed once it has reported what the parent expects, or something else. The child
 // prints one JSON line: the log, the undici modules loaded (files under node_modules/undici/, as
-// paths from there), the package's own modules loaded (lib/) and whether the undici inside Node was.
+// paths from there), the package's own modules loaded (lib/), by the end and as the first message
+// event was dispatched, and whether the undici inside Node was.
 
 const Module = require('node:module')
 const path = require('node:path')
@@ -60,16 +61,23 @@ async function main () {
     }
   }
   const es = new EventSource(url, init)
+  let libAtFirstMessage = null
+  es.addEventListener('message', () => { libAtFirstMessage = libFiles() }, { once: true })
   const log = await recordExpected(es, JSON.parse(expectedJson))
   const marker = `${path.sep}node_modules${path.sep}undici${path.sep}`
   const undici = Object.keys(require.cache).filter((file) => file.includes(marker))
     .map((file) => file.slice(file.lastIndexOf(marker) + marker.length).split(path.sep).join('/'))
   // What else a first connection loaded (cold start, benchmarks/startup): the package's own files, and
   // whether the undici inside Node was (Node 22 and later: the global MessageEvent is that undici's).
-  const libDir = path.join(__dirname, '..', '..', 'lib') + path.sep
-  const lib = Object.keys(require.cache).filter((file) => file.startsWith(libDir)).map((file) => file.slice(libDir.length))
+  const lib = libFiles()
   const nodeUndici = process.moduleLoadList.includes('NativeModule internal/deps/undici/undici')
-  process.stdout.write(`${JSON.stringify({ mode, log, undici, redirects, lib, nodeUndici })}\n`)
+  process.stdout.write(`${JSON.stringify({ mode, log, undici, redirects, lib, libAtFirstMessage, nodeUndici })}\n`)
+}
+
+// The package's own files loaded so far, as paths from lib/.
+function libFiles () {
+  const libDir = path.join(__dirname, '..', '..', 'lib') + path.sep
+  return Object.keys(require.cache).filter((file) => file.startsWith(libDir)).map((file) => file.slice(libDir.length))
 }
 
 main().catch((err) => {
