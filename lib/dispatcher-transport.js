@@ -155,8 +155,11 @@ class DispatcherAttempt {
     // Chromium (which sets up its decoders before it delivers the head): a list of codings that will
     // not be decoded is an error of the response, not of its status.
     const contentEncoding = headers['content-encoding']
-    if (contentEncoding !== undefined) contentDecoding ??= require('./content-decoding')
-    const codings = contentEncoding === undefined ? null : contentDecoding.parseContentEncoding(contentEncoding)
+    let codings = null
+    if (contentEncoding !== undefined) {
+      contentDecoding ??= require('./content-decoding')
+      codings = contentDecoding.parseContentEncoding(contentEncoding)
+    }
     if (codings !== null && codings.length > contentDecoding.MAX_CODINGS) {
       // Fetch would return a network error, which reestablishes; but the server would send the same
       // header again, so the connection fails instead (reconnecting is known to be futile, which the
