@@ -32,6 +32,7 @@ const kDropIn = Symbol('kDropIn')
 const kWriteText = Symbol('kWriteText')
 const kClearEvent = Symbol('kClearEvent')
 const kDataLength = Symbol('kDataLength')
+const kEventEmpty = Symbol('kEventEmpty')
 
 module.exports = {
   LF,
@@ -50,5 +51,6 @@ module.exports = {
   kDropIn,
   kWriteText,
   kClearEvent,
-  kDataLength
+  kDataLength,
+  kEventEmpty
 }

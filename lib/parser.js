@@ -19,7 +19,8 @@
 // lib/bytes-web.js, chosen by package.json's "imports").
 const { utf8Slice, asciiSlice, indexOf, isAscii, isUint8Array, allocUnsafe } = require('#bytes')
 const {
-  LF, CR, SPACE, COLON, NUL, DIGIT_0, DIGIT_9, BOM, DEFAULT_MAX_EVENT_SIZE, kDropIn, kClearEvent, kDataLength, kWriteText
+  LF, CR, SPACE, COLON, NUL, DIGIT_0, DIGIT_9, BOM, DEFAULT_MAX_EVENT_SIZE, kDropIn, kClearEvent, kDataLength, kEventEmpty,
+  kWriteText
 } = require('./constants')
 const { codes: { ERR_INVALID_ARG_TYPE, ERR_EVENTSOURCE_EVENT_TOO_LARGE, ERR_EVENTSOURCE_WRITE_AFTER_END } } = require('./errors')
 const { unshared } = require('./unshared-string')
@@ -654,6 +655,12 @@ class EventSourceParser {
   // The length of the data buffer in UTF-16 units, for the drop-in's maxBufferSize.
   get [kDataLength] () {
     return this.#data.length
+  }
+
+  // Whether no line of the event being read has set a field (data, event type or id) since the last
+  // dispatch: the drop-in may then parse whole blocks on the string itself (lib/parser-drop-in.js).
+  get [kEventEmpty] () {
+    return this.#dataLines === 0 && this.#eventType === '' && !this.#idSeen
   }
 
   // A line would take the event past maxEventSize: fail (#overflow throws). The drop-in, which limits

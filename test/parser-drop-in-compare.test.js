@@ -79,7 +79,13 @@ const inputs = [
   ['an id without data, an empty id, an id with NUL', 'id: 1\n\nid\n\nid: a\u0000b\ndata:x\n\n'],
   ['event types: none, empty, message', 'data:1\n\nevent:\ndata:2\n\nevent: message\ndata:3\n\n'],
   ['multi-line data and a trailing event without its blank line', 'data:1\ndata\ndata: 2\n\ndata: 3\n'],
-  ['characters that are not line ends', 'data:\u2028\u0085\u000b\u000c\n\n']
+  ['characters that are not line ends', 'data:\u2028\u0085\u000b\u000c\n\n'],
+  // Blocks of data, event and id lines only, which the drop-in parses on the string when a feed starts
+  // with them; maxBufferSize 4 stops some of them, not others.
+  ['one-line events', 'data: {"a":1}\n\ndata:b\n\ndata:\n\ndata: 123456\n\n'],
+  ['blocks of event, id and data lines', 'event: delta\nid: 7\ndata: 1\ndata:  2\n\nid: 8\n\nevent:\ndata: 12345\n\nid: a\u0000\ndata:x\n\n'],
+  ['data past the limit, then other lines', 'data: ab\ndata: cd\n\nevent: e\ndata: 123456\nid: 1\n\ndata: 1\n\n'],
+  ['simple blocks around others', 'data: 1\n\nretry: 5\ndata: 2\n\n: c\ndata: 3\n\nfoo\ndata: 4\n\ndata: 5\n\n']
 ]
 
 t.test('inputs at every chunking', async (t) => {

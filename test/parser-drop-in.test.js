@@ -139,6 +139,54 @@ t.test('surrogate pairs cut by a feed boundary stay whole', async (t) => {
   t.same(feed(['data: a\udc00b\n\n']), [event('a\ufffdb')])
 })
 
+t.test('simple blocks (data, event and id lines only) are parsed on the string, with the same results', async (t) => {
+  // A feed without CR that starts with such blocks is parsed by the drop-in itself; the same text with
+  // CRLF line ends takes the general path (the byte parser). Both must report the same.
+  const texts = [
+    ['one-line events, as LLM token streams send them', 'data: {"a":1}\n\ndata:b\n\ndata:\n\n'],
+    ['event, id and data lines', 'event: delta\nid: 7\ndata: 1\ndata:  2\n\nid: 8\n\nevent:\ndata:\n\nid\ndata: x\n\n'],
+    ['an id with U+0000 is ignored', 'id: 1\ndata: a\n\nid: b\u0000\ndata: c\n\n'],
+    ['then a block the general path takes, then simple ones again', 'data: 1\n\nretry: 5\ndata: 2\n\n: c\ndata: 3\n\ndata: 4\n\n'],
+    ['a block not ended in the feed', 'data: 1\n\nevent: e\ndata: 2\n'],
+    ['lone surrogates in every value become U+FFFD', 'id: a\udc00\nevent: \ud800b\ndata: c\udfff\n\n']
+  ]
+  for (const [name, text] of texts) {
+    for (const options of [{}, { callbacks: ['onId', 'onRetry', 'onError', 'onComment'] }]) {
+      const simple = feed([text], options)
+      t.ok(simple.some((r) => r[0] === 'event'), `${name}: not vacuous`)
+      t.same(simple, feed([text.replaceAll('\n', '\r\n')], options), `${name} ${JSON.stringify(options)}`)
+    }
+  }
+  t.same(feed(['id: a\udc00\nevent: \ud800b\ndata: c\udfff\n\n']), [['id', 'a\ufffd'], event('c\ufffd', { id: 'a\ufffd', type: '\ufffdb' })])
+
+  const records = []
+  const parser = createParser({
+    onId (id) { records.push(['id', id]); if (id === '1') parser.reset() },
+    onEvent (e) { records.push(['event', e.data]); if (e.data === 'b') parser.reset() }
+  })
+  parser.feed('id: 1\ndata: a\n\ndata: b\n\nid: 2\ndata: c\n\n')
+  t.same(records, [['id', '1'], ['event', 'b'], ['id', '2'], ['event', 'c']],
+    'reset() from onId drops its event; from onEvent, the rest of the feed is parsed')
+})
+
+t.test('without String#isWellFormed (browsers before 2023), every feed takes the general path', async (t) => {
+  const text = 'event: delta\nid: 7\ndata: 1\ndata: 2\n\ndata: a\udc00\n\n'
+  const expected = feed([text])
+  const descriptor = Object.getOwnPropertyDescriptor(String.prototype, 'isWellFormed')
+  const path = require.resolve('../lib/parser-drop-in')
+  delete String.prototype.isWellFormed
+  try {
+    delete require.cache[path]
+    const withoutIt = require('../lib/parser-drop-in')
+    // The string path would call isWellFormed(), which is gone: these records come from the general path.
+    t.same(feedStrings(withoutIt.createParser, [[text]]).filter((r) => r[0] !== 'feed'), expected)
+  } finally {
+    Object.defineProperty(String.prototype, 'isWellFormed', descriptor)
+    delete require.cache[path]
+  }
+  t.equal(expected.filter((r) => r[0] === 'event').length, 2, 'not vacuous')
+})
+
 t.test('maxBufferSize: the incomplete line and the data buffer, in characters', async (t) => {
   const exceeded = error('max-buffer-size-exceeded', 'Buffered data exceeded max buffer size of 8 characters')
   t.same(feed(['data: 12', '3\n\n'], { maxBufferSize: 8 }), [event('123')], 'within the limit')
@@ -150,6 +198,12 @@ t.test('maxBufferSize: the incomplete line and the data buffer, in characters', 
   t.same(feed(['data: 123456789\r\n\r\n'], { maxBufferSize: 8 }), [exceeded], 'unless the feed has a CR')
   t.same(feed(['data: 123456789\n', '\n'], { maxBufferSize: 8 }), [exceeded, ['threw', TERMINATED]], 'or the blank line is in the next feed')
   t.same(feed(['data: 123456789\n\n'], { maxBufferSize: Infinity }), [event('123456789')], 'Infinity: no limit')
+  t.same(feed(['event: e\nid: 1\ndata: 123456789\n\n'], { maxBufferSize: 8 }), [['id', '1'], event('123456789', { id: '1', type: 'e' })],
+    'nor one whose only data line the blank line follows, after other lines')
+  t.same(feed(['data: 1\n\ndata: 1234\ndata: 5678\n\n'], { maxBufferSize: 8 }), [event('1'), exceeded],
+    'but it checks a second data line, even one the blank line follows')
+  t.same(feed(['data: 1\n\ndata: 123456789\nid: 1\n\n'], { maxBufferSize: 8 }), [event('1'), exceeded],
+    'and a first one that another line follows')
 })
 
 const TERMINATED = 'Cannot feed parser: it was terminated after exceeding the configured max buffer size. Call `reset()` to resume parsing.'
@@ -209,6 +263,24 @@ t.test('feed() from a callback parses its chunk there and then', async (t) => {
   })
   parser.feed('data: a\n\ndata: b\n\n')
   t.same(records, ['a', 'nested', 'b'])
+})
+
+t.test('an overflow in a callback\'s feed drops the rest of the feed being parsed', async (t) => {
+  for (const first of ['data: a', 'event: e\ndata: a']) {
+    for (const eol of ['\n', '\r\n']) {
+      const records = []
+      const parser = createParser({
+        maxBufferSize: 4,
+        onEvent (e) {
+          records.push(e.data)
+          if (e.data === 'a') parser.feed('data: 12345')
+        },
+        onError (e) { records.push(e.type) }
+      })
+      parser.feed(`${first.replaceAll('\n', eol)}${eol}${eol}data: b${eol}${eol}`)
+      t.same(records, ['a', 'max-buffer-size-exceeded'], JSON.stringify([first, eol]))
+    }
+  }
 })
 
 t.test('large feeds, and feeds that are not ASCII', async (t) => {
