@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url'
 import { compareVersions } from './report/format.mjs'
 import { applyBlocks, changedBlocks } from './report/markers.mjs'
 import { e2eSection, memorySection, wholeClientSummary, floorTable } from './report/whole-client.mjs'
-import { parserSection, parserSummary } from './report/parser.mjs'
+import { parserSection, parserSummary, dropInSummary } from './report/parser.mjs'
 import { startupSection, startupSummary } from './report/startup.mjs'
 import { tlsSection, http2Summary } from './report/tls.mjs'
 
@@ -42,6 +42,7 @@ export function renderBlocks (results, dir = RESULTS_DIR) {
       'readme-whole-client': wholeClientSummary(results.e2e, results.memory, dir),
       'readme-startup': startupSummary(results.startup),
       'readme-parser': parserSummary(results.parser),
+      'readme-parser-drop-in': dropInSummary(results.parser),
       'readme-http2': http2Summary(results.memoryTls, results.e2eTls)
     },
     benchmarks: {

@@ -48,6 +48,17 @@ t.test('results that change make the blocks that show them differ', async (t) =>
   t.same(benchmarks.changed, ['e2e'])
 })
 
+t.test('the string form of each parser run is in both files', async (t) => {
+  const { generate, loadResults } = await report()
+  const results = loadResults()
+  const run = results.parser.find((r) => r.json.stringSummary?.length > 0)
+  t.ok(run, 'a committed parser run with the string form')
+  run.json.stringSummary[0].ratio *= 2
+  const [readme, benchmarks] = generate({ results })
+  t.same(readme.changed, ['readme-parser-drop-in'])
+  t.same(benchmarks.changed, ['parser'])
+})
+
 t.test('the floor of a spec-exact EventSource follows the hot path of each e2e run', async (t) => {
   const { generate, loadResults } = await report()
   const results = loadResults()

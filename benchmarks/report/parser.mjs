@@ -77,8 +77,41 @@ export function parserSection (runs) {
     const meets = list.filter((r) => r.ratio <= 0.5).length
     const faster = list.filter((r) => r.ratio < 1).length
     out.push(`Meets 0.5x on ${meets} of ${list.length} fixtures; faster than both peers on ${faster} of ${list.length}. ${verification(json)}`, '')
+    const strings = stringRows(json)
+    if (strings.length !== 0) {
+      out.push(`String form, Node ${json.node}: the drop-in (\`whatwg-eventsource/parser\`) and eventsource-parser fed the same strings; ` +
+        (multi ? 'p50: median (range) across processes; ratio: drop-in ÷ eventsource-parser (range of the per-process ratios).' : 'p50, one process.'), '')
+      out.push(table(['fixture (strings)', 'drop-in p50', 'eventsource-parser p50', 'ratio', 'target 1x'],
+        strings.map((r) => [r.fixture, time(json, r.ours), time(json, r.esp), ratio(json, r), stringVerdict(r.ratio)])), '')
+      out.push(`At least as fast as eventsource-parser on ${strings.filter((r) => r.ratio <= 1).length} of ${strings.length} fixtures.`, '')
+    }
   }
   return out.join('\n')
+}
+
+// The string form's rows (drop-in ÷ eventsource-parser), in the shape of rows(); [] for a file without
+// them (a `--form bytes` run, or one from before the string form was saved).
+function stringRows (json) {
+  if (json.stringSummary) {
+    return json.stringSummary.map((s) => ({ fixture: s.fixture, ours: s.ours, esp: s.esp, ratio: s.ratio, perProcess: s.ratioPerProcess.samples }))
+  }
+  return []
+}
+
+const stringVerdict = (ratio) => ratio <= 1 ? 'meets' : '**misses** (slower)'
+
+/** README.md: the string form's ratio per fixture (rows) and Node version (columns). */
+export function dropInSummary (runs) {
+  const withStrings = runs.filter((run) => stringRows(run.json).length !== 0)
+  if (withStrings.length === 0) return '_No string-form results yet._'
+  const fixtures = stringRows(withStrings[0].json).map((r) => r.fixture)
+  const header = ['fixture (strings)', ...withStrings.map((run) => `Node ${run.json.node}`)]
+  const body = fixtures.map((f) => [f, ...withStrings.map((run) => {
+    const r = stringRows(run.json).find((x) => x.fixture === f)
+    return r ? ratio(run.json, r) : 'n/a'
+  })])
+  return [table(header, body), '',
+    `Drop-in time ÷ eventsource-parser's, the same strings, from ${withStrings.map((r) => `\`benchmarks/results/${r.file}\``).join(', ')}.`].join('\n')
 }
 
 /** README.md: ratio per fixture (rows) and Node version (columns). */
