@@ -12,7 +12,7 @@ const fc = require('fast-check')
 const { isDeepStrictEqual } = require('node:util')
 const vectors = require('./fixtures/vectors')
 const { feedStrings, splitString, cutSets, toBytes } = require('./helpers')
-const { dropInProperty, newDropInTally } = require('./fuzz/property')
+const { dropInProperty, newDropInTally, checkTally } = require('./fuzz/property')
 const { createParser } = require('../parser')
 
 const seed = Number(process.env.FUZZ_SEED ?? 20261123)
@@ -120,8 +120,5 @@ t.test(`${numRuns} random string streams: the same as eventsource-parser (seed $
   if (path !== undefined) return
   t.equal(details.numRuns, numRuns, 'every case ran')
   // What the cases exercised, so a generator change cannot make this test vacuous.
-  // Each kind in at least 1 case of 500 (20 at CI's 10,000 runs): a fraction, so that a shorter run
-  // (FUZZ_RUNS=2000) is held to the same mix rather than failing on a count.
-  const least = Math.max(1, Math.floor(numRuns / 500))
-  for (const [what, n] of Object.entries(tally)) t.ok(n >= least, `${what}: ${n} (at least ${least})`)
+  checkTally(t, tally, numRuns)
 })

@@ -8,7 +8,7 @@
 
 const t = require('tap')
 const fc = require('fast-check')
-const { parserProperty, newTally } = require('./fuzz/property')
+const { parserProperty, newTally, checkTally } = require('./fuzz/property')
 
 const seed = Number(process.env.FUZZ_SEED ?? 20261121)
 const numRuns = Number(process.env.FUZZ_RUNS ?? 100_000)
@@ -23,8 +23,5 @@ t.test(`${numRuns} random streams match the reference model (seed ${seed})`, asy
   if (path !== undefined) return
   t.equal(details.numRuns, numRuns, 'every case ran')
   // What the cases exercised, so a generator change cannot make this test vacuous.
-  // Each kind in at least 1 case of 500 (20 at CI's 10,000 runs): a fraction, so that a shorter run
-  // (FUZZ_RUNS=2000) is held to the same mix rather than failing on a count.
-  const least = Math.max(1, Math.floor(numRuns / 500))
-  for (const [what, n] of Object.entries(tally)) t.ok(n >= least, `${what}: ${n} (at least ${least})`)
+  checkTally(t, tally, numRuns)
 })

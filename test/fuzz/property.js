@@ -126,4 +126,17 @@ function dropInProperty (eventsourceParser, tally = newDropInTally()) {
   })
 }
 
-module.exports = { parserProperty, newTally, dropInProperty, newDropInTally }
+/**
+ * Asserts that each kind of a tally was exercised by more than 1 case in 500 of `numRuns` (more than
+ * 20 at CI's 10,000 runs): a fraction, so that a shorter run (FUZZ_RUNS=2000) is held to the same mix
+ * rather than failing on a count.
+ * @param {import('tap').Test} t
+ * @param {Record<string, number>} tally
+ * @param {number} numRuns
+ */
+function checkTally (t, tally, numRuns) {
+  const floor = Math.floor(numRuns / 500)
+  for (const [what, n] of Object.entries(tally)) t.ok(n > floor, `${what}: ${n} (more than ${floor})`)
+}
+
+module.exports = { parserProperty, newTally, dropInProperty, newDropInTally, checkTally }
