@@ -100,30 +100,29 @@ function stringRows (json) {
 
 const stringVerdict = (ratio) => ratio <= 1 ? 'meets' : '**misses** (slower)'
 
+// A table of one ratio per fixture (rows) and Node version (columns), from each run's `rowsOf` rows.
+function ratioByNode (runs, rowsOf, firstHeader) {
+  const fixtures = rowsOf(runs[0].json).map((r) => r.fixture)
+  const header = [firstHeader, ...runs.map((run) => `Node ${run.json.node}${processesOf(run.json) === 1 ? ' (one process)' : ` (${processesOf(run.json)} processes)`}`)]
+  const body = fixtures.map((f) => [f, ...runs.map((run) => {
+    const r = rowsOf(run.json).find((x) => x.fixture === f)
+    return r ? ratio(run.json, r) : 'n/a'
+  })])
+  return table(header, body)
+}
+
 /** README.md: the string form's ratio per fixture (rows) and Node version (columns). */
 export function dropInSummary (runs) {
   const withStrings = runs.filter((run) => stringRows(run.json).length !== 0)
   if (withStrings.length === 0) return '_No string-form results yet._'
-  const fixtures = stringRows(withStrings[0].json).map((r) => r.fixture)
-  const header = ['fixture (strings)', ...withStrings.map((run) => `Node ${run.json.node}`)]
-  const body = fixtures.map((f) => [f, ...withStrings.map((run) => {
-    const r = stringRows(run.json).find((x) => x.fixture === f)
-    return r ? ratio(run.json, r) : 'n/a'
-  })])
-  return [table(header, body), '',
+  return [ratioByNode(withStrings, stringRows, 'fixture (strings)'), '',
     `Drop-in time ÷ eventsource-parser's, the same strings, from ${withStrings.map((r) => `\`benchmarks/results/${r.file}\``).join(', ')}.`].join('\n')
 }
 
 /** README.md: ratio per fixture (rows) and Node version (columns). */
 export function parserSummary (runs) {
   if (runs.length === 0) return '_No parser results yet._'
-  const fixtures = rows(runs[0].json).map((r) => r.fixture)
-  const header = ['fixture', ...runs.map((run) => `Node ${run.json.node}${processesOf(run.json) === 1 ? ' (one process)' : ` (${processesOf(run.json)} processes)`}`)]
-  const body = fixtures.map((f) => [f, ...runs.map((run) => {
-    const r = rows(run.json).find((x) => x.fixture === f)
-    return r ? ratio(run.json, r) : 'n/a'
-  })])
   const notes = runs.filter((r) => r.json.note).map((r) => `> Note (Node ${r.json.node}): ${r.json.note}.`)
-  return [...notes.flatMap((n) => [n, '']), table(header, body), '',
+  return [...notes.flatMap((n) => [n, '']), ratioByNode(runs, rows, 'fixture'), '',
     `From ${runs.map((r) => `\`benchmarks/results/${r.file}\``).join(', ')}; a range is given where the file holds several processes.`].join('\n')
 }
