@@ -11,6 +11,12 @@
 //   owner.hopEnd(handler)
 //   owner.hopError(handler, error)
 //   owner.hopFollowedRedirect(handler, history)  the dispatcher followed a redirect by itself
+// The owner sees final responses only. undici reports an interim response (1xx: 103 Early Hints, 102)
+// through the same call as the final one, then the final one on the same request; fetch skips interim
+// responses, and so does this handler (the request's connect timer keeps running meanwhile, so a server
+// that sends nothing but 1xx is still bounded by connectTimeout). A 101 is an upgrade this request never
+// asked for, and nothing after it is HTTP: a network error, as in fetch. (undici itself refuses a 100,
+// which it never asks for, and a 1xx with a body, as a network error.)
 
 const { codes: { ERR_EVENTSOURCE_ABORTED } } = require('./errors')
 const { fromRawHeaders, fromParsedHeaders } = require('./response-headers')
@@ -59,6 +65,7 @@ class UndiciHandler {
   }
 
   onHeaders (status, rawHeaders, resume, statusText) {
+    if (status < 200) return this.#interim(status)
     this.#resume = resume
     return this.#owner.hopResponse(this, status, fromRawHeaders(rawHeaders), statusText) && !this.#paused
   }
@@ -87,6 +94,10 @@ class UndiciHandler {
   }
 
   onResponseStart (controller, status, headers, statusText) {
+    if (status < 200) {
+      this.#interim(status)
+      return
+    }
     // undici 7 runs this API through its UnwrapHandler, whose controller keeps the raw header Buffers
     // for the life of the response (about 1.5 KiB per idle connection); they are parsed already.
     if (controller.rawHeaders != null) controller.rawHeaders = null
@@ -107,6 +118,19 @@ class UndiciHandler {
   }
 
   onRequestUpgrade () {}
+
+  // An interim response (see the top of this file). Returns what undici 6's onHeaders() returns: keep
+  // reading, for the final response.
+  #interim (status) {
+    if (status === 101) {
+      // Reported before the request is aborted: the abort's own error then reaches an owner that has
+      // let this hop go.
+      this.#owner.hopError(this, new Error('the server switched protocols (101) for a request that asked for no upgrade'))
+      this.abort()
+      return false
+    }
+    return true
+  }
 }
 
 module.exports = { UndiciHandler }
