@@ -19,15 +19,32 @@ const { RedirectPolicy, isRedirect, isHttpScheme } = require('./redirect-policy'
 const { UndiciHandler } = require('./undici-handler')
 const { AttemptTimers } = require('./attempt-timers')
 
-// The headers fetch adds by itself, which a dispatcher does not: the request's cache mode is
-// "no-store", for which fetch sends Pragma and Cache-Control (unless the request has them), and the
-// codings it decodes (lib/content-decoding.js). A user's own value for any of them stays.
-const FETCH_HEADERS = [['cache-control', 'no-cache'], ['pragma', 'no-cache'], ['accept-encoding', 'gzip, deflate, br']]
+// What a fetch sends for an EventSource's request beyond the request's own headers, as Node's fetch (undici
+// 6 to 8) sends it, so that a server sees the same request from this transport as from Node's built-in
+// EventSource: Accept-Language `*` and the client's User-Agent (unless the request has them), Sec-Fetch-Mode
+// for the request's mode, "cors" (always: the header is fetch's, not the user's), and for the request's cache
+// mode, "no-store", Pragma and Cache-Control `no-cache` (unless the request has them). Accept-Encoding is
+// per hop: see acceptEncoding().
+const FETCH_HEADERS = [['accept-language', '*'], ['user-agent', userAgent()], ['pragma', 'no-cache'], ['cache-control', 'no-cache']]
+
+// Node's fetch says `node`; Deno's, which runs this transport through its Node compatibility, `Deno/<version>`.
+function userAgent () {
+  const deno = process.versions.deno
+  return deno === undefined ? 'node' : `Deno/${deno}`
+}
 
 function withFetchHeaders (requestHeaders) {
   const headers = { ...requestHeaders }
   for (const [name, value] of FETCH_HEADERS) headers[name] ??= value
+  headers['sec-fetch-mode'] = 'cors'
   return headers
+}
+
+// The codings lib/content-decoding.js decodes, offered as fetch offers them (and browsers do): br only
+// over https:, where no proxy or middlebox in between can mangle it. Asked per hop: a redirect may change
+// the scheme.
+function acceptEncoding (url) {
+  return url.protocol === 'https:' ? 'br, gzip, deflate' : 'gzip, deflate'
 }
 
 class DispatcherAttempt {
@@ -50,11 +67,13 @@ class DispatcherAttempt {
   constructor (dispatcher, request, sink) {
     this.#dispatcher = dispatcher
     this.#sink = sink
-    this.#policy = new RedirectPolicy(request, withFetchHeaders(request.headers))
+    this.#policy = new RedirectPolicy(request, { headers: withFetchHeaders(request.headers) })
     this.#timers = new AttemptTimers(request, this)
   }
 
   start () {
+    // Aborted before it started (close() from a diagnostics subscriber): nothing is sent.
+    if (this.#done) return
     const url = this.#policy.url
     if (!isHttpScheme(url)) {
       if (this.#settle()) this.#sink.failed(new ERR_EVENTSOURCE_UNSUPPORTED_SCHEME(url.protocol, { url: this.#policy.displayUrl }))
@@ -111,25 +130,32 @@ class DispatcherAttempt {
     const policy = this.#policy
     const url = policy.url
     const headers = policy.hopHeaders()
+    headers['accept-encoding'] ??= acceptEncoding(url)
     this.#timers.requestSent(url, policy.displayUrl)
     const handler = this.#handler = new UndiciHandler(this)
     if (this.#paused) handler.pause()
-    this.#dispatcher.dispatch({
-      origin: url.origin,
-      path: url.pathname + url.search,
-      method: policy.method,
-      headers,
-      body: policy.body,
-      // An event stream may be quiet for as long as it likes; browsers do not time out a body.
-      // (undici's default would cut it after 300 s of silence.)
-      bodyTimeout: 0,
-      // Redirects are ours to follow (RedirectPolicy), with the rules for credentials, https: to http:
-      // and loops. A dispatcher composed with undici's redirect interceptor, or an undici 6 Agent given
-      // maxRedirections, would follow them before we see them: 0 makes it stand down, in undici 6, 7
-      // and 8, as fetch() asks for it; every undici Dispatcher accepts it. A dispatcher that follows
-      // redirects anyway is caught by its handler (hopFollowedRedirect).
-      maxRedirections: 0
-    }, handler)
+    // A dispatcher that throws rather than calling its handler's onError (a user's, or one given the wrong
+    // arguments) fails the attempt as a network error, not whatever code started the attempt.
+    try {
+      this.#dispatcher.dispatch({
+        origin: url.origin,
+        path: url.pathname + url.search,
+        method: policy.method,
+        headers,
+        body: policy.body,
+        // An event stream may be quiet for as long as it likes; browsers do not time out a body.
+        // (undici's default would cut it after 300 s of silence.)
+        bodyTimeout: 0,
+        // Redirects are ours to follow (RedirectPolicy), with the rules for credentials, https: to http:
+        // and loops. A dispatcher composed with undici's redirect interceptor, or an undici 6 Agent given
+        // maxRedirections, would follow them before we see them: 0 makes it stand down, in undici 6, 7
+        // and 8, as fetch() asks for it; every undici Dispatcher accepts it. A dispatcher that follows
+        // redirects anyway is caught by its handler (hopFollowedRedirect).
+        maxRedirections: 0
+      }, handler)
+    } catch (err) {
+      this.hopError(handler, err)
+    }
   }
 
   // Called by the current hop's handler once its response head is known. Returns false when its body

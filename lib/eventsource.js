@@ -326,7 +326,8 @@ class EventSource extends EventTarget {
       return
     }
     if (typeof request.then !== 'function') {
-      this.#send(request)
+      // init.headers or init.body may have called close() (or aborted the signal): then nothing is sent.
+      if (this.#readyState !== CLOSED) this.#send(request)
       return
     }
     // init.headers or init.body returned a promise. close() may come meanwhile; so may nothing else.

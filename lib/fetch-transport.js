@@ -96,6 +96,8 @@ class FetchAttempt {
   }
 
   start () {
+    // Aborted before it started (close() from a diagnostics subscriber): nothing is sent.
+    if (this.#done) return
     const url = this.#policy.url
     if (!isHttpScheme(url)) {
       this.#settle()

@@ -49,6 +49,8 @@ class RedirectPolicy {
   #credentialOrigin
   #credentialHeaders
   #allowInsecureRedirect
+  // Redirects to another origin are refused rather than followed (see the constructor).
+  #withinOrigin
   // Fetch's "tainted origin flag": a redirect went from one foreign origin to another.
   #taintedOrigin = false
   #redirects = 0
@@ -63,9 +65,13 @@ class RedirectPolicy {
 
   /**
    * @param {import('./request').EventSourceRequest} request
-   * @param {Record<string, string>} [headers] the headers to send, when the transport adds to the request's
+   * @param {object} [options]
+   * @param {Record<string, string>} [options.headers] the headers to send, when the transport adds to the
+   *   request's
+   * @param {boolean} [options.withinOrigin] refuse a redirect to another origin instead of following it
+   *   without the credentials: for a user's fetch, which may add credentials of its own to every hop
    */
-  constructor (request, headers = request.headers) {
+  constructor (request, { headers = request.headers, withinOrigin = false } = {}) {
     this.#url = new URL(request.url)
     this.#method = request.method
     this.#body = request.body
@@ -75,6 +81,7 @@ class RedirectPolicy {
     this.#credentialOrigin = request.credentialOrigin
     this.#credentialHeaders = request.credentialHeaders
     this.#allowInsecureRedirect = request.allowInsecureRedirect
+    this.#withinOrigin = withinOrigin
     this.#requestOrigin = request.documentOrigin ?? request.credentialOrigin
   }
 

@@ -13,7 +13,7 @@ const path = require('node:path')
 // later, on Node >= 22.19 only) then leaves them alone.
 const undici = require('undici')
 const { EventSource } = require('..')
-const { serve, open, proxyServer, recordExpected, runChild } = require('./helpers')
+const { serve, open, proxyServer, recordExpected, record: recordEvents, runChild } = require('./helpers')
 
 const CHILD = path.join(__dirname, 'children', 'dispatcher.js')
 
@@ -397,5 +397,27 @@ t.test('undici 7 Client and Pool accept maxRedirections: 0', async (t) => {
     const es = open(t, server.url, { dispatcher, reconnectionTime: 20 })
     t.same(await record(es), EXPECTED_LOG, Dispatcher.name)
     checkReconnection(t, server)
+  }
+})
+
+// A dispatcher whose dispatch() throws (a user's, or one given options it refuses) rather than calling
+// its handler's onError: the attempt's network error, reestablished, and never an exception thrown into
+// the process from the job that started the attempt.
+t.test('a dispatcher whose dispatch() throws: a network error, reestablished', async (t) => {
+  const thrown = new TypeError('dispatch refused')
+  let calls = 0
+  const es = open(t, 'http://127.0.0.1:1/', {
+    reconnectionTime: 1,
+    dispatcher: { dispatch () { calls++; throw thrown } }
+  })
+  const rec = recordEvents(es)
+  await rec.wait('error', 2)
+  es.close()
+  t.equal(calls, 2, 'one call per attempt')
+  for (const { event, readyState } of rec.events) {
+    t.equal(readyState, EventSource.CONNECTING)
+    t.equal(event.code, 'ERR_EVENTSOURCE_NETWORK')
+    t.equal(event.message, 'The connection to http://127.0.0.1:1 failed: dispatch refused')
+    t.equal(event.cause, thrown)
   }
 })

@@ -7,7 +7,8 @@
 const t = require('tap')
 const zlib = require('node:zlib')
 const { EventSource } = require('../')
-const { serve, sse, record, deferred, onceBounded, runChild } = require('./helpers')
+const { Agent } = require('undici')
+const { serve, sse, record, open, tlsFixture, deferred, onceBounded, runChild } = require('./helpers')
 
 const { CONNECTING, CLOSED } = EventSource
 const BODY = 'id: 1\ndata: first é\n\nevent: two\ndata: second\n\n'
@@ -40,10 +41,21 @@ async function expectDecoded (t, contentEncoding, body) {
   t.equal(rec.events[1].lastEventId, '1')
 }
 
-t.test('the request advertises the codings it decodes', async (t) => {
-  const srv = await serve(t, (req, res) => sse(res, 'data: x\n\n', { end: false }))
-  await record(srv.eventSource('/')).wait('message')
-  t.equal(srv.requests[0].headers['accept-encoding'], 'gzip, deflate, br')
+t.test('the request advertises the codings it decodes, br over https: only, hop by hop, as fetch does', async (t) => {
+  const { key, cert } = tlsFixture()
+  const secure = await serve(t, (req, res) => sse(res, 'data: x\n\n', { end: false }), { tls: { key, cert } })
+  const plain = await serve(t, (req, res) => req.url === '/up'
+    ? res.writeHead(302, { location: secure.url('/') }).end()
+    : sse(res, 'data: x\n\n', { end: false }))
+  const dispatcher = new Agent({ connect: { ca: cert } })
+  t.teardown(() => dispatcher.close())
+  await record(open(t, plain.url('/'), { dispatcher })).wait('message')
+  t.equal(plain.requests[0].headers['accept-encoding'], 'gzip, deflate', 'http:')
+  await record(open(t, plain.url('/up'), { dispatcher })).wait('message')
+  t.equal(plain.requests[1].headers['accept-encoding'], 'gzip, deflate', 'the http: hop of an attempt')
+  t.equal(secure.requests[0].headers['accept-encoding'], 'br, gzip, deflate', 'its https: hop')
+  await record(open(t, secure.url('/'), { dispatcher, headers: { 'accept-encoding': 'gzip' } })).wait('message')
+  t.equal(secure.requests[1].headers['accept-encoding'], 'gzip', 'a user\'s own value stays')
 })
 
 t.test('single codings', async (t) => {

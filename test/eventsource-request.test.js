@@ -37,7 +37,13 @@ t.test('the first request', async (t) => {
   // HTML sets the request's cache mode to "no-store"; fetch then adds both of these headers (WPT
   // fetch/http-cache/cache-mode.any.js: "Cache-Control: no-cache and Pragma: no-cache").
   t.equal(req.headers.pragma, 'no-cache', 'Pragma: no-cache')
-  t.equal(req.headers['accept-encoding'], 'gzip, deflate, br')
+  // What Node's fetch sends with it for an EventSource's request (on Node 20 to 26), so that a server sees
+  // the same request from Node's built-in EventSource and from this one: the request's mode, the codings
+  // decoded (br over https: only, test/eventsource-encoding.test.js), Accept-Language and User-Agent.
+  t.equal(req.headers['sec-fetch-mode'], 'cors')
+  t.equal(req.headers['accept-encoding'], 'gzip, deflate')
+  t.equal(req.headers['accept-language'], '*')
+  t.equal(req.headers['user-agent'], 'node')
   t.notOk('last-event-id' in req.headers, 'no Last-Event-ID on the first request')
   t.notOk('origin' in req.headers, 'no Origin without a document')
   for (const name of ['authorization', 'cookie', 'content-type', 'content-length', 'transfer-encoding']) {

@@ -16,13 +16,17 @@
 //                  dispatcher has no dispatch(), and undici's files are not there: the same
 //   bun            process.versions.bun is set (Bun answers require('undici') with its own module but a
 //                  deep path with the npm package's file): the same, without loading either
-//   document       a `document` global, as in a browser, and a user's fetch (Node's, recording the
-//                  redirect mode of each call): redirects are left to the fetch from the first call
+//   document       a `document` global, as in a browser, and no undici, as there: the runtime's fetch,
+//                  which is left to follow redirects from the first call
+//
+// globalThis.fetch is wrapped before the library is loaded, so that the child can say which calls went
+// through it, with which redirect mode: the fetch transport's, and no other.
 //
 // The EventSource is closed once it has reported what the parent expects, or something else. The child
-// prints one JSON line: the log, the undici modules loaded (files under node_modules/undici/, as
-// paths from there), the package's own modules loaded (lib/), by the end and as the first message
-// event was dispatched, and whether the undici inside Node was.
+// prints one JSON line: the log, the calls of globalThis.fetch (the redirect mode of each), the undici
+// modules loaded (files under node_modules/undici/, as paths from there), the package's own modules
+// loaded (lib/), by the end and as the first message event was dispatched, and whether the undici inside
+// Node was.
 
 const Module = require('node:module')
 const path = require('node:path')
@@ -32,8 +36,15 @@ const [mode, url, expectedJson] = process.argv.slice(2)
 // Set before the library is loaded, which looks for it once.
 if (mode === 'document') globalThis.document = {}
 
+const runtimeFetch = globalThis.fetch
+const redirects = []
+globalThis.fetch = function fetch (input, init) {
+  redirects.push(init?.redirect)
+  return runtimeFetch(input, init)
+}
+
 // Installed before the library is loaded: every require('undici') from then on goes through it.
-if (mode === 'no-undici' || mode === 'foreign-undici') {
+if (mode === 'no-undici' || mode === 'foreign-undici' || mode === 'document') {
   const load = Module._load
   Module._load = function (request, parent, isMain) {
     if (request !== 'undici' && !request.startsWith('undici/')) return load.call(this, request, parent, isMain)
@@ -50,16 +61,9 @@ const { recordExpected } = require('../helpers/recorder')
 const { EventSource } = require('../..')
 
 async function main () {
-  if (mode === 'node-fetch') await (await fetch('data:,')).text()
+  if (mode === 'node-fetch') await (await runtimeFetch('data:,')).text()
   const init = { reconnectionTime: 10 }
-  const redirects = []
   if (mode === 'init-fetch') init.fetch = globalThis.fetch
-  if (mode === 'document') {
-    init.fetch = (input, fetchInit) => {
-      redirects.push(fetchInit.redirect)
-      return globalThis.fetch(input, fetchInit)
-    }
-  }
   const es = new EventSource(url, init)
   let libAtFirstMessage = null
   es.addEventListener('message', () => { libAtFirstMessage = libFiles() }, { once: true })
