@@ -10,10 +10,13 @@
 //   `{ mode, redirect: 'follow', headers: { Accept, Last-Event-ID }, cache, signal }`, plus `credentials`
 //   only where `window` exists; what it resolves with is read as that package reads it
 //   (lib/eventsource-compat-fetch.js);
-// - the fetch follows redirects itself, by its own rules (`redirect: 'follow'`): a fetch wrapper's redirect
-//   policy, such as the MCP SDK's same-origin one, stays in charge; a redirect it does not follow is a
-//   response like any other (a status other than 200: the connection fails);
+// - the fetch follows redirects itself, by its own rules (`redirect: 'follow'`), as any user's fetch does
+//   on the main entry: a fetch wrapper's redirect policy, such as the MCP SDK's same-origin one, stays in
+//   charge; a redirect it does not follow is a response like any other (a status other than 200: the
+//   connection fails); one from https: to http: is not refused;
 // - a reconnection goes to the URL given, never to the final URL of a redirect;
+// - the wait before a reconnection does not keep the process alive (that package unrefs its timer), unless
+//   the init's keepAliveWhileReconnecting (ours) is true;
 // - the first fetch is called from the constructor (tests written for that package count the calls
 //   right after `new EventSource()`), not from a promise job after it;
 // - error events are that package's ErrorEvent, `code` the HTTP status and `message` its texts
@@ -21,7 +24,8 @@
 // - the URL is a string or a URL, resolved against document.baseURI; anything else, or an invalid URL,
 //   throws that package's SyntaxError;
 // - the init members are that package's: withCredentials, fetch and (version 5) maxBufferSize, the
-//   limit on one event (100 MiB by default, as that package's); other members are ignored, as it does.
+//   limit on one event (100 MiB by default, as that package's), and one of ours, keepAliveWhileReconnecting;
+//   other members are ignored, as it does.
 // Where that package's versions differ, version 5 is followed, as it follows the standard (and so do we):
 // `on*` handlers run in their place among the listeners, an event without `id:` keeps the last event ID,
 // the Content-Type is compared by its essence, nothing is dispatched after close().
@@ -42,7 +46,6 @@ let defaultCoreConfig = null
 function coreConfig (maxBufferSize) {
   return {
     errorEvent: errorEventFactory(maxBufferSize),
-    fetchFollowsRedirects: true,
     reconnectToFinalUrl: false,
     connectInConstructor: true
   }
@@ -71,7 +74,8 @@ function documentBaseUrl () {
 class EventSource extends CoreEventSource {
   /**
    * @param {string | URL} url
-   * @param {{ withCredentials?: boolean, fetch?: Function, maxBufferSize?: number }} [eventSourceInitDict]
+   * @param {{ withCredentials?: boolean, fetch?: Function, maxBufferSize?: number,
+   *   keepAliveWhileReconnecting?: boolean }} [eventSourceInitDict]
    */
   constructor (url, eventSourceInitDict = undefined) {
     const href = parseUrl(url)
@@ -83,6 +87,10 @@ class EventSource extends CoreEventSource {
       withCredentials: eventSourceInitDict?.withCredentials,
       fetch: packageFetch(fetch),
       maxEventSize: maxBufferSize ?? DEFAULT_MAX_BUFFER_SIZE,
+      // That package's fetch follows redirects from https: to http: as fetch does; nothing refuses them.
+      allowInsecureRedirect: true,
+      // That package unrefs its reconnection timer (versions 4 and 5); our member lets a user choose.
+      keepAliveWhileReconnecting: Boolean(eventSourceInitDict?.keepAliveWhileReconnecting),
       [kCoreConfig]: maxBufferSize === undefined
         ? (defaultCoreConfig ??= coreConfig(DEFAULT_MAX_BUFFER_SIZE))
         : coreConfig(maxBufferSize)

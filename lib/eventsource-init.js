@@ -150,22 +150,22 @@ function resolveDictionary (dict) {
     highWaterMarkBytes: DEFAULT_HIGH_WATER_MARK_BYTES,
     credentialHeaders: NO_HEADER_NAMES,
     allowInsecureRedirect: Boolean(dict.allowInsecureRedirect),
+    // A boolean dictionary member whose default is true: only undefined leaves the default.
+    keepAliveWhileReconnecting: dict.keepAliveWhileReconnecting === undefined || Boolean(dict.keepAliveWhileReconnecting),
     http2: resolveHttp2(dict.http2),
-    // Internal, set only by an entry point through dict[kCoreConfig] (see below): the error events, who
-    // follows redirects on a fetch, where reconnections go after one, when the first request starts.
+    // Internal, set only by an entry point through dict[kCoreConfig] (see below): the error events, where
+    // reconnections go after a redirect, when the first request starts.
     errorEvent: defaultErrorEvent,
-    fetchFollowsRedirects: false,
     reconnectToFinalUrl: true,
     connectInConstructor: false
   }
 
-  // An entry point's configuration of the core, all four members: lib/eventsource-compat.js gives the
-  // `eventsource` package's choices (its ErrorEvent; its fetch follows redirects; reconnections go to the
-  // first URL; the fetch is called from the constructor).
+  // An entry point's configuration of the core, all three members: lib/eventsource-compat.js gives the
+  // `eventsource` package's choices (its ErrorEvent; reconnections go to the first URL; the fetch is
+  // called from the constructor).
   const core = dict[kCoreConfig]
   if (core !== undefined) {
     init.errorEvent = core.errorEvent
-    init.fetchFollowsRedirects = core.fetchFollowsRedirects
     init.reconnectToFinalUrl = core.reconnectToFinalUrl
     init.connectInConstructor = core.connectInConstructor
   }

@@ -6,19 +6,32 @@
 // reading, which is backpressure through the stream. What it reports, and when, is the transport
 // interface of lib/transport.js, with the same errors as the Dispatcher transport.
 //
-// Redirects: where the runtime shows redirect responses to code (Node, Deno, Bun: `redirect: 'manual'`
-// returns the 3xx response), they are followed here, by the same rules as on a dispatcher
-// (lib/redirect-policy.js): credentials, https: to http:, loops. Browsers hide them (an "opaqueredirect"
-// response): there fetch follows them itself, by the browser's rules, and the next attempt goes to the
-// final URL only when the method is sure to be the same. A source may also ask that the fetch follow them
-// (followRedirects): the `eventsource` package's entry point does (lib/eventsource-compat.js), as that
-// package calls its fetch with `redirect: 'follow'`, so that a fetch wrapper's own redirect policy (the MCP
-// SDK's same-origin one) stays in charge.
+// Redirects:
+// - The runtime's fetch (Bun, a Node without undici) is asked for `redirect: 'manual'` where the runtime
+//   shows redirect responses to code (Node, Deno, Bun), and they are followed here by the same rules as on
+//   a dispatcher (lib/redirect-policy.js): credentials, https: to http:, loops.
+// - A user's fetch (init.fetch) follows them itself (`redirect: 'follow'`), by its own rules, as the
+//   `eventsource` package and fetch-event-source call theirs: a wrapper adds its headers (an
+//   `Authorization: Bearer`) to what it sends, and only its fetch sees every hop, drops Authorization at
+//   another origin (every fetch does) and applies the wrapper's own redirect mode (the MCP SDK's refuses
+//   cross-origin redirects). Following them here would call the wrapper again for the other origin, and
+//   its header would go there. The exception: a request that carries credentials a fetch does not drop
+//   at another origin (Cookie, Proxy-Authorization, a header named in credentialHeaders) is sent with
+//   `redirect: 'manual'`, and only redirects within its origin are followed, each hop through the fetch;
+//   a redirect elsewhere fails the connection.
+// - Browsers and workers hide redirects from code (an "opaqueredirect" response): there fetch follows them
+//   itself, by the browser's rules.
+// When the fetch followed redirects, the next attempt goes to the final URL only when the method is sure
+// to be the same (a GET), and, for a user's fetch, only within the source's origin: elsewhere the wrapper
+// would add its credentials to a request it did not see redirected.
 
 const {
-  codes: { ERR_EVENTSOURCE_ABORTED, ERR_EVENTSOURCE_DECODING, ERR_EVENTSOURCE_NETWORK, ERR_EVENTSOURCE_UNSUPPORTED_SCHEME, ERR_INVALID_ARG_TYPE }
+  codes: {
+    ERR_EVENTSOURCE_ABORTED, ERR_EVENTSOURCE_DECODING, ERR_EVENTSOURCE_INVALID_REDIRECT, ERR_EVENTSOURCE_NETWORK,
+    ERR_EVENTSOURCE_UNSUPPORTED_SCHEME, ERR_INVALID_ARG_TYPE
+  }
 } = require('./errors')
-const { RedirectPolicy, isRedirect, isHttpScheme } = require('./redirect-policy')
+const { RedirectPolicy, isRedirect, isHttpScheme, carriesCredentialsFetchKeeps } = require('./redirect-policy')
 const { AttemptTimers } = require('./attempt-timers')
 const { fromFetchHeaders } = require('./response-headers')
 
@@ -68,6 +81,9 @@ class FetchAttempt {
   #timers
   #redirect
   #credentials
+  // A user's fetch (init.fetch), as opposed to the runtime's: it follows redirects itself (see above).
+  #usersFetch
+  #credentialOrigin
   #controller = new AbortController()
   #reader = null
   #reading = false
@@ -80,15 +96,18 @@ class FetchAttempt {
    * @param {typeof fetch} fetch
    * @param {import('./request').EventSourceRequest} request
    * @param {import('./transport').TransportSink} sink
-   * @param {string} fetchName where the fetch comes from, for errors: 'init.fetch' or 'globalThis.fetch'
-   * @param {boolean} [followRedirects] let the fetch follow redirects (`redirect: 'follow'`) by its own rules
+   * @param {boolean} usersFetch init.fetch (true), or the runtime's globalThis.fetch (false)
    */
-  constructor (fetch, request, sink, fetchName, followRedirects = false) {
+  constructor (fetch, request, sink, usersFetch) {
     this.#fetch = fetch
-    this.#fetchName = fetchName
+    this.#fetchName = usersFetch ? 'init.fetch' : 'globalThis.fetch'
     this.#sink = sink
-    this.#redirect = BROWSER || followRedirects ? 'follow' : 'manual'
-    this.#policy = new RedirectPolicy(request)
+    this.#usersFetch = usersFetch
+    this.#credentialOrigin = request.credentialOrigin
+    // Who follows redirects: see the top of this file.
+    const withinOrigin = usersFetch && !BROWSER && carriesCredentialsFetchKeeps(request)
+    this.#redirect = BROWSER || (usersFetch && !withinOrigin) ? 'follow' : 'manual'
+    this.#policy = new RedirectPolicy(request, { withinOrigin })
     // The standard's request: credentials mode "include" with withCredentials, else "same-origin".
     this.#credentials = request.withCredentials ? 'include' : 'same-origin'
     // #settle() stops the timers: a timeout comes only while the attempt is under way.
@@ -172,7 +191,14 @@ class FetchAttempt {
     const policy = this.#policy
     if (response?.type === 'opaqueredirect' && this.#redirect === 'manual') {
       // A runtime that hides redirects after all: ask again, and let its fetch follow them. (Once only:
-      // an opaque redirect to a request that follows is a fetch that cannot be helped, below.)
+      // an opaque redirect to a request that follows is a fetch that cannot be helped, below.) Not with
+      // credentials that the fetch would take to whatever origin the redirect goes to.
+      if (policy.withinOrigin) {
+        if (this.#settle()) {
+          this.#sink.failed(new ERR_EVENTSOURCE_INVALID_REDIRECT('a URL your fetch does not show', { url: policy.displayUrl }))
+        }
+        return
+      }
       this.#redirect = 'follow'
       this.#send()
       return
@@ -195,22 +221,29 @@ class FetchAttempt {
       else if (this.#settle()) this.#sink.failed(error)
       return
     }
+    // When the fetch followed redirects itself, the final URL is the response's (and a 401 from there is
+    // answered there, if at all).
+    const redirected = this.#redirect === 'follow' && response.redirected === true && response.url !== ''
+    if (redirected) {
+      const error = policy.followedTo(response.url)
+      if (error !== null) {
+        discardBody(response)
+        if (this.#settle()) this.#sink.failed(error)
+        return
+      }
+    }
     if (status === 401 && policy.answerChallenge(headers)) {
       discardBody(response)
       this.#send()
       return
     }
     policy.release()
-    // When fetch followed redirects itself, the final URL is the response's; the method it ended with is
-    // known only for a GET (a 303 turns other methods into GET, a 307 keeps them): null leaves the next
-    // attempt to start from the first URL again.
-    const redirected = this.#redirect === 'follow' && response.redirected === true && response.url !== ''
     this.#sink.opened({
       status,
       statusText: response.statusText,
       headers,
-      url: redirected ? response.url : policy.url.href,
-      method: !redirected || policy.method === 'GET' ? policy.method : null
+      url: policy.url.href,
+      method: redirected && !this.#reconnectsToFinalUrl() ? null : policy.method
     })
     if (this.#done) return
     if (response.body == null) {
@@ -223,6 +256,16 @@ class FetchAttempt {
     this.#reader = response.body.getReader()
     this.#timers.bodyStarted(policy.url, policy.displayUrl)
     if (!this.#paused) this.#read()
+  }
+
+  // After redirects the fetch followed: whether the next attempt may go straight to the final URL, null
+  // (for the sink) leaving it to start from the first URL again. Only when the method is sure to be the
+  // same (a 303 turns other methods into GET, a 307 keeps them: only a GET stays a GET for sure), and with
+  // a user's fetch only within the source's origin, where the fetch's own credentials are meant to go.
+  #reconnectsToFinalUrl () {
+    const policy = this.#policy
+    if (policy.method !== 'GET') return false
+    return !this.#usersFetch || policy.url.origin === this.#credentialOrigin
   }
 
   // Reads the body until it ends, fails, or the attempt is paused or aborted. One loop at a time.

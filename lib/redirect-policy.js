@@ -23,6 +23,19 @@ const CREDENTIAL_HEADERS = ['authorization', 'cookie', 'proxy-authorization']
 const BODY_HEADERS = ['content-type', 'content-length', 'content-encoding', 'content-language', 'content-location']
 
 /**
+ * Whether a request carries credentials that a fetch following its redirects by itself would send to
+ * another origin: fetch drops only Authorization there (undici also Cookie and Proxy-Authorization; other
+ * runtimes need not), and knows nothing of the user's credentialHeaders.
+ * @param {import('./request').EventSourceRequest} request
+ * @returns {boolean}
+ */
+function carriesCredentialsFetchKeeps (request) {
+  const headers = request.headers
+  if (headers.cookie !== undefined || headers['proxy-authorization'] !== undefined) return true
+  return request.credentialHeaders.some((name) => headers[name] !== undefined)
+}
+
+/**
  * Whether a URL's scheme is one a request can go to.
  * @param {URL} url
  */
@@ -99,6 +112,11 @@ class RedirectPolicy {
     return this.#body
   }
 
+  /** Whether a redirect to another origin is refused (see the constructor). */
+  get withinOrigin () {
+    return this.#withinOrigin
+  }
+
   /** The current URL as it may be shown in errors (no password). */
   get displayUrl () {
     return displayHref(this.#url)
@@ -171,6 +189,10 @@ class RedirectPolicy {
     if (!isHttpScheme(next)) {
       return new ERR_EVENTSOURCE_INVALID_REDIRECT(`an unsupported URL scheme: ${next.protocol}`, details)
     }
+    if (this.#withinOrigin && next.origin !== from.origin) {
+      return new ERR_EVENTSOURCE_INVALID_REDIRECT(`another origin, ${next.origin}, which the request's credentials ` +
+        '(Cookie, Proxy-Authorization or a header named in credentialHeaders) would reach through your fetch', details)
+    }
     // Fetch, steps 9 and 10: a redirect to a URL with credentials in it is a network error (futile to
     // retry) unless it stays on the request's origin, which the request never left. (A relative
     // Location keeps the credentials of the URL it is resolved against.)
@@ -204,6 +226,34 @@ class RedirectPolicy {
     return null
   }
 
+  /**
+   * The fetch followed redirects by itself, by its own rules, and its response comes from `href`: the
+   * policy moves there, for what comes after it (a 401 to answer, the next attempt). The hops in between
+   * are not known; when the response is of another origin than the request's, the URL's credentials are
+   * not used again.
+   * @param {string} href
+   * @returns {Error | null} ERR_EVENTSOURCE_INSECURE_REDIRECT when the redirects went from https: to
+   *   http:: the request is gone already, but what came back in clear text is not used
+   */
+  followedTo (href) {
+    const from = this.#url
+    const next = new URL(href)
+    this.#url = next
+    if (next.origin !== this.#requestOrigin) {
+      this.#leftRequestOrigin = true
+    } else {
+      // The fetch was given the URL without its credentials, so the final URL has none either: they
+      // stay the request origin's, for a 401 from there, as they would after a relative Location.
+      next.username = from.username
+      next.password = from.password
+    }
+    this.#challengeAnswer = null
+    if (from.protocol === 'https:' && next.protocol === 'http:' && !this.#allowInsecureRedirect) {
+      return new ERR_EVENTSOURCE_INSECURE_REDIRECT(displayHref(next), { url: displayHref(from) })
+    }
+    return null
+  }
+
   /** The response is final: only redirects need the request's headers and body again. */
   release () {
     this.#headers = null
@@ -211,4 +261,4 @@ class RedirectPolicy {
   }
 }
 
-module.exports = { RedirectPolicy, isRedirect, isHttpScheme }
+module.exports = { RedirectPolicy, isRedirect, isHttpScheme, carriesCredentialsFetchKeeps }

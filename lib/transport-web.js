@@ -17,9 +17,8 @@ const { FetchAttempt } = require('./fetch-transport')
 function createAttempt (request, sink, init) {
   // The runtime's fetch is looked up at each attempt, as Node's global dispatcher is: an application may
   // wrap it after the source was made.
-  // (init.fetchFollowsRedirects: lib/eventsource-compat.js, the `eventsource` package's entry point.)
-  if (init.fetch !== undefined) return new FetchAttempt(init.fetch, request, sink, 'init.fetch', init.fetchFollowsRedirects)
-  return new FetchAttempt(globalThis.fetch, request, sink, 'globalThis.fetch')
+  if (init.fetch !== undefined) return new FetchAttempt(init.fetch, request, sink, true)
+  return new FetchAttempt(globalThis.fetch, request, sink, false)
 }
 
 /**

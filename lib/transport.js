@@ -69,9 +69,9 @@ const { dispatcherMaxEventSize } = require('./dispatcher-options')
  * @returns {TransportAttempt}
  */
 function createAttempt (request, sink, init) {
-  if (init.fetch !== undefined) return fetchAttempt(init.fetch, request, sink, 'init.fetch', init.fetchFollowsRedirects)
+  if (init.fetch !== undefined) return fetchAttempt(init.fetch, request, sink, true)
   const dispatcher = dispatcherFor(init)
-  if (dispatcher === null) return fetchAttempt(globalThis.fetch, request, sink, 'globalThis.fetch', false)
+  if (dispatcher === null) return fetchAttempt(globalThis.fetch, request, sink, false)
   return new DispatcherAttempt(dispatcher, request, sink)
 }
 
@@ -81,9 +81,9 @@ function createAttempt (request, sink, init) {
 let FetchAttempt = null
 let http2Dispatcher = null
 
-function fetchAttempt (fetch, request, sink, fetchName, fetchFollowsRedirects) {
+function fetchAttempt (fetch, request, sink, usersFetch) {
   FetchAttempt ??= require('./fetch-transport').FetchAttempt
-  return new FetchAttempt(fetch, request, sink, fetchName, fetchFollowsRedirects)
+  return new FetchAttempt(fetch, request, sink, usersFetch)
 }
 
 /**

@@ -10,6 +10,9 @@ const t = require('tap')
 const path = require('node:path')
 const { Readable } = require('node:stream')
 const { EventSource } = require('../')
+const { FetchAttempt } = require('../lib/fetch-transport')
+const { buildRequest } = require('../lib/request')
+const { resolveInit } = require('../lib/eventsource-init')
 const { SSE_HEADERS, serve, sse, open, record, bounded, deferred, onceBounded, runChild } = require('./helpers')
 
 const { CONNECTING, OPEN, CLOSED } = EventSource
@@ -41,7 +44,7 @@ t.test('the init each call receives', async (t) => {
   const base = {
     method: 'GET',
     body: null,
-    redirect: 'manual',
+    redirect: 'follow',
     mode: 'cors',
     cache: 'no-store',
     credentials: 'same-origin'
@@ -64,8 +67,8 @@ t.test('the init each call receives', async (t) => {
   t.equal(calls[2].init.headers.authorization, undefined, 'a new attempt: a new 401 to answer, if the server asks')
   t.equal(calls[0].init.signal, calls[1].init.signal, 'one signal for the hops of one attempt')
   t.not(calls[1].init.signal, calls[2].init.signal, 'a new one for the next attempt')
-  // The redirect mode 'manual' and the credentials: the same rules as on a dispatcher
-  // (test/transport-parity.test.js); fetch's own Pragma and Cache-Control come from cache 'no-store'.
+  // A user's fetch follows redirects itself (test/fetch-wrapper-redirects.test.js); fetch's own Pragma
+  // and Cache-Control come from cache 'no-store'.
   t.equal(calls[0].init.headers['cache-control'], undefined, 'Cache-Control is the fetch\'s to add')
   t.equal(server.requests[0].headers['cache-control'], 'no-cache')
   t.equal(server.requests[0].headers.pragma, 'no-cache')
@@ -177,6 +180,9 @@ t.test('a response without a body: open, then the end of the stream', async (t) 
 
 // A browser's fetch answers `redirect: 'manual'` with an "opaqueredirect" filtered response: status 0,
 // no headers, no Location. The transport then asks again and lets the fetch follow the redirects itself.
+// Only the runtime's fetch is asked for 'manual' (a user's follows redirects itself), and only outside a
+// browser, where the runtime is one that shows redirects: these run the transport on its own, with a
+// fetch standing for a runtime's that hides them after all, reporting to a recording sink.
 const OPAQUE_REDIRECT = { type: 'opaqueredirect', status: 0, statusText: '', headers: new Headers(), body: null, url: '', redirected: false }
 
 function browserLikeFetch (calls) {
@@ -187,51 +193,70 @@ function browserLikeFetch (calls) {
   }
 }
 
-t.test('an opaque redirect: asked again with redirect "follow"; a GET reconnects to the final URL', async (t) => {
-  const server = await serve(t, (req, res, i) => req.url === '/start'
+/** An attempt of the fetch transport, started, and what it reported: resolves at its first report. */
+function attempt (fetch, url, dict, usersFetch) {
+  const request = buildRequest(resolveInit(dict), { attempt: 1, sourceUrl: url, url, method: dict.method ?? 'GET', lastEventId: '' })
+  const reported = deferred()
+  let connection = null
+  const sink = {
+    opened: (response) => { connection.abort(); reported.resolve(['opened', response]) },
+    data () {},
+    ended: () => reported.resolve(['ended']),
+    networkError: (error) => reported.resolve(['networkError', error]),
+    failed: (error) => reported.resolve(['failed', error])
+  }
+  connection = new FetchAttempt(fetch, request, sink, usersFetch)
+  connection.start()
+  return bounded(reported.promise, 'the attempt\'s first report')
+}
+
+t.test('the runtime\'s fetch, an opaque redirect: asked again with "follow"; a GET goes on at the final URL', async (t) => {
+  const server = await serve(t, (req, res) => req.url === '/start'
     ? res.writeHead(302, { location: '/final' }).end()
-    : sse(res, 'id: 1\ndata: here\n\n', { end: i === 1 }))
+    : sse(res, 'id: 1\ndata: here\n\n'))
   const calls = []
-  const es = open(t, server.url('/start'), { fetch: browserLikeFetch(calls), reconnectionTime: 10 })
-  const rec = record(es)
-  await rec.wait('open', 2)
-  es.close()
-  t.same(rec.types, ['open', 'message', 'error', 'open'])
-  t.equal(rec.of('message')[0].origin, server.origin)
-  t.same(calls.map((c) => [c.input.replace(server.origin, ''), c.redirect]),
-    [['/start', 'manual'], ['/start', 'follow'], ['/final', 'manual'], ['/final', 'follow']],
-    'the reconnection goes to the final URL the fetch reported')
-  t.same(server.requests.map((r) => r.url), ['/start', '/final', '/final'])
+  const [report, response] = await attempt(browserLikeFetch(calls), server.url('/start'), {}, false)
+  t.equal(report, 'opened')
+  t.same([response.status, response.url, response.method], [200, server.url('/final'), 'GET'],
+    'the next attempt goes to the final URL the fetch reported')
+  t.same(calls.map((c) => [c.input.replace(server.origin, ''), c.redirect]), [['/start', 'manual'], ['/start', 'follow']])
+  t.same(server.requests.map((r) => r.url), ['/start', '/final'])
 })
 
-t.test('an opaque redirect of a POST: the method it ended with is unknown, so the reconnection starts over', async (t) => {
-  const server = await serve(t, (req, res, i) => req.url === '/start'
+t.test('the runtime\'s fetch, an opaque redirect of a POST: the method it ended with is unknown', async (t) => {
+  const server = await serve(t, (req, res) => req.url === '/start'
     ? res.writeHead(303, { location: '/final' }).end()
-    : sse(res, 'data: here\n\n', { end: i === 1 }))
+    : sse(res, 'data: here\n\n'))
   const calls = []
-  const es = open(t, server.url('/start'), { fetch: browserLikeFetch(calls), method: 'POST', body: 'b', reconnectionTime: 10 })
-  await record(es).wait('open', 2)
-  es.close()
-  t.same(calls.map((c) => [c.input.replace(server.origin, ''), c.redirect, c.method]),
-    [['/start', 'manual', 'POST'], ['/start', 'follow', 'POST'], ['/start', 'manual', 'POST'], ['/start', 'follow', 'POST']])
-  t.same(server.requests.map((r) => `${r.method} ${r.url}`), ['POST /start', 'GET /final', 'POST /start', 'GET /final'])
+  const [report, response] = await attempt(browserLikeFetch(calls), server.url('/start'), { method: 'POST', body: 'b' }, false)
+  t.equal(report, 'opened')
+  t.equal(response.method, null, 'null: the next attempt starts over from the first URL')
+  t.same(calls.map((c) => [c.redirect, c.method]), [['manual', 'POST'], ['follow', 'POST']])
+  t.same(server.requests.map((r) => `${r.method} ${r.url}`), ['POST /start', 'GET /final'])
 })
 
-t.test('a fetch that answers every request with an opaque redirect: asked twice, then the connection fails', async (t) => {
+t.test('a fetch that answers every request with an opaque redirect: asked twice, then its response', async (t) => {
   const calls = []
-  const es = open(t, 'http://127.0.0.1:1/', {
-    reconnectionTime: 10,
-    fetch: (input, init) => {
-      calls.push(init.redirect)
-      return Promise.resolve(OPAQUE_REDIRECT)
-    }
-  })
+  const fetch = (input, init) => {
+    calls.push(init.redirect)
+    return Promise.resolve(OPAQUE_REDIRECT)
+  }
+  const [report, response] = await attempt(fetch, 'http://127.0.0.1:1/', {}, false)
+  t.same(calls, ['manual', 'follow'])
+  t.same([report, response.status], ['opened', 0], 'a status of 0, which fails the connection')
+  // Through an EventSource: a user's fetch is asked to follow from the first call.
+  const es = open(t, 'http://127.0.0.1:1/', { reconnectionTime: 10, fetch })
   const rec = record(es)
   const { event } = await rec.wait('error')
-  t.same(calls, ['manual', 'follow'])
-  t.equal(rec.events[0].readyState, CLOSED)
-  t.equal(event.code, 'ERR_EVENTSOURCE_BAD_STATUS')
-  t.equal(event.status, 0)
+  t.same(calls.slice(2), ['follow'])
+  t.same([rec.events[0].readyState, event.code, event.status], [CLOSED, 'ERR_EVENTSOURCE_BAD_STATUS', 0])
+})
+
+t.test('a user\'s fetch asked for "manual" (the request carries a Cookie) that answers with an opaque redirect: refused', async (t) => {
+  const calls = []
+  const [report, error] = await attempt(browserLikeFetch(calls), 'http://127.0.0.1:1/', { headers: { cookie: 'a=1' } }, true)
+  t.same(calls.map((c) => c.redirect), ['manual'], 'not asked again to follow: the cookie would go wherever the redirect goes')
+  t.same([report, error.code, error.message], ['failed', 'ERR_EVENTSOURCE_INVALID_REDIRECT', 'The server redirected to a URL your fetch does not show'])
 })
 
 t.test('the signal aborts the user\'s fetch: close(), connectTimeout', async (t) => {

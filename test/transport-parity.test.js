@@ -6,8 +6,9 @@
 // records its calls, and each run must give the same outcome, which is also the one written down here:
 // the events (type, readyState at dispatch, data, lastEventId, origin; for `error`: code, message,
 // status, url, cause code, willReconnect, reconnectDelay) and what the servers received (method, path,
-// the headers that matter, body). Where the two legitimately differ (Node's fetch adds headers of its
-// own, and applies undici's own limits), the difference is asserted and explained where it is.
+// the headers that matter, body). Where the two legitimately differ (Node's fetch applies undici's own
+// limits; a user's fetch follows redirects itself, by its own rules), the difference is asserted and
+// explained where it is: a scenario's expected(servers, transport) receives the transport's name.
 
 const t = require('tap')
 const zlib = require('node:zlib')
@@ -109,7 +110,7 @@ async function run (t, scenario, transport) {
   const init = { reconnectionTime: 10, ...scenario.init?.(servers), ...TRANSPORTS[transport](calls, servers.agent) }
   const es = open(t, scenario.url(servers), init)
   const rec = record(es, scenario.types)
-  const count = scenario.expected(servers).events.length
+  const count = scenario.expected(servers, transport).events.length
   await rec.until((events) => {
     if (events.length < count) return false
     es.close()
@@ -123,9 +124,13 @@ async function run (t, scenario, transport) {
     total += requests[name].length
   }
   // Asked after the run: an expectation may depend on what reached the servers.
-  const expected = scenario.expected(servers)
+  const expected = scenario.expected(servers, transport)
   return { outcome: { events: rec.events.map(summarize), requests }, expected, calls, total, servers }
 }
+
+// Whether a transport is a user's fetch (init.fetch): it follows redirects itself, by the fetch's rules
+// (lib/fetch-transport.js), and the wrapper is called once per attempt (and per 401 answered).
+const usersFetch = (transport) => transport !== 'dispatcher'
 
 const bodies = (...list) => (req, res, i) => sse(res, list[Math.min(i, list.length - 1)], { end: i < list.length - 1 })
 
@@ -203,26 +208,52 @@ const SCENARIOS = [
     })
   },
   // Redirects of a POST: 301 and 302 (after POST) and 303 turn it into a body-less GET, 307 and 308 keep
-  // it; the reconnection goes to the final URL, with the method the redirect ended with.
+  // it; the reconnection goes to the final URL, with the method the redirect ended with. A user's fetch
+  // follows them itself, and the method they ended with is not known: the reconnection starts over.
   ...[301, 302, 303, 307, 308].map((status) => ({
     name: `a ${status} redirect of a POST, and the reconnection to the final URL`,
     servers: async (t) => ({
       // The first response of /final ends, the second stays open.
-      main: await serve(t, (req, res, i) => req.url === '/start' ? redirect(res, status, '/final') : sse(res, 'data: m\n\n', { end: i === 1 }))
+      main: await serve(t, (req, res, i) => req.url === '/start' ? redirect(res, status, '/final') : sse(res, 'data: m\n\n', { end: i > 1 ? false : undefined }))
     }),
     url: (s) => s.main.url('/start'),
     init: () => ({ method: 'POST', body: 'payload' }),
-    expected: (s) => {
+    calls: (total, transport) => usersFetch(transport) ? 2 : total,
+    expected: (s, transport) => {
       const keeps = status === 307 || status === 308
+      const start = request('POST', '/start', { 'content-type': 'text/plain;charset=UTF-8' }, 'payload')
       const final = keeps ? request('POST', '/final', { 'content-type': 'text/plain;charset=UTF-8' }, 'payload') : request('GET', '/final')
       return {
         events: [['open', OPEN], ['message', OPEN, 'm', '', s.main.origin], ended(), ['open', OPEN]],
-        requests: { main: [request('POST', '/start', { 'content-type': 'text/plain;charset=UTF-8' }, 'payload'), final, final] }
+        requests: { main: usersFetch(transport) ? [start, final, start, final] : [start, final, final] }
       }
     }
   })),
   {
-    name: 'a cross-origin redirect drops Authorization, Cookie and credentialHeaders, also on reconnection',
+    name: 'a cross-origin redirect drops Authorization, also on reconnection',
+    servers: async (t) => {
+      const other = await serve(t, bodies('data: there\n\n', ''))
+      const main = await serve(t, (req, res) => redirect(res, 302, other.url('/events')))
+      return { main, other }
+    },
+    url: (s) => s.main.url('/start'),
+    init: () => ({ headers: { authorization: 'Bearer secret', 'x-keep': 'k' } }),
+    calls: (total, transport) => usersFetch(transport) ? 2 : total,
+    expected: (s, transport) => {
+      const start = request('GET', '/start', { authorization: 'Bearer secret', 'x-keep': 'k' })
+      const events = request('GET', '/events', { 'x-keep': 'k' })
+      return {
+        events: [['open', OPEN], ['message', OPEN, 'there', '', s.other.origin], ended(), ['open', OPEN]],
+        // A user's fetch drops Authorization itself; the reconnection starts over at the source's origin,
+        // where the fetch's own credentials are meant to go, rather than at the final URL's.
+        requests: usersFetch(transport)
+          ? { main: [start, start], other: [events, events] }
+          : { main: [start], other: [events, events] }
+      }
+    }
+  },
+  {
+    name: 'a cross-origin redirect with Cookie and credentialHeaders: dropped, or refused with a user\'s fetch',
     servers: async (t) => {
       const other = await serve(t, bodies('data: there\n\n', ''))
       const main = await serve(t, (req, res) => redirect(res, 302, other.url('/events')))
@@ -233,13 +264,23 @@ const SCENARIOS = [
       headers: { authorization: 'Bearer secret', cookie: 'session=1', 'x-secret': 's', 'x-keep': 'k' },
       credentialHeaders: ['X-Secret']
     }),
-    expected: (s) => ({
-      events: [['open', OPEN], ['message', OPEN, 'there', '', s.other.origin], ended(), ['open', OPEN]],
-      requests: {
-        main: [request('GET', '/start', { authorization: 'Bearer secret', cookie: 'session=1', 'x-secret': 's', 'x-keep': 'k' })],
-        other: [request('GET', '/events', { 'x-keep': 'k' }), request('GET', '/events', { 'x-keep': 'k' })]
+    expected: (s, transport) => {
+      const start = request('GET', '/start', { authorization: 'Bearer secret', cookie: 'session=1', 'x-secret': 's', 'x-keep': 'k' })
+      // A user's fetch would take Cookie and X-Secret along, and may add credentials of its own: the
+      // request goes with redirect 'manual', and only a redirect within its origin is followed.
+      if (usersFetch(transport)) {
+        return {
+          events: [error(CLOSED, 'ERR_EVENTSOURCE_INVALID_REDIRECT', `The server redirected to another origin, ${s.other.origin}, ` +
+            'which the request\'s credentials (Cookie, Proxy-Authorization or a header named in credentialHeaders) would reach through your fetch',
+          { status: 302, url: s.main.url('/start') })],
+          requests: { main: [start], other: [] }
+        }
       }
-    })
+      return {
+        events: [['open', OPEN], ['message', OPEN, 'there', '', s.other.origin], ended(), ['open', OPEN]],
+        requests: { main: [start], other: [request('GET', '/events', { 'x-keep': 'k' }), request('GET', '/events', { 'x-keep': 'k' })] }
+      }
+    }
   },
   {
     name: 'https: to http: is refused',
@@ -252,20 +293,26 @@ const SCENARIOS = [
       return { secure, plain, agent }
     },
     url: (s) => s.secure.url('/start'),
-    expected: (s) => ({
+    calls: (total, transport) => usersFetch(transport) ? 1 : total,
+    expected: (s, transport) => ({
+      // A user's fetch follows it before anyone can refuse it; what the http: URL answers is not used.
       events: [error(CLOSED, 'ERR_EVENTSOURCE_INSECURE_REDIRECT',
         `The server redirected from https: to ${s.plain.url('/insecure')}; set allowInsecureRedirect to follow it`,
-        { status: 302, url: s.secure.url('/start') })],
-      requests: { secure: [request('GET', '/start')], plain: [] }
+        { status: usersFetch(transport) ? undefined : 302, url: s.secure.url('/start') })],
+      requests: { secure: [request('GET', '/start')], plain: usersFetch(transport) ? [request('GET', '/insecure')] : [] }
     })
   },
   {
     name: 'a redirect loop fails after 20 redirects',
     servers: async (t) => ({ main: await serve(t, (req, res) => redirect(res, 302, '/loop')) }),
     url: (s) => s.main.url('/loop'),
-    expected: (s) => ({
-      events: [error(CLOSED, 'ERR_EVENTSOURCE_TOO_MANY_REDIRECTS', `More than 20 redirects, the last to ${s.main.url('/loop')}`,
-        { status: 302, url: s.main.url('/loop') })],
+    calls: (total, transport) => usersFetch(transport) ? 1 : total,
+    expected: (s, transport) => ({
+      // A user's fetch has the same limit, and makes it a network error, reestablished.
+      events: [usersFetch(transport)
+        ? error(CONNECTING, 'ERR_EVENTSOURCE_NETWORK', `The connection to ${s.main.origin} failed: redirect count exceeded`, { cause: undefined })
+        : error(CLOSED, 'ERR_EVENTSOURCE_TOO_MANY_REDIRECTS', `More than 20 redirects, the last to ${s.main.url('/loop')}`,
+          { status: 302, url: s.main.url('/loop') })],
       requests: { main: Array.from({ length: 21 }, () => request('GET', '/loop')) }
     })
   },
@@ -273,10 +320,12 @@ const SCENARIOS = [
     name: 'an invalid Location fails',
     servers: async (t) => ({ main: await serve(t, (req, res) => redirect(res, 301, 'http://[')) }),
     url: (s) => s.main.url('/'),
-    expected: (s) => ({
-      // The error's cause is the URL parser's.
-      events: [error(CLOSED, 'ERR_EVENTSOURCE_INVALID_REDIRECT', 'The server redirected to an invalid URL: http://[',
-        { status: 301, cause: 'ERR_INVALID_URL' })],
+    expected: (s, transport) => ({
+      // The error's cause is the URL parser's. A user's fetch makes it a network error, reestablished.
+      events: [usersFetch(transport)
+        ? error(CONNECTING, 'ERR_EVENTSOURCE_NETWORK', `The connection to ${s.main.origin} failed: Invalid URL`, { cause: 'ERR_INVALID_URL' })
+        : error(CLOSED, 'ERR_EVENTSOURCE_INVALID_REDIRECT', 'The server redirected to an invalid URL: http://[',
+          { status: 301, cause: 'ERR_INVALID_URL' })],
       requests: { main: [request('GET', '/')] }
     })
   },
@@ -284,9 +333,13 @@ const SCENARIOS = [
     name: 'a redirect to another scheme fails',
     servers: async (t) => ({ main: await serve(t, (req, res) => redirect(res, 302, 'ftp://127.0.0.1/events')) }),
     url: (s) => s.main.url('/'),
-    expected: (s) => ({
-      events: [error(CLOSED, 'ERR_EVENTSOURCE_INVALID_REDIRECT', 'The server redirected to an unsupported URL scheme: ftp:',
-        { status: 302, url: s.main.url('/') })],
+    expected: (s, transport) => ({
+      // A user's fetch makes it a network error, reestablished.
+      events: [usersFetch(transport)
+        ? error(CONNECTING, 'ERR_EVENTSOURCE_NETWORK', `The connection to ${s.main.origin} failed: URL scheme must be a HTTP(S) scheme`,
+          { cause: undefined })
+        : error(CLOSED, 'ERR_EVENTSOURCE_INVALID_REDIRECT', 'The server redirected to an unsupported URL scheme: ftp:',
+          { status: 302, url: s.main.url('/') })],
       requests: { main: [request('GET', '/')] }
     })
   },
@@ -365,7 +418,7 @@ const SCENARIOS = [
     servers: async (t) => ({ main: await serve(t, () => {}) }),
     url: (s) => s.main.url('/'),
     init: () => ({ connectTimeout: 50 }),
-    calls: 1,
+    calls: () => 1,
     expected: (s) => ({
       events: [error(CONNECTING, 'ERR_EVENTSOURCE_CONNECT_TIMEOUT', `No response from ${s.main.origin} within 50 ms (connectTimeout)`,
         { url: s.main.url('/') })],
@@ -391,7 +444,7 @@ const SCENARIOS = [
     name: 'a closed port: a network error, reconnected',
     servers: async () => ({ port: await closedPort() }),
     url: (s) => `http://127.0.0.1:${s.port}/`,
-    calls: 2,
+    calls: () => 2,
     expected: (s) => ({
       // The message says what the socket said; the cause is the socket's error, on both transports.
       events: [error(CONNECTING, 'ERR_EVENTSOURCE_NETWORK',
@@ -484,7 +537,7 @@ for (const scenario of SCENARIOS) {
         t.same(outcome, expected)
         // The wrapper is called once per request (per hop of a redirect, per 401 answered); a request
         // that never reached a server (a closed port, a timeout) was a call all the same.
-        if (transport === 'wrapped fetch') t.equal(calls.length, scenario.calls ?? total, 'one call per request')
+        if (transport === 'wrapped fetch') t.equal(calls.length, scenario.calls?.(total, transport) ?? total, 'one call per request')
       })
     }
   })

@@ -97,7 +97,10 @@ export interface EventSourceInit {
    * Make every request with this fetch (the fetch transport), e.g. `globalThis.fetch` or a wrapper of
    * it, instead of an undici Dispatcher. Not with `dispatcher` (ERR_INVALID_ARG_VALUE): give a
    * dispatcher to the fetch instead. Default: the Dispatcher transport on Node; `globalThis.fetch`
-   * where there is no usable undici dispatcher (Bun, browsers, workers).
+   * where there is no usable undici dispatcher (Bun, browsers, workers). It is called once per attempt
+   * with `redirect: 'follow'` and follows redirects by its own rules (what a wrapper adds goes only
+   * where the fetch sends it; its own redirect mode wins); a request with Cookie, Proxy-Authorization
+   * or a `credentialHeaders` header gets `redirect: 'manual'` and is redirected within its origin only.
    */
   fetch?: (input: string, init: EventSourceFetchInit) => Promise<EventSourceFetchResponse>
   /** The initial reconnection time in ms (same as reconnect.delay). Default 3000. */

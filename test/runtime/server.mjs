@@ -156,6 +156,11 @@ const routes = {
   redirect (req, res, n, { key }) {
     res.writeHead(302, { location: `/sse/basic?key=${encodeURIComponent(key)}` })
     res.end()
+  },
+  // A redirect to the other origin's echo.
+  away (req, res, n, { key, cross }) {
+    res.writeHead(302, { location: `${cross}/sse/echo?key=${encodeURIComponent(key)}` })
+    res.end()
   }
 }
 
@@ -235,7 +240,7 @@ export async function startServers ({ assets }) {
       counts.set(countKey, n)
       state.requests.push(describeRequest(req, route, body))
       state.changed()
-      routes[route](req, res, n, { body, query: url.searchParams, state, key })
+      routes[route](req, res, n, { body, query: url.searchParams, state, key, cross: origins[1] })
     }
   }
 

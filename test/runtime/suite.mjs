@@ -171,6 +171,39 @@ test('headers: a function called at each attempt, with its number and the last e
   ], 'Authorization, X-Custom, Last-Event-ID sent')
 })
 
+test('close() from a synchronous headers function: no request at all', async ({ open, url, requests }) => {
+  let calls = 0
+  const closing = open(url('basic'), {
+    headers: () => {
+      calls++
+      closing.close()
+      return { 'x-custom': 'closed' }
+    }
+  })
+  // A source opened after that one has closed: by the time its event has come back, a request the first
+  // had sent would have reached the server well before.
+  await within(new Promise((resolve) => setTimeout(resolve, 0)), WAIT_MS, 'a task')
+  equal(calls, 1, 'the headers function ran')
+  await record(open(url('basic')), ['message']).wait('message')
+  same((await requests(1)).requests.map((r) => r.headers['x-custom'] ?? null), [null], 'only the second source\'s request')
+})
+
+test('a user\'s fetch that adds Authorization: never sent to another origin after a redirect', async ({ open, url, requests, env }) => {
+  const calls = []
+  const source = open(url('away'), {
+    fetch: (input, init) => {
+      calls.push(init.redirect)
+      return globalThis.fetch(input, { ...init, headers: { ...init.headers, authorization: 'Bearer wrapper-token' } })
+    }
+  })
+  const message = await record(source, ['message']).wait('message')
+  equal(message.event.origin, env.cross, 'origin: the other origin\'s')
+  equal(JSON.parse(message.data).authorization, undefined, 'Authorization at the other origin')
+  const seen = (await requests(2)).requests.map((r) => [r.route, r.headers.authorization ?? null])
+  same(seen, [['away', 'Bearer wrapper-token'], ['echo', null]], 'what the two origins saw')
+  same(calls, ['follow'], 'the fetch follows redirects itself')
+})
+
 test('close(): nothing dispatched after it, the connection released, no reconnection', async ({ open, url, requests, closed, pkg }) => {
   const source = open(url('hold'))
   const got = []
@@ -351,7 +384,7 @@ export async function runSuite ({ pkg, loadPolyfill, base, cross, keyPrefix, tra
       env,
       url,
       open (href, init = {}, Class = pkg.EventSource) {
-        const source = new Class(href, passFetch ? { ...init, fetch: globalThis.fetch } : init)
+        const source = new Class(href, passFetch ? { fetch: globalThis.fetch, ...init } : init)
         sources.push(source)
         return source
       },
