@@ -582,12 +582,15 @@ class EventSource extends EventTarget {
     this.dispatchEvent(this.#init.errorEvent(error, delay))
     // A listener may have called close().
     if (this.#readyState !== CONNECTING) return
-    // Steps 3-5: wait the reconnection time, then fetch again. The timer is not unref'd: an
-    // EventSource that is not CLOSED keeps the process alive, as its open connection would.
+    // Steps 3-5: wait the reconnection time, then fetch again. By default the timer keeps the process
+    // alive, as the open connection would: an EventSource that is not CLOSED has not ended. Extension
+    // (init.keepAliveWhileReconnecting false, the `eventsource` package's choice): it does not.
     this.#timer = setTimeout(() => {
       this.#timer = null
       this.#connect()
     }, delay)
+    // (A browser's timer is a number, and fake timers' may have no unref.)
+    if (!this.#init.keepAliveWhileReconnecting) this.#timer.unref?.()
   }
 
   // HTML 9.2.6 "dispatch the event", step 7: the task that fires the MessageEvent.

@@ -73,6 +73,20 @@ for (const [name, config] of Object.entries(CONFIGS)) {
     })
   })
 
+  t.test(`${name}: keepAliveWhileReconnecting false: the reconnection still follows the fake clock`, async (t) => {
+    const srv = await serve(t, (req, res, index) => sse(res, index === 0 ? 'retry: 2000\ndata: a\n\n' : 'data: b\n\n'))
+    await withFakeTimers(config, async (clock) => {
+      const dispatcher = countingDispatcher(t)
+      const es = srv.eventSource('/', { dispatcher, keepAliveWhileReconnecting: false })
+      await bounded(once(es, 'error'), () => 'the end of the first response')
+      clock.tick(1999)
+      t.equal(dispatcher.calls.length, 1, 'not reconnected early')
+      clock.tick(1)
+      t.equal(dispatcher.calls.length, 2, 'reconnected at 2000 ms of fake time: the fake timer took unref()')
+      es.close()
+    })
+  })
+
   t.test(`${name}: backoff follows the fake clock`, async (t) => {
     const srv = await serve(t, (req, res) => { res.writeHead(503); res.end() })
     await withFakeTimers(config, async (clock) => {

@@ -170,3 +170,48 @@ t.test('after a redirect, close() leaves no request behind (undici 7\'s Agent)',
   await bounded(server.requests[0].socketClosed, 'the server to see the connection closed', TIMEOUT)
   t.pass('close() closed the redirected request\'s connection')
 })
+
+// Whether the wait before a reconnection keeps the process alive is an option: keepAliveWhileReconnecting,
+// true by default on the main entry (above), false by default on the `eventsource` package's entry, as
+// that package unrefs its timer. An open connection keeps the process alive either way.
+t.test('keepAliveWhileReconnecting false: the process exits while the source waits to reconnect', async (t) => {
+  const server = await startServer(t, (req, res) => {
+    eventStream(res)
+    res.end('data: one\n\n')
+  })
+  const proc = startChild(t, 'unref-while-waiting', 'undici7', server)
+  const result = await proc.exited(TIMEOUT, 'the child to exit while its source waits to reconnect')
+  checkExit(t, result)
+  t.same(result.report.log, [['open', OPEN], ['message', 'one'], ['error', CONNECTING]])
+  t.equal(result.report.readyStateAtExit, CONNECTING, 'exited without close(), while CONNECTING')
+  t.equal(server.requests.length, 1)
+})
+
+t.test('the eventsource package\'s entry: the process exits while the source waits to reconnect', async (t) => {
+  const server = await startServer(t, (req, res) => {
+    eventStream(res)
+    res.end('retry: 60000\ndata: one\n\n')
+  })
+  const proc = startChild(t, 'compat-while-waiting', 'undici7', server)
+  const result = await proc.exited(TIMEOUT, 'the child to exit while its source waits to reconnect')
+  checkExit(t, result)
+  t.same(result.report.log, [['open', OPEN], ['message', 'one'], ['error', CONNECTING]])
+  t.equal(result.report.readyStateAtExit, CONNECTING)
+  t.equal(server.requests.length, 1)
+})
+
+t.test('the eventsource package\'s entry with keepAliveWhileReconnecting true: alive until it reconnects', async (t) => {
+  const server = await startServer(t, (req, res, index) => {
+    eventStream(res)
+    if (index === 0) res.end(`retry: ${RECONNECTION_TIME}\ndata: one\n\n`)
+    else res.flushHeaders()
+  })
+  const proc = startChild(t, 'compat-keepalive', 'undici7', server)
+  const second = await proc.whileAlive(server.request(1))
+  t.ok(proc.alive(), 'the child was still running when its reconnection arrived')
+  second.response.write('data: close\n\n')
+  const result = await proc.exited(TIMEOUT, 'the child to exit after close()')
+  checkExit(t, result)
+  t.same(result.report.log, [['open', OPEN], ['message', 'one'], ['error', CONNECTING], ['open', OPEN], ['message', 'close']])
+  t.equal(result.report.readyStateAtExit, CLOSED)
+})

@@ -291,6 +291,8 @@ t.test('valid values are accepted', async (t) => {
     { credentialHeaders: [] },
     { credentialHeaders: ['X-Api-Key'] },
     { allowInsecureRedirect: 'yes' },
+    { keepAliveWhileReconnecting: false },
+    { keepAliveWhileReconnecting: 0 },
     { maxEventSize: Infinity },
     { maxEventSize: 1 },
     { node: {} },

@@ -67,6 +67,8 @@ export interface EventSourceInit {
   fetch?: FetchLike
   /** The limit on one event, in bytes: over it the connection fails, without reconnecting. Default 100 MiB. */
   maxBufferSize?: number
+  /** Ours: whether the wait before a reconnection keeps the Node.js process alive. Default false, as that package unrefs its timer. */
+  keepAliveWhileReconnecting?: boolean
 }
 
 export interface EventListenerOptions {

@@ -127,6 +127,8 @@ export interface EventSourceInit {
   credentialHeaders?: string[]
   /** Follow a redirect from https: to http:. Default false: such a redirect fails the connection (ERR_EVENTSOURCE_INSECURE_REDIRECT). */
   allowInsecureRedirect?: boolean
+  /** Whether the wait before a reconnection keeps the Node.js process alive, as an open connection does. Default true (false in `whatwg-eventsource/eventsource`, as the `eventsource` package). */
+  keepAliveWhileReconnecting?: boolean
   /** Events queued for `for await` before reading from the socket (and decoding) pauses. Default 1000. */
   highWaterMark?: number
   /**

@@ -18,6 +18,7 @@ import type { SSEClientTransportOptions } from '@modelcontextprotocol/sdk/client
 
 const source = new EventSource('http://127.0.0.1/events')
 expectType<EventSource>(new EventSource(new URL('http://127.0.0.1/'), { withCredentials: true, maxBufferSize: 1024 }))
+expectType<EventSource>(new EventSource('http://127.0.0.1/', { keepAliveWhileReconnecting: true }))
 expectType<number>(source.readyState)
 expectType<string>(source.url)
 expectType<boolean>(source.withCredentials)

@@ -72,8 +72,10 @@ new EventSource('http://127.0.0.1/', {
   signal: AbortSignal.timeout(1000),
   highWaterMark: 10,
   closeOnEnd: true,
-  highWaterMarkBytes: 1024 * 1024
+  highWaterMarkBytes: 1024 * 1024,
+  keepAliveWhileReconnecting: false
 })
+expectError(new EventSource('http://127.0.0.1/', { keepAliveWhileReconnecting: 'no' }))
 source.addEventListener('end', (event) => {
   expectType<Event>(event)
 })
