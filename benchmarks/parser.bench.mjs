@@ -64,7 +64,7 @@ if (typeof globalThis.gc !== 'function') {
   v8.setFlagsFromString('--expose-gc')
   globalThis.gc = vm.runInNewContext('gc')
 }
-const { do_not_optimize } = await import('mitata')
+const { do_not_optimize } = await import('mitata') // eslint-disable-line camelcase -- mitata's name
 const { timeEntries } = await import('./parser-timing.mjs')
 
 const require = createRequire(import.meta.url)

@@ -158,7 +158,7 @@ t.test('brand checks: foreign receivers throw TypeError', async (t) => {
   for (const name of ['onopen', 'onmessage', 'onerror']) {
     const { set } = Object.getOwnPropertyDescriptor(proto, name)
     t.throws(() => set.call({}, () => {}), TypeError, `set ${name} on a plain object`)
-    t.throws(() => set.call(null, null), TypeError, `set ${name} on null`)
+    t.throws(() => set.call(null, null), TypeError, `set ${name} on null`) // eslint-disable-line no-useless-call -- `this` is null
   }
   for (const receiver of receivers) {
     t.throws(() => proto.close.call(receiver), TypeError, `close() on ${String(receiver)}`)
