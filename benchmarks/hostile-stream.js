@@ -49,6 +49,7 @@ function server ({ mode, budget }) {
     const head = MODES[mode].head
     res.write(head)
     written += head.length
+    // eslint-disable-next-line no-unmodified-loop-condition -- `closed` is set by the 'close' listener during an await
     while (written < budget && !closed) {
       written += chunk.length
       if (!res.write(chunk)) {

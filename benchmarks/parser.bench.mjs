@@ -64,7 +64,7 @@ if (typeof globalThis.gc !== 'function') {
   v8.setFlagsFromString('--expose-gc')
   globalThis.gc = vm.runInNewContext('gc')
 }
-const { do_not_optimize } = await import('mitata')
+const { do_not_optimize } = await import('mitata') // eslint-disable-line camelcase -- mitata's name
 const { timeEntries } = await import('./parser-timing.mjs')
 
 const require = createRequire(import.meta.url)
@@ -397,27 +397,27 @@ for (const f of timeBytes ? fixtures : []) {
 const short = (name) => name === UNDICI ? 'undici' : name === ESP ? 'e-p' : name
 if (timeBytes) printRatios()
 function printRatios () {
-console.log('')
-console.log(`ratios: ${OURS} time / fastest peer's time, same run (p50 = median sample; target <= 0.50)`)
-console.log(`${'fixture'.padEnd(nameWidth)} | ours p50   | ours min   | undici p50  | e-p p50    | fastest | p50 ratio | min ratio | verdict`)
-for (const r of ratios) {
-  console.log([
-    r.fixture.padEnd(nameWidth),
-    fmtTime(r.ours.p50).padStart(9),
-    fmtTime(r.ours.min).padStart(9),
-    fmtTime(r.peers[UNDICI].p50).padStart(10),
-    fmtTime(r.peers[ESP].p50).padStart(9),
-    short(r.fastestPeerP50).padEnd(7),
-    r.ratioP50.toFixed(2).padStart(9),
-    r.ratioMin.toFixed(2).padStart(9),
-    r.verdict + (r.differs.length ? ` (output differs: ${r.differs.map(short).join(', ')})` : '')
-  ].join(' | '))
-}
-const missing = ratios.filter((r) => r.ratioP50 > 0.5)
-console.log('')
-console.log(missing.length === 0
-  ? 'every fixture meets the 0.5x target (p50)'
-  : `miss the 0.5x target (p50): ${missing.map((r) => `${r.fixture} (${r.ratioP50.toFixed(2)})`).join('; ')}`)
+  console.log('')
+  console.log(`ratios: ${OURS} time / fastest peer's time, same run (p50 = median sample; target <= 0.50)`)
+  console.log(`${'fixture'.padEnd(nameWidth)} | ours p50   | ours min   | undici p50  | e-p p50    | fastest | p50 ratio | min ratio | verdict`)
+  for (const r of ratios) {
+    console.log([
+      r.fixture.padEnd(nameWidth),
+      fmtTime(r.ours.p50).padStart(9),
+      fmtTime(r.ours.min).padStart(9),
+      fmtTime(r.peers[UNDICI].p50).padStart(10),
+      fmtTime(r.peers[ESP].p50).padStart(9),
+      short(r.fastestPeerP50).padEnd(7),
+      r.ratioP50.toFixed(2).padStart(9),
+      r.ratioMin.toFixed(2).padStart(9),
+      r.verdict + (r.differs.length ? ` (output differs: ${r.differs.map(short).join(', ')})` : '')
+    ].join(' | '))
+  }
+  const missing = ratios.filter((r) => r.ratioP50 > 0.5)
+  console.log('')
+  console.log(missing.length === 0
+    ? 'every fixture meets the 0.5x target (p50)'
+    : `miss the 0.5x target (p50): ${missing.map((r) => `${r.fixture} (${r.ratioP50.toFixed(2)})`).join('; ')}`)
 }
 
 // The string form: the drop-in's time divided by eventsource-parser's, on the same strings.

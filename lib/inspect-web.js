@@ -7,6 +7,7 @@
 // object by its name alone), as util.inspect takes it.
 
 // Characters util.inspect escapes in a string: C0 controls, the quote, the backslash, DEL and C1 controls.
+// eslint-disable-next-line no-control-regex -- control characters are what it matches
 const ESCAPED = /[\x00-\x1f\x27\x5c\x7f-\x9f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g
 const SHORT_ESCAPES = { '\b': '\\b', '\t': '\\t', '\n': '\\n', '\f': '\\f', '\r': '\\r', "'": "\\'", '\\': '\\\\' }
 const IDENTIFIER = /^[a-zA-Z_][a-zA-Z_0-9]*$/

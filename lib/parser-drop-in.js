@@ -297,7 +297,9 @@ class DropInParser {
     if (chunk.indexOf('\r') !== -1 || !chunk.isWellFormed()) return chunk
     const overflows = this.#overflows
     let start = 0
-    blocks: while (start < chunk.length && this.#pending.length === 0 && this.#parser[kEventEmpty]) {
+    // `start`: where the first block not parsed here begins. Every exit but an overflow's returns the
+    // feed from there, for the general path.
+    while (start < chunk.length && this.#pending.length === 0 && this.#parser[kEventEmpty]) {
       let end = chunk.indexOf('\n', start)
       if (end === -1) break
       if (chunk.charCodeAt(end + 1) === LF && isDataField(chunk, start)) {
@@ -316,21 +318,21 @@ class DropInParser {
       let dataLines = 0
       let pos = start
       while (end !== pos) {
-        if (end === -1) break blocks
+        if (end === -1) return start === 0 ? chunk : chunk.slice(start)
         const first = chunk.charCodeAt(pos)
         if (first === 0x64 && isDataField(chunk, pos)) {
           const value = chunk.slice(chunk.charCodeAt(pos + 5) === SPACE ? pos + 6 : pos + 5, end)
           data = dataLines++ === 0 ? value : `${data}\n${value}`
           // eventsource-parser checks the data buffer after each line, except a first data line that
           // its blank line follows at once.
-          if (data.length > this.#maxBufferSize && (dataLines > 1 || chunk.charCodeAt(end + 1) !== LF)) break blocks
+          if (data.length > this.#maxBufferSize && (dataLines > 1 || chunk.charCodeAt(end + 1) !== LF)) return start === 0 ? chunk : chunk.slice(start)
         } else if (first === 0x65 && isEventField(chunk, pos)) {
           type = chunk.slice(chunk.charCodeAt(pos + 6) === SPACE ? pos + 7 : pos + 6, end)
         } else if (first === 0x69 && chunk.charCodeAt(pos + 1) === 0x64 && chunk.charCodeAt(pos + 2) === COLON) {
           const value = chunk.slice(chunk.charCodeAt(pos + 3) === SPACE ? pos + 4 : pos + 3, end)
           if (value.indexOf('\0') === -1) id = value
         } else {
-          break blocks
+          return start === 0 ? chunk : chunk.slice(start)
         }
         pos = end + 1
         end = chunk.indexOf('\n', pos)

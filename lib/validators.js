@@ -20,7 +20,7 @@ const PADDED_TOKEN = /^[\t\n\r ]*[!#$%&'*+\-.^_`|~0-9A-Za-z]+[\t\n\r ]*$/
 // anything above U+00FF.
 const INVALID_HEADER_VALUE = /[^\t\x20-\x7e\x80-\xff]/
 // The same for a last event ID, whose characters above U+007F are sent as their UTF-8 bytes.
-const INVALID_LAST_EVENT_ID = /[\0-\x08\x0a-\x1f\x7f]/
+const INVALID_LAST_EVENT_ID = /[\0-\x08\x0a-\x1f\x7f]/ // eslint-disable-line no-control-regex -- control characters are what it matches
 // Headers the HTTP client manages (framing, connection), and the one EventSource manages itself.
 const MANAGED_HEADERS = new Set([
   'connection', 'content-length', 'expect', 'keep-alive', 'proxy-connection', 'te', 'trailer',

@@ -107,6 +107,7 @@ t.test('the reporter escapes every message, with or without --quiet, colour or n
   for (const text of written) {
     t.match(text, ESCAPED)
     // Only the reporter's own colour codes are escape sequences.
+    // eslint-disable-next-line no-control-regex -- control characters are what the test looks for
     t.notMatch(text.replace(/\x1b\[(?:1|2|22|31|39)m/g, ''), /[\x00-\x08\x0b-\x1f\x7f]/)
     t.notMatch(text, C1_AND_BIDI)
   }

@@ -321,7 +321,7 @@ t.test('the for await iterator\'s return closes the source: reason "close"', asy
   const srv = await serve(t, (req, res) => sse(res, 'data: 1\n\ndata: 2\n\n', { end: false }))
   const rec = recordChannels(t)
   const es = srv.eventSource('/')
-  for await (const event of es) {
+  for await (const event of es) { // eslint-disable-line no-unreachable-loop -- the break is what is tested
     t.equal(event.data, '1')
     break
   }

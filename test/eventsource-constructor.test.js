@@ -52,7 +52,7 @@ t.test('an invalid URL throws a SyntaxError DOMException', async (t) => {
     t.ok(error?.message.includes(`'${url}'`), 'the message names the input')
     t.type(error?.cause, TypeError, 'the URL parser error is the cause')
     // Node's built-in EventSource's whole message is the parser's error: "TypeError: Invalid URL".
-    t.ok(error?.message.endsWith(`: TypeError: Invalid URL`), 'the message ends with the URL parser\'s reason')
+    t.ok(error?.message.endsWith(': TypeError: Invalid URL'), 'the message ends with the URL parser\'s reason')
   }
 })
 
@@ -158,7 +158,7 @@ t.test('brand checks: foreign receivers throw TypeError', async (t) => {
   for (const name of ['onopen', 'onmessage', 'onerror']) {
     const { set } = Object.getOwnPropertyDescriptor(proto, name)
     t.throws(() => set.call({}, () => {}), TypeError, `set ${name} on a plain object`)
-    t.throws(() => set.call(null, null), TypeError, `set ${name} on null`)
+    t.throws(() => set.call(null, null), TypeError, `set ${name} on null`) // eslint-disable-line no-useless-call -- `this` is null
   }
   for (const receiver of receivers) {
     t.throws(() => proto.close.call(receiver), TypeError, `close() on ${String(receiver)}`)

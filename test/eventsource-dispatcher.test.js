@@ -368,16 +368,16 @@ t.test('a dispatcher that follows redirects whatever maxRedirections says is ref
 const BUNDLED_UNDICI_MAJOR = Number(process.versions.undici.split('.')[0])
 t.test('an undici 6 Agent with maxRedirections (Node\'s bundled undici, child process)',
   { skip: BUNDLED_UNDICI_MAJOR >= 8 ? `Node ${process.version} bundles undici ${process.versions.undici}, whose Agent has no maxRedirections` : false }, async (t) => {
-  const server = await startServer(t, { connectionClose: true })
-  const expected = [['open', EventSource.OPEN], ['message', 'first', '1']]
-  const result = await runDispatcherChild(t, 'node-fetch-redirecting', server, { url: `${server.base}/redirect-away`, expected })
-  t.comment(`Node ${process.version} bundles undici ${result.report.bundledUndici}`)
-  checkChild(t, result, expected)
-  t.same(server.paths(), ['/redirect-away', '/events'])
-  const requests = server.events()
-  t.equal(requests[0]?.headers.host, `localhost:${server.host.split(':')[1]}`, 'EventSource followed the 302')
-  t.equal(requests[0]?.headers['x-token'], undefined, 'the credential header stayed with its origin')
-})
+    const server = await startServer(t, { connectionClose: true })
+    const expected = [['open', EventSource.OPEN], ['message', 'first', '1']]
+    const result = await runDispatcherChild(t, 'node-fetch-redirecting', server, { url: `${server.base}/redirect-away`, expected })
+    t.comment(`Node ${process.version} bundles undici ${result.report.bundledUndici}`)
+    checkChild(t, result, expected)
+    t.same(server.paths(), ['/redirect-away', '/events'])
+    const requests = server.events()
+    t.equal(requests[0]?.headers.host, `localhost:${server.host.split(':')[1]}`, 'EventSource followed the 302')
+    t.equal(requests[0]?.headers['x-token'], undefined, 'the credential header stayed with its origin')
+  })
 
 t.test('an undici 6 Agent that follows redirects whatever maxRedirections says is refused (child process)',
   { skip: NODE_MAJOR < 24 ? false : `Node ${process.version} bundles undici ${process.versions.undici}, whose Agent does not follow redirects` }, async (t) => {

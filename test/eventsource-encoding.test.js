@@ -273,4 +273,3 @@ t.test('node:zlib is loaded by the first encoded bytes, not before', async (t) =
   t.equal(status, 0, stderr)
   t.same(report, { before: false, after: true })
 })
-

@@ -37,7 +37,7 @@ t.test('break closes the source and its connection, without an error event', asy
   const server = await serve(t, (req, res) => res.writeHead(200, SSE_HEADERS).write('data: a\n\ndata: b\n\n'))
   const es = open(t, server.url(), { reconnectionTime: 0 })
   const rec = record(es)
-  for await (const event of es) {
+  for await (const event of es) { // eslint-disable-line no-unreachable-loop -- the break is what is tested
     t.equal(event.data, 'a')
     break
   }
@@ -52,6 +52,7 @@ t.test('break closes the source and its connection, without an error event', asy
 t.test('a throw in the loop body closes the source and propagates', async (t) => {
   const server = await serve(t, (req, res) => res.writeHead(200, SSE_HEADERS).write('data: a\n\n'))
   const es = open(t, server.url())
+  // eslint-disable-next-line no-unreachable-loop -- the throw is what is tested
   await t.rejects((async () => { for await (const event of es) throw new Error(`stop at ${event.data}`) })(), { message: 'stop at a' })
   t.equal(es.readyState, EventSource.CLOSED)
 })

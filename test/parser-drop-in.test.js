@@ -181,7 +181,7 @@ t.test('without String#isWellFormed (browsers before 2023), every feed takes the
     // The string path would call isWellFormed(), which is gone: these records come from the general path.
     t.same(feedStrings(withoutIt.createParser, [[text]]).filter((r) => r[0] !== 'feed'), expected)
   } finally {
-    Object.defineProperty(String.prototype, 'isWellFormed', descriptor)
+    Object.defineProperty(String.prototype, 'isWellFormed', descriptor) // eslint-disable-line no-extend-native -- restores it
     delete require.cache[path]
   }
   t.equal(expected.filter((r) => r[0] === 'event').length, 2, 'not vacuous')

@@ -21,6 +21,7 @@ const originals = {
   u8Subarray: Uint8Array.prototype.subarray,
   bufferSubarray: Buffer.prototype.subarray
 }
+/* eslint-disable no-extend-native -- restore() and meter() swap Uint8Array's methods on purpose */
 function restore () {
   Uint8Array.prototype.set = originals.set
   Buffer.allocUnsafe = originals.allocUnsafe
@@ -58,6 +59,7 @@ function meter (fn) {
   }
   return counts
 }
+/* eslint-enable no-extend-native */
 
 /** Cuts `bytes` into views of min..max bytes each, from a seeded PRNG (made before metering starts). */
 function drip (bytes, min, max, seed = 1) {

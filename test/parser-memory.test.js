@@ -15,7 +15,6 @@ const { EventSourceParser } = require('..')
 const MiB = 1024 * 1024
 const CHILD = path.join(__dirname, 'children', 'memory.js')
 
-
 // Seven child processes, one of which parses 600 MiB: more than tap's 30 s on a loaded machine.
 t.setTimeout(180_000)
 

@@ -111,8 +111,9 @@ t.test('#bytes: type checks as node:util/types makes them, across realms too', a
 t.test('#inspect: util.inspect\'s output for what error messages show', async (t) => {
   class Foo { constructor () { this.x = 1 } }
   const values = [
+    // eslint-disable-next-line no-template-curly-in-string -- a string with `${x}` in it, to be inspected
     'plain', "it's", 'a"b\'c', 'a"b\'c`', 'a"b\'c`${x}', 'x\ny\0\x7f\x85\t\r\b\f\\', 'lone \ud83d', 'lone \ude00', 'pair \ud83d\ude00', '',
-    1, -0, 0, NaN, Infinity, 1.5, 10n, true, false, null, undefined, Symbol('s'), Symbol(),
+    1, -0, 0, NaN, Infinity, 1.5, 10n, true, false, null, undefined, Symbol('s'), Symbol(), // eslint-disable-line symbol-description -- one without, to be inspected
     () => {}, function named () {}, class K {}, class {},
     [], [1, 'a', [2, [3, [4, [5]]]]], {}, { a: 1, 'b-c': 'x', nested: { deeper: { deepest: {} } } },
     Object.create(null), Object.assign(Object.create(null), { a: 1 }), new Foo()

@@ -15,7 +15,6 @@ const { serve, SSE_HEADERS, runCli, runHeapChild } = require('./helpers')
 const MiB = 1024 * 1024
 const CHILD = path.join(__dirname, 'children', 'memory.js')
 
-
 // Five child processes and two CLI runs decoding 64 MiB each: more than tap's 30 s on a loaded machine.
 t.setTimeout(300_000)
 

@@ -221,7 +221,7 @@ t.test('event names such as __proto__ are just names', async (t) => {
   t.same(onmessage, ['plain'], 'onmessage saw only the message event')
   t.same(iterated, [...names, 'message'], 'for await yields them by type')
   t.equal(({}).polluted, undefined, 'no prototype pollution')
-  t.notOk(Object.prototype.hasOwnProperty.call(Object.prototype, 'polluted'))
+  t.notOk(Object.hasOwn(Object.prototype, 'polluted'))
   t.equal(Object.getPrototypeOf(es), EventSource.prototype)
   t.equal(es.constructor, EventSource)
   t.equal(typeof es.toString, 'function')

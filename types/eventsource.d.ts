@@ -121,4 +121,5 @@ export interface EventSourceConstructor {
   readonly CLOSED: 2
 }
 
+// eslint-disable-next-line @typescript-eslint/no-redeclare -- the value of the interface's name, as lib.dom declares it
 export declare const EventSource: EventSourceConstructor

@@ -196,6 +196,7 @@ export interface EventSource extends StandardEventSource {
   [Symbol.asyncIterator] (): AsyncIterableIterator<MessageEvent>
 }
 
+// eslint-disable-next-line @typescript-eslint/no-redeclare -- the value of the interface's name, as lib.dom declares it
 export declare const EventSource: {
   prototype: EventSource
   new (url: string | URL, eventSourceInitDict?: EventSourceInit): EventSource

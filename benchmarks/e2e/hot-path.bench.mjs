@@ -28,7 +28,7 @@ if (typeof globalThis.gc !== 'function') {
   v8.setFlagsFromString('--expose-gc')
   globalThis.gc = vm.runInNewContext('gc')
 }
-const { bench, group, run, do_not_optimize } = await import('mitata')
+const { bench, group, run, do_not_optimize } = await import('mitata') // eslint-disable-line camelcase -- mitata's name
 
 const require = createRequire(import.meta.url)
 const { EventSource, EventSourceParser } = require('../../index.js')

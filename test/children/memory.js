@@ -48,8 +48,6 @@ async function warmUp (url) {
   if (TRANSPORT.fetch !== undefined) await (await fetch(url)).body.cancel()
 }
 
-const turn = () => new Promise((resolve) => setImmediate(resolve))
-
 async function stalled () {
   const url = rest[0]
   const total = Number(rest[1])

@@ -67,8 +67,19 @@ function parserProperty (tally = newTally()) {
 /** What the drop-in cases exercised (see newTally). */
 function newDropInTally () {
   return {
-    event: 0, typed: 0, withId: 0, id: 0, retry: 0, comment: 0, 'unknown-field': 0, 'invalid-retry': 0,
-    'max-buffer-size-exceeded': 0, threw: 0, reset: 0, 'split pair': 0, 'split CRLF': 0
+    event: 0,
+    typed: 0,
+    withId: 0,
+    id: 0,
+    retry: 0,
+    comment: 0,
+    'unknown-field': 0,
+    'invalid-retry': 0,
+    'max-buffer-size-exceeded': 0,
+    threw: 0,
+    reset: 0,
+    'split pair': 0,
+    'split CRLF': 0
   }
 }
 

@@ -3,6 +3,8 @@
 // and serves it from the loopback server. The configuration comes in the query string (`config`); lines
 // go to the console in a page, and to the page in a worker (test/runtime/run.mjs relays both).
 
+/* global location, postMessage */
+
 import * as pkg from 'whatwg-eventsource'
 import { runSuite } from './suite.mjs'
 

@@ -143,7 +143,12 @@ worker.onerror = (event) => { console.log('not ok - the worker failed: ' + event
   // What a browser application would ship: the package alone, minified.
   const minified = await esbuild.build({
     stdin: { contents: "export { EventSource } from 'whatwg-eventsource'", resolveDir: dir },
-    bundle: true, minify: true, format: 'esm', platform: 'browser', write: false, logLevel: 'silent'
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'browser',
+    write: false,
+    logLevel: 'silent'
   })
   console.log(`# browser bundle of EventSource: ${minified.outputFiles[0].contents.length} bytes minified`)
 }

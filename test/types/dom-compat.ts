@@ -4,7 +4,7 @@ import { EventSource as NodeEventSource } from '../..'
 
 const source = new NodeEventSource('http://127.0.0.1/events')
 const asDom: globalThis.EventSource = source
-const ctor: typeof globalThis.EventSource = NodeEventSource
+const DomEventSource: typeof globalThis.EventSource = NodeEventSource
 
 function browserCode (es: globalThis.EventSource): void {
   es.onmessage = (event) => console.log(event.data, event.lastEventId)
@@ -13,5 +13,5 @@ function browserCode (es: globalThis.EventSource): void {
 }
 
 browserCode(source)
-browserCode(new ctor('/events'))
+browserCode(new DomEventSource('/events'))
 void asDom
