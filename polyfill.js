@@ -5,7 +5,7 @@
 
 if (typeof globalThis.EventSource === 'undefined') {
   Object.defineProperty(globalThis, 'EventSource', {
-    value: require('./lib/eventsource').EventSource,
+    value: require('./lib/eventsource/eventsource').EventSource,
     // The shape of a Web IDL interface object on the global: writable and configurable, not enumerable.
     writable: true,
     configurable: true,

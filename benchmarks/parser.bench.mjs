@@ -68,7 +68,7 @@ const { do_not_optimize } = await import('mitata') // eslint-disable-line camelc
 const { timeEntries } = await import('./parser-timing.mjs')
 
 const require = createRequire(import.meta.url)
-const { EventSourceParser } = require('../lib/parser.js')
+const { EventSourceParser } = require('../lib/parser/parser.js')
 const { EventSourceStream } = require('undici/lib/web/eventsource/eventsource-stream.js')
 const { createParser } = await import('eventsource-parser')
 const { createParser: dropInCreateParser } = require('../parser.js')

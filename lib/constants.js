@@ -22,7 +22,7 @@ const CLOSED = 2
 const DEFAULT_MAX_EVENT_SIZE = 64 * 1024 * 1024
 
 // The member of an init dictionary through which an entry point configures the core with choices of its
-// own (lib/eventsource-init.js reads it; lib/eventsource-compat.js, the `eventsource` package's API,
+// own (lib/eventsource/init.js reads it; lib/compat/eventsource/eventsource.js, the `eventsource` package's API,
 // sets it). No entry point exports the symbol, so a user's dictionary cannot carry it.
 const kCoreConfig = Symbol('whatwg-eventsource.coreConfig')
 

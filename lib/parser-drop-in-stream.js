@@ -9,7 +9,7 @@
 // - an overflow of `maxBufferSize` always errors the stream (the parser cannot go on without a reset(),
 //   which the stream has no way to call);
 // - the end of the input ends the output: an event without its blank line is not dispatched.
-// Unlike this package's EventSourceParserStream (lib/eventsource-parser-stream.js), whose events are
+// Unlike this package's EventSourceParserStream (lib/parser/web-stream.js), whose events are
 // EventSource's `{ type, data, lastEventId }`.
 
 const { createParser } = require('./parser-drop-in')

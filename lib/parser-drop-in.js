@@ -36,7 +36,7 @@
 // and TextDecoderStream never make one) becomes U+FFFD, as UTF-8 cannot encode it.
 
 const { Buffer } = require('node:buffer')
-const { EventSourceParser } = require('./parser')
+const { EventSourceParser } = require('./parser/parser')
 const { ParseError } = require('./parse-error')
 const { LF, CR, SPACE, COLON, kDropIn, kWriteText, kClearEvent, kDataLength, kEventEmpty } = require('./constants')
 const { codes: { ERR_INVALID_ARG_TYPE, ERR_EVENTSOURCE_PARSER_TERMINATED } } = require('./errors')

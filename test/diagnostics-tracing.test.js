@@ -1,6 +1,6 @@
 'use strict'
 
-// The attempt's TracingChannel (`tracing:whatwg-eventsource:attempt:*`, lib/diagnostics.js): `start`
+// The attempt's TracingChannel (`tracing:whatwg-eventsource:attempt:*`, lib/platform/channels-node.js): `start`
 // and `end` around sending the request, in whose stores the transport does its I/O; `asyncStart` and
 // `asyncEnd` when the attempt is over, with `error` before them when it ended in one. One context
 // object per attempt, published on each.

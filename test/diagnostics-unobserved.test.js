@@ -1,7 +1,7 @@
 'use strict'
 
 // Diagnostics cost nothing when nobody subscribes: no channel is published, and no message object is
-// built (lib/diagnostics.js checks `hasSubscribers` before it builds one). A subscriber that goes away
+// built (lib/platform/channels-node.js checks `hasSubscribers` before it builds one). A subscriber that goes away
 // restores that path.
 
 const t = require('tap')

@@ -1,6 +1,6 @@
 'use strict'
 
-// The diagnostics channels (lib/diagnostics.js): what each publishes, with its exact fields, in which
+// The diagnostics channels (lib/platform/channels-node.js): what each publishes, with its exact fields, in which
 // order, on every path a source takes: a plain stream, redirects, failures, reconnection, retries
 // exhausted, close() from a handler, the abort signal, closeOnEnd, the `for await` iterator's return, a
 // source closed before its first request; on the Dispatcher transport and on the fetch transport. The

@@ -12,6 +12,8 @@ const { codes } = require('../lib/errors')
 
 const root = path.join(__dirname, '..')
 const lib = path.join(root, 'lib')
+// Every .js file under lib/, as a path from there.
+const libFiles = () => fs.readdirSync(lib, { recursive: true }).filter((file) => file.endsWith('.js'))
 
 const declared = Object.keys(codes)
 // Codes that never reach user code (the reason handed to undici when we abort a request ourselves,
@@ -55,7 +57,7 @@ t.test('the internal codes stay internal', async (t) => {
 
 t.test('lib/ names no code that the table does not declare', async (t) => {
   const named = new Set()
-  for (const file of fs.readdirSync(lib)) {
+  for (const file of libFiles()) {
     if (file === 'errors.js') continue
     const source = fs.readFileSync(path.join(lib, file), 'utf8')
     for (const [code] of source.matchAll(/\bERR_[A-Z0-9]+(?:_[A-Z0-9]+)+\b/g)) named.add(code)
@@ -67,7 +69,7 @@ t.test('lib/ names no code that the table does not declare', async (t) => {
 t.test('no error is made from a code given as a string', async (t) => {
   // Outside the table, no function takes a code as an argument (as connectionError('ERR_X', ...) once
   // did): every site uses a declared constructor.
-  for (const file of fs.readdirSync(lib)) {
+  for (const file of libFiles()) {
     if (file === 'errors.js') continue
     const source = fs.readFileSync(path.join(lib, file), 'utf8')
     t.notMatch(source, /\(\s*['"`]ERR_[A-Z0-9_]+['"`]\s*,/, `${file} passes no code literal as an argument`)

@@ -258,11 +258,11 @@ t.test('at most 5 codings are decoded: a longer chain fails the connection', asy
   }
 })
 
-// Cold start: node:zlib is loaded with the first encoded body, not with the library (lib/content-decoding.js).
+// Cold start: node:zlib is loaded with the first encoded body, not with the library (lib/transport/content-decoding.js).
 t.test('node:zlib is loaded by the first encoded bytes, not before', async (t) => {
   const code = `
     const has = () => process.moduleLoadList.includes('NativeModule zlib')
-    const { ContentDecoder } = require('./lib/content-decoding')
+    const { ContentDecoder } = require('./lib/transport/content-decoding')
     const decoder = new ContentDecoder(['gzip'], { onData () {}, onEnd () {}, onError () {}, onDrain () {} })
     const before = has()
     decoder.write(Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3]))

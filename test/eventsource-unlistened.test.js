@@ -2,7 +2,7 @@
 
 // A message of a type nobody listens for is not created at all (firing it would have no observable
 // effect); every type someone listens for still gets its MessageEvent, in order. Whether anyone
-// listens is asked of EventTarget itself, for each event (lib/has-listener.js): EventSource has no
+// listens is asked of EventTarget itself, for each event (lib/platform/listeners-node.js): EventSource has no
 // addEventListener of its own.
 
 const t = require('tap')

@@ -1,6 +1,6 @@
 'use strict'
 
-// init.http2: EventSources to one origin share HTTP/2 sessions (lib/http2-agents.js). What is shared and
+// init.http2: EventSources to one origin share HTTP/2 sessions (lib/transport/http2-sessions.js). What is shared and
 // what is not, the server's SETTINGS_MAX_CONCURRENT_STREAMS, the fallback to HTTP/1.1, cleartext h2
 // with prior knowledge, sessions closed with their last source, and that nothing changes without the
 // option or with a dispatcher of the user's. Faults: test/reliability-http2.test.js.

@@ -5,7 +5,7 @@
 
 const t = require('tap')
 const { EventSource } = require('../')
-const { MessageIterator, eventCost, PIN_SPAN } = require('../lib/message-iterator')
+const { MessageIterator, eventCost, PIN_SPAN } = require('../lib/eventsource/message-iterator')
 const { SSE_HEADERS, serve, open, record, reconnectionCycle, onceBounded } = require('./helpers')
 
 t.test('yields the MessageEvents of every type, in order, across a reconnection', async (t) => {

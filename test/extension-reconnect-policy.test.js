@@ -7,7 +7,7 @@
 
 const t = require('tap')
 const { EventSource } = require('../')
-const { reconnectDelay, parseRetryAfter } = require('../lib/reconnect-policy')
+const { reconnectDelay, parseRetryAfter } = require('../lib/eventsource/reconnect-policy')
 const { SSE_HEADERS, serve, open, record } = require('./helpers')
 
 const policy = (p) => ({ factor: 1, maxDelay: Infinity, jitter: 'none', ...p })

@@ -1,6 +1,6 @@
 'use strict'
 
-// What only the fetch transport (lib/fetch-transport.js) has: the call each attempt makes to a fetch (the
+// What only the fetch transport (lib/transport/fetch-transport.js) has: the call each attempt makes to a fetch (the
 // init it receives), what it does with a fetch that throws, rejects or resolves with something that is
 // not a Response, the opaque redirects of browsers, the abort signal, and when it is chosen (in child
 // processes: undici left unloaded, a runtime without a usable undici). test/transport-parity.test.js
@@ -10,15 +10,15 @@ const t = require('tap')
 const path = require('node:path')
 const { Readable } = require('node:stream')
 const { EventSource } = require('../')
-const { FetchAttempt } = require('../lib/fetch-transport')
-const { buildRequest } = require('../lib/request')
-const { resolveInit } = require('../lib/eventsource-init')
+const { FetchAttempt } = require('../lib/transport/fetch-transport')
+const { buildRequest } = require('../lib/transport/request')
+const { resolveInit } = require('../lib/eventsource/init')
 const { SSE_HEADERS, serve, sse, open, record, bounded, deferred, onceBounded, runChild } = require('./helpers')
 
 const { CONNECTING, OPEN, CLOSED } = EventSource
 const CHILD = path.join(__dirname, 'children', 'fetch-transport.js')
 // Node 22 and later: the global MessageEvent is the undici inside Node, and using it fills undici's global
-// slot with that undici's Agent (lib/global-dispatcher.js).
+// slot with that undici's Agent (lib/transport/global-dispatcher.js).
 const MESSAGE_EVENT_IS_UNDICI = Number(process.versions.node.split('.')[0]) >= 22
 
 /** A user's fetch: Node's, recording each call's arguments (and what the signal was at the call). */
@@ -334,14 +334,14 @@ t.test('with `fetch` in the init, undici is never loaded', async (t) => {
   const { report, viaFetch } = await transportChild(t, 'init-fetch')
   t.same(viaFetch, [true, true])
   t.same(report.undici, [], 'no file of node_modules/undici in require.cache')
-  t.ok(report.lib.includes('fetch-transport.js'), 'the fetch transport, loaded by the first source that takes it')
+  t.ok(report.lib.includes('transport/fetch-transport.js'), 'the fetch transport, loaded by the first source that takes it')
   // The control: the same stream without `fetch` loads undici (on Node 20; later, the one inside Node).
   const control = await transportChild(t, 'dispatcher')
   t.same(control.viaFetch, [false, false])
   if (!MESSAGE_EVENT_IS_UNDICI) t.ok(control.report.undici.length > 0, `the Dispatcher transport loaded ${control.report.undici.length} files of undici`)
 })
 
-// Cold start (lib/global-dispatcher.js): require('undici') costs about three times what its Agent does,
+// Cold start (lib/transport/global-dispatcher.js): require('undici') costs about three times what its Agent does,
 // and on Node 22 and later the global MessageEvent loads the undici inside Node, which fills the slot.
 t.test('the Dispatcher transport loads one undici: the Agent of the one inside Node, or of the package', async (t) => {
   const { report, viaFetch } = await transportChild(t, 'dispatcher')
@@ -355,18 +355,18 @@ t.test('the Dispatcher transport loads one undici: the Agent of the one inside N
     t.notOk(report.undici.some((file) => file.startsWith('lib/web/')), 'nor its fetch, WebSocket or EventSource')
   }
   // Nor what this EventSource does not use: the stream classes (index.js's getters), the fetch transport
-  // and the HTTP/2 sessions (lib/transport.js), util.inspect (lib/errors.js: no error message built).
-  t.ok(report.lib.includes('eventsource.js'))
-  for (const file of ['eventsource-stream.js', 'eventsource-parser-stream.js', 'fetch-transport.js', 'http2-agents.js', 'inspect-node.js']) {
+  // and the HTTP/2 sessions (lib/transport/transport-node.js), util.inspect (lib/errors.js: no error message built).
+  t.ok(report.lib.includes('eventsource/eventsource.js'))
+  for (const file of ['parser/node-stream.js', 'parser/web-stream.js', 'transport/fetch-transport.js', 'transport/http2-sessions.js', 'platform/inspect-node.js']) {
     t.notOk(report.lib.includes(file), `not lib/${file}`)
   }
   // Nor, by its first event, what only a `for await`, a body with a Content-Encoding, an error event or
   // a reconnection needs. The last two came with the reconnection (the stream ended once).
-  t.ok(report.libAtFirstMessage.includes('eventsource.js'))
-  for (const file of ['message-iterator.js', 'content-decoding.js', 'error-event.js', 'reconnect-policy.js']) {
+  t.ok(report.libAtFirstMessage.includes('eventsource/eventsource.js'))
+  for (const file of ['eventsource/message-iterator.js', 'transport/content-decoding.js', 'eventsource/error-event.js', 'eventsource/reconnect-policy.js']) {
     t.notOk(report.libAtFirstMessage.includes(file), `not lib/${file} by the first event`)
   }
-  t.ok(report.lib.includes('error-event.js') && report.lib.includes('reconnect-policy.js'), 'the reconnection loaded what it needs')
+  t.ok(report.lib.includes('eventsource/error-event.js') && report.lib.includes('eventsource/reconnect-policy.js'), 'the reconnection loaded what it needs')
 })
 
 t.test('a global slot already filled (Node\'s fetch ran first): its dispatcher, and the undici package never loaded', async (t) => {

@@ -1,13 +1,13 @@
 'use strict'
 
-// lib/has-listener.js: how many listeners an EventTarget has for a type, read from Node's own
+// lib/platform/listeners-node.js: how many listeners an EventTarget has for a type, read from Node's own
 // listener map, or through node:events' getEventListeners() where that map is not there.
 
 const t = require('tap')
 const path = require('node:path')
 const { EventEmitter } = require('node:events')
 
-const MODULE = path.join(__dirname, '..', 'lib', 'has-listener.js')
+const MODULE = path.join(__dirname, '..', 'lib', 'platform', 'listeners-node.js')
 
 function check (t, { listenerCount }) {
   const target = new EventTarget()

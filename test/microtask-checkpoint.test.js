@@ -1,11 +1,11 @@
 'use strict'
 
-// lib/microtask-checkpoint.js: "after the next microtask checkpoint", without a timer.
+// lib/eventsource/task-queue.js: "after the next microtask checkpoint", without a timer.
 
 const t = require('tap')
 const path = require('node:path')
 
-const MODULE = path.join(__dirname, '..', 'lib', 'microtask-checkpoint.js')
+const MODULE = path.join(__dirname, '..', 'lib', 'eventsource', 'task-queue.js')
 
 // A chain of `depth` promise jobs, each queued by the previous one; `log` gets 'chain' at its end.
 function chain (depth, log) {

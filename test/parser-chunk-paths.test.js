@@ -1,6 +1,6 @@
 'use strict'
 
-// The parser takes a different path depending on a chunk's length and content (lib/parser.js): a
+// The parser takes a different path depending on a chunk's length and content (lib/parser/parser.js): a
 // chunk of 16 bytes or more that starts a line is decoded whole when it is ASCII (String#indexOf then
 // finds its line ends, a line followed by a blank line is dispatched without a second search), and a
 // chunk in the middle of a long line that holds no line end is kept without being decoded. Each path
@@ -39,7 +39,7 @@ for (const [name, input] of Object.entries(streams)) {
 
 t.test('bytes that are not UTF-8 cost two bytes per U+FFFD in a short chunk, as in the byte loop', async (t) => {
   // 40 bytes 0x80 decode to 40 U+FFFD, as many units as bytes, as ASCII would: they cost 80 (see
-  // valueCost in lib/parser.js), so the second line finds the event past 60 bytes, whatever the chunking.
+  // valueCost in lib/parser/parser.js), so the second line finds the event past 60 bytes, whatever the chunking.
   const bytes = Buffer.concat([Buffer.from('data: '), Buffer.alloc(40, 0x80), Buffer.from('\ndata: x\n\n')])
   for (const chunks of [[bytes], split(bytes, sizeCuts(bytes.length, 1))]) {
     const parser = new EventSourceParser({ onEvent () {}, maxEventSize: 60 })

@@ -8,14 +8,14 @@ const t = require('tap')
 const vm = require('node:vm')
 const util = require('node:util')
 const { serve, sse, bounded, prng } = require('./helpers')
-const nodeBytes = require('../lib/bytes-node')
-const webBytes = require('../lib/bytes-web')
-const { inspect } = require('../lib/inspect-web')
-const hasListenerWeb = require('../lib/has-listener-web')
-const transportWeb = require('../lib/transport-web')
-const { FetchAttempt } = require('../lib/fetch-transport')
-const { buildRequest } = require('../lib/request')
-const { resolveInit } = require('../lib/eventsource-init')
+const nodeBytes = require('../lib/platform/bytes-node')
+const webBytes = require('../lib/platform/bytes-web')
+const { inspect } = require('../lib/platform/inspect-web')
+const hasListenerWeb = require('../lib/platform/listeners-web')
+const transportWeb = require('../lib/transport/transport-web')
+const { FetchAttempt } = require('../lib/transport/fetch-transport')
+const { buildRequest } = require('../lib/transport/request')
+const { resolveInit } = require('../lib/eventsource/init')
 
 const SEED = 0x3eb
 
@@ -45,8 +45,8 @@ t.test('on Node, the imports give Node\'s own functions: the hot path calls what
   t.equal(bytes.isUint8Array, isUint8Array)
   // allocUnsafe calls Buffer.allocUnsafe as it is at the time: test/parser-linear.test.js counts through it.
   t.equal(require('#inspect').inspect, util.inspect)
-  t.equal(require('#has-listener'), require('../lib/has-listener'))
-  t.equal(require('#transport'), require('../lib/transport'))
+  t.equal(require('#listeners'), require('../lib/platform/listeners-node'))
+  t.equal(require('#transport'), require('../lib/transport/transport-node'))
 })
 
 t.test('#bytes: decoding, searching and checking bytes as Buffer does', async (t) => {

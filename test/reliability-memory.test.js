@@ -34,7 +34,7 @@ t.test('the bomb is one', async (t) => {
   t.ok(BOMB.length < 1024, `${BOMB.length} bytes hold ${EVENTS * EVENT.length / MiB} MiB`)
 })
 
-// On both transports: the Dispatcher transport decodes with lib/content-decoding.js, the fetch transport
+// On both transports: the Dispatcher transport decodes with lib/transport/content-decoding.js, the fetch transport
 // leaves it to Node's fetch and stops reading its body.
 for (const transport of ['dispatcher', 'fetch']) {
   const env = { MEMORY_TRANSPORT: transport }

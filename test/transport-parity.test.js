@@ -1,6 +1,6 @@
 'use strict'
 
-// The fetch transport (lib/fetch-transport.js) against the Dispatcher transport (lib/dispatcher-transport.js):
+// The fetch transport (lib/transport/fetch-transport.js) against the Dispatcher transport (lib/transport/dispatcher-transport.js):
 // every scenario below runs three times, on the Dispatcher transport (no `fetch` in the init), on the
 // fetch transport with Node's fetch (`fetch: globalThis.fetch`) and with a user's wrapper around it that
 // records its calls, and each run must give the same outcome, which is also the one written down here:
@@ -129,7 +129,7 @@ async function run (t, scenario, transport) {
 }
 
 // Whether a transport is a user's fetch (init.fetch): it follows redirects itself, by the fetch's rules
-// (lib/fetch-transport.js), and the wrapper is called once per attempt (and per 401 answered).
+// (lib/transport/fetch-transport.js), and the wrapper is called once per attempt (and per 401 answered).
 const usersFetch = (transport) => transport !== 'dispatcher'
 
 const bodies = (...list) => (req, res, i) => sse(res, list[Math.min(i, list.length - 1)], { end: i < list.length - 1 })
@@ -470,7 +470,7 @@ const SCENARIOS = [
       requests: { main: [request('GET', '/'), request('GET', '/')] }
     })
   },
-  // Content codings: the fetch decodes them itself; the Dispatcher transport with lib/content-decoding.js.
+  // Content codings: the fetch decodes them itself; the Dispatcher transport with lib/transport/content-decoding.js.
   ...[
     ['gzip', zlib.gzipSync], ['x-gzip', zlib.gzipSync], ['deflate', zlib.deflateSync], ['deflate', zlib.deflateRawSync, 'raw deflate'],
     ['br', zlib.brotliCompressSync], ['gzip, br', (b) => zlib.brotliCompressSync(zlib.gzipSync(b)), 'gzip, br']

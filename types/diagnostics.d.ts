@@ -1,4 +1,4 @@
-// The messages of whatwg-eventsource's diagnostics channels (lib/diagnostics.js; the README's
+// The messages of whatwg-eventsource's diagnostics channels (lib/platform/channels-node.js; the README's
 // "Diagnostics" section). node:diagnostics_channel types every message as `unknown`: a subscriber
 // narrows it with these, e.g.
 //

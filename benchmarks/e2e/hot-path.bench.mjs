@@ -96,7 +96,7 @@ group(`parse (${PARSE_EVENTS} small events in one chunk)`, () => {
   }).gc('inner')
 })
 
-// Channels of their own, as lib/diagnostics.js makes its message channel: the source above publishes
+// Channels of their own, as lib/platform/channels-node.js makes its message channel: the source above publishes
 // nothing, and a subscriber here would change nothing there.
 const unobserved = dc.channel('whatwg-eventsource-bench:unobserved')
 const observed = dc.channel('whatwg-eventsource-bench:observed')

@@ -1,7 +1,7 @@
 'use strict'
 
 // -v/--verbose: what the EventSource does, on stderr, fed from the library's diagnostics channels
-// (lib/diagnostics.js), in the manner of curl -v: each attempt as it starts, with its request headers
+// (lib/platform/channels-node.js), in the manner of curl -v: each attempt as it starts, with its request headers
 // ("> "), the response head with the time it took and its headers ("< "), the time of each
 // connection's first event, each reconnection with its reason and delay, each failure, and the close
 // with its reason and totals. Every line has the time since the run started.

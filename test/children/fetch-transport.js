@@ -81,7 +81,8 @@ async function main () {
 // The package's own files loaded so far, as paths from lib/.
 function libFiles () {
   const libDir = path.join(__dirname, '..', '..', 'lib') + path.sep
-  return Object.keys(require.cache).filter((file) => file.startsWith(libDir)).map((file) => file.slice(libDir.length))
+  return Object.keys(require.cache).filter((file) => file.startsWith(libDir))
+    .map((file) => file.slice(libDir.length).split(path.sep).join('/'))
 }
 
 main().catch((err) => {

@@ -145,7 +145,7 @@ async function recordExpected (es, expected, ms = TIMEOUT) {
   return log()
 }
 
-// The package's diagnostics channels (lib/diagnostics.js), and the attempt's TracingChannel.
+// The package's diagnostics channels (lib/platform/channels-node.js), and the attempt's TracingChannel.
 const CHANNELS = ['create', 'connect', 'open', 'message', 'error', 'close']
 const TRACING_EVENTS = ['start', 'end', 'asyncStart', 'asyncEnd', 'error']
 

@@ -3,13 +3,13 @@
 // The parts of the init dictionary that go into requests, beyond the standard's GET: user headers,
 // method and body, normalized as fetch normalizes them. Each is checked up front, so a bad value is an
 // exception from the constructor rather than a request that fails later; headers and bodies given as
-// functions are checked again at each attempt, by lib/request.js, which builds the requests.
+// functions are checked again at each attempt, by lib/transport/request.js, which builds the requests.
 
 const { isUint8Array, isArrayBuffer, bytesView } = require('#bytes')
-const { codes: { ERR_INVALID_ARG_TYPE } } = require('./errors')
+const { codes: { ERR_INVALID_ARG_TYPE } } = require('../errors')
 const {
   validateHeadersInit, validateHeaderPair, validateHeaderName, validateHeaderValue, validateMethod
-} = require('./validators')
+} = require('../validators')
 
 // Leading and trailing HTTP whitespace is removed, as fetch normalizes header values.
 const EDGE_WHITESPACE = /^[\t\n\r ]+|[\t\n\r ]+$/g

@@ -9,11 +9,11 @@ const {
   validateObject, validateNumber, validateLimit, validateTime, validateOneOf, validateStatusList, validateDispatcher,
   validateFetch, validateAbortSignal, validateHeaderNameList, validateBodyMethod, validateLastEventId,
   validateBooleanOrObject
-} = require('./validators')
-const { normalizeHeaders, normalizeHeaderName, normalizeMethod, normalizeBody } = require('./request-init')
-const { kCoreConfig } = require('./constants')
+} = require('../validators')
+const { normalizeHeaders, normalizeHeaderName, normalizeMethod, normalizeBody } = require('../transport/request-init')
+const { kCoreConfig } = require('../constants')
 
-// Our error events (lib/error-event.js), loaded with the first one: a source that never fails never
+// Our error events (lib/eventsource/error-event.js), loaded with the first one: a source that never fails never
 // needs the file, and each file is a few tenths of a millisecond of a fresh process's start.
 let errorEventFor = null
 function defaultErrorEvent (error, reconnectDelay) {
@@ -30,7 +30,7 @@ const DEFAULT_HIGH_WATER_MARK = 1000
 // as the standard does for those. 0 waits as long as undici does.
 const DEFAULT_CONNECT_TIMEOUT = 30_000
 
-// Bytes of queued events (lib/message-iterator.js counts them) before `for await` pauses the source.
+// Bytes of queued events (lib/eventsource/message-iterator.js counts them) before `for await` pauses the source.
 const DEFAULT_HIGH_WATER_MARK_BYTES = 16 * 1024 * 1024
 
 const NO_HEADER_NAMES = Object.freeze([])
@@ -90,7 +90,7 @@ function member (dict, key, prefix, validate, options) {
   return value
 }
 
-// init.http2 (lib/http2-agents.js): how often an HTTP/2 session with open streams is pinged, and how long
+// init.http2 (lib/transport/http2-sessions.js): how often an HTTP/2 session with open streams is pinged, and how long
 // an answer may take before the session is taken for lost.
 const DEFAULT_PING_INTERVAL = 60_000
 const DEFAULT_PING_TIMEOUT = 20_000
@@ -160,7 +160,7 @@ function resolveDictionary (dict) {
     connectInConstructor: false
   }
 
-  // An entry point's configuration of the core, all three members: lib/eventsource-compat.js gives the
+  // An entry point's configuration of the core, all three members: lib/compat/eventsource/eventsource.js gives the
   // `eventsource` package's choices (its ErrorEvent; reconnections go to the first URL; the fetch is
   // called from the constructor).
   const core = dict[kCoreConfig]
@@ -176,7 +176,7 @@ function resolveDictionary (dict) {
   const nodeDispatcher = member(node, 'dispatcher', 'init.node', validateDispatcher)
   const nodeTime = member(node, 'reconnectionTime', 'init.node', validateTime)
   init.dispatcher = member(dict, 'dispatcher', 'init', validateDispatcher) ?? nodeDispatcher
-  // Extension: a fetch for every attempt (lib/fetch-transport.js) instead of a dispatcher.
+  // Extension: a fetch for every attempt (lib/transport/fetch-transport.js) instead of a dispatcher.
   init.fetch = member(dict, 'fetch', 'init', validateFetch, init.dispatcher)
   const reconnectionTime = member(dict, 'reconnectionTime', 'init', validateTime) ?? nodeTime
   // The initial reconnection time: reconnect.delay, else reconnectionTime, else node.reconnectionTime.
@@ -199,7 +199,7 @@ function resolveDictionary (dict) {
   init.connectTimeout = member(dict, 'connectTimeout', 'init', validateTime) ?? init.connectTimeout
   init.signal = member(dict, 'signal', 'init', validateAbortSignal) ?? init.signal
   const names = member(dict, 'credentialHeaders', 'init', validateHeaderNameList)
-  // Frozen: every request of the source shares it (lib/request.js).
+  // Frozen: every request of the source shares it (lib/transport/request.js).
   if (names !== undefined) init.credentialHeaders = Object.freeze(names.map(normalizeHeaderName))
   init.highWaterMark = member(dict, 'highWaterMark', 'init', validateLimit, { min: 1 }) ?? init.highWaterMark
   init.highWaterMarkBytes = member(dict, 'highWaterMarkBytes', 'init', validateLimit, { min: 1 }) ?? init.highWaterMarkBytes

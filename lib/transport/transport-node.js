@@ -1,14 +1,14 @@
 'use strict'
 
 // The seam between an EventSource and the network. An EventSource describes each attempt as one
-// immutable request (lib/request.js) and hands it to a transport, which sends it, follows its
+// immutable request (lib/transport/request.js) and hands it to a transport, which sends it, follows its
 // redirects, decodes its body, and reports back to the source's sink. The transport knows nothing of
 // event streams (fields, Content-Type, readyState); the source knows nothing of sockets.
 //
 // A transport is chosen per attempt by createAttempt() below: the undici Dispatcher transport
-// (lib/dispatcher-transport.js), Node's fast path, on the user's dispatcher, the shared HTTP/2 sessions
-// of init.http2 (lib/http2-agents.js) or undici's global dispatcher; or the fetch transport
-// (lib/fetch-transport.js), with init.fetch or where the runtime has no usable dispatcher (Bun,
+// (lib/transport/dispatcher-transport.js), Node's fast path, on the user's dispatcher, the shared HTTP/2 sessions
+// of init.http2 (lib/transport/http2-sessions.js) or undici's global dispatcher; or the fetch transport
+// (lib/transport/fetch-transport.js), with init.fetch or where the runtime has no usable dispatcher (Bun,
 // browsers, workers).
 //
 // The attempt (what createAttempt returns):
@@ -65,7 +65,7 @@ const { dispatcherMaxEventSize } = require('./dispatcher-options')
  * The attempt that sends `request` for a source with the resolved `init`, not yet started.
  * @param {import('./request').EventSourceRequest} request
  * @param {TransportSink} sink
- * @param {object} init the source's resolved init (lib/eventsource-init.js)
+ * @param {object} init the source's resolved init (lib/eventsource/init.js)
  * @returns {TransportAttempt}
  */
 function createAttempt (request, sink, init) {
@@ -89,20 +89,20 @@ function fetchAttempt (fetch, request, sink, usersFetch) {
 /**
  * The limit on one event that the transport's configuration asks for: an undici dispatcher's
  * `eventSourceOptions.maxEventSize`, read at construction as undici's EventSource reads it
- * (lib/dispatcher-options.js). undefined when it asks for none.
+ * (lib/transport/dispatcher-options.js). undefined when it asks for none.
  * @param {object} init the source's resolved init
  * @returns {number | undefined}
  */
 function transportMaxEventSize (init) {
   if (init.fetch !== undefined) return undefined
-  // With init.http2 the Agent is this package's (lib/http2-agents.js), which asks for no limit.
+  // With init.http2 the Agent is this package's (lib/transport/http2-sessions.js), which asks for no limit.
   if (init.dispatcher === undefined && init.http2 !== null) return undefined
   return dispatcherMaxEventSize(init.dispatcher ?? globalDispatcher())
 }
 
 /**
  * The dispatcher an attempt goes through: the user's; else, with init.http2, the Agent that shares
- * HTTP/2 sessions among the sources given the same init.http2 (lib/http2-agents.js); else undici's
+ * HTTP/2 sessions among the sources given the same init.http2 (lib/transport/http2-sessions.js); else undici's
  * global dispatcher, looked up at each attempt so that setGlobalDispatcher() applies. null where
  * undici is not usable (Bun): the runtime's fetch, which negotiates HTTP/2 by itself where it can.
  * @param {object} init the source's resolved init
@@ -112,7 +112,7 @@ function dispatcherFor (init) {
   if (init.dispatcher !== undefined) return init.dispatcher
   const dispatcher = globalDispatcher()
   if (dispatcher === null || init.http2 === null) return dispatcher
-  http2Dispatcher ??= require('./http2-agents').http2Dispatcher
+  http2Dispatcher ??= require('./http2-sessions').http2Dispatcher
   return http2Dispatcher(init.http2)
 }
 

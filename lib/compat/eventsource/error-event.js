@@ -9,7 +9,7 @@
 //   status 204                   'Server sent HTTP 204, not reconnecting', code 204
 //   another Content-Type         'Invalid content type, expected "text/event-stream"', code the status
 //   no body stream               'Invalid response body, expected a web ReadableStream', code the status
-//   the fetch rejected           the rejection flattened (lib/eventsource-compat-fetch.js), no code
+//   the fetch rejected           the rejection flattened (lib/compat/eventsource/fetch.js), no code
 //   the stream ended             no message, no code
 //   an event over the limit      `Buffered data exceeded max buffer size of ${maxBufferSize} characters`
 // Failures that package does not have (our connect timeout, a URL scheme that is not http: or https:)
@@ -20,8 +20,8 @@ const {
     ERR_EVENTSOURCE_BAD_CONTENT_TYPE, ERR_EVENTSOURCE_BAD_STATUS, ERR_EVENTSOURCE_EVENT_TOO_LARGE,
     ERR_EVENTSOURCE_INVALID_BODY, ERR_EVENTSOURCE_NETWORK, ERR_EVENTSOURCE_STREAM_ENDED
   }
-} = require('./errors')
-const { packageMessageOf } = require('./eventsource-compat-fetch')
+} = require('../../errors')
+const { packageMessageOf } = require('./fetch')
 
 // (A declared constructor is named after its code: lib/errors.js.)
 const BAD_STATUS = ERR_EVENTSOURCE_BAD_STATUS.name

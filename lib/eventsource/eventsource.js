@@ -5,40 +5,40 @@
 // https://html.spec.whatwg.org/multipage/server-sent-events.html#sse-processing-model
 //
 // This file owns the readyState machine and event dispatch. Each attempt is a request built by
-// lib/request.js and sent by a transport (lib/transport.js), which reports back to the source's sink
-// (TransportSink, below); the body's bytes go to an EventSourceParser (lib/parser.js), whose callbacks
-// land here. The Node extensions (lib/eventsource-init.js) only add to it: with none given, every step
+// lib/transport/request.js and sent by a transport (lib/transport/transport-node.js), which reports back to the source's sink
+// (TransportSink, below); the body's bytes go to an EventSourceParser (lib/parser/parser.js), whose callbacks
+// land here. The Node extensions (lib/eventsource/init.js) only add to it: with none given, every step
 // is the standard's.
 
-const { EventSourceParser } = require('./parser')
-const { CONNECTING, OPEN, CLOSED } = require('./constants')
+const { EventSourceParser } = require('../parser/parser')
+const { CONNECTING, OPEN, CLOSED } = require('../constants')
 const {
   codes: {
     ERR_EVENTSOURCE_BAD_CONTENT_TYPE, ERR_EVENTSOURCE_BAD_STATUS, ERR_EVENTSOURCE_REQUEST_INIT,
     ERR_EVENTSOURCE_RETRIES_EXHAUSTED, ERR_EVENTSOURCE_STREAM_ENDED
   }
-} = require('./errors')
+} = require('../errors')
 const { defineEventHandler } = require('./event-handler')
-const { resolveInit } = require('./eventsource-init')
-const { buildRequest } = require('./request')
-// lib/transport.js on Node, Bun and Deno; lib/transport-web.js, fetch only, elsewhere (package.json's "imports").
+const { resolveInit } = require('./init')
+const { buildRequest } = require('../transport/request')
+// lib/transport/transport-node.js on Node, Bun and Deno; lib/transport/transport-web.js, fetch only, elsewhere (package.json's "imports").
 const { createAttempt, transportMaxEventSize } = require('#transport')
-const { mimeEssence } = require('./response-headers')
-const { displayHref } = require('./url-credentials')
-// lib/reconnect-policy.js and lib/message-iterator.js are loaded with the first reconnection and the
+const { mimeEssence } = require('../transport/response-headers')
+const { displayHref } = require('../transport/url-credentials')
+// lib/eventsource/reconnect-policy.js and lib/eventsource/message-iterator.js are loaded with the first reconnection and the
 // first `for await`: a source that only receives events needs neither, and each file is a few tenths
 // of a millisecond of a fresh process's start (benchmarks/startup).
 let reconnectPolicy = null
 let messageIterator = null
-const { unshared } = require('./unshared-string')
-const { afterMicrotaskCheckpoint } = require('./microtask-checkpoint')
-// lib/has-listener.js on Node, Bun and Deno; lib/has-listener-web.js (a count not known) elsewhere.
-const { listenerCount } = require('#has-listener')
-// lib/diagnostics.js on Node, Bun and Deno; lib/diagnostics-web.js (nothing to publish to) elsewhere.
+const { unshared } = require('../parser/unshared-string')
+const { afterMicrotaskCheckpoint } = require('./task-queue')
+// lib/platform/listeners-node.js on Node, Bun and Deno; lib/platform/listeners-web.js (a count not known) elsewhere.
+const { listenerCount } = require('#listeners')
+// lib/platform/channels-node.js on Node, Bun and Deno; lib/platform/channels-web.js (nothing to publish to) elsewhere.
 const {
   createChannel, connectChannel, openChannel, messageChannel, errorChannel, closeChannel,
   tracingAttempts, traceAttemptStart, traceAttemptEnd
-} = require('#diagnostics')
+} = require('#channels')
 
 // The default reconnection time: "a user-agent-defined value, probably in the region of a few
 // seconds". Chromium and Node's built-in use 3 s (Firefox 5 s).
@@ -82,7 +82,7 @@ class EventSource extends EventTarget {
   #requestMethod
   #init
   #parser
-  // The current attempt (lib/transport.js), from its request to its last report.
+  // The current attempt (lib/transport/transport-node.js), from its request to its last report.
   #connection = null
   #timer = null
   #reconnectionTime
@@ -94,10 +94,10 @@ class EventSource extends EventTarget {
   #attempts = 0
   #failures = 0
   #iterators = null
-  // Network chunks received, for the iterators' queues (lib/message-iterator.js).
+  // Network chunks received, for the iterators' queues (lib/eventsource/message-iterator.js).
   #chunks = 0
   #onAbort = null
-  // The values of onopen, onmessage and onerror (lib/event-handler.js), once any is set.
+  // The values of onopen, onmessage and onerror (lib/eventsource/event-handler.js), once any is set.
   #handlers = null
   // Tasks waiting to run (TASK_SLOTS slots each), from #taskHead to #taskTail; null until the first.
   // #waiting is true while a wait after the last dispatched event is under way.
@@ -110,7 +110,7 @@ class EventSource extends EventTarget {
   #checkpointDue = false
   // #runTasks(ONE_JOB) as a function, made at the first wait: one per source rather than one per event.
   #runTasksAfterOneJob = null
-  // For diagnostics_channel (lib/diagnostics.js): messages dispatched (listened for or not), body bytes received (decoded),
+  // For diagnostics_channel (lib/platform/channels-node.js): messages dispatched (listened for or not), body bytes received (decoded),
   // when the current attempt started, the time spent OPEN before the current connection and since
   // when it is OPEN (0 when it is not), and the current attempt's tracing context.
   #events = 0
@@ -120,7 +120,7 @@ class EventSource extends EventTarget {
   #openSince = 0
   #traceContext = null
 
-  // What a transport reports to its source: the sink of lib/transport.js. A class of its own, so that
+  // What a transport reports to its source: the sink of lib/transport/transport-node.js. A class of its own, so that
   // the EventSource's public surface stays the standard's; declared in here, where the source's private
   // names are in scope; one small object per source, with shared methods (five closures per source
   // would cost about 340 bytes on every idle connection).
@@ -165,7 +165,7 @@ class EventSource extends EventTarget {
 
   /**
    * @param {string | URL} url
-   * @param {import('../types').EventSourceInit} [eventSourceInitDict]
+   * @param {import('../../types').EventSourceInit} [eventSourceInitDict]
    */
   constructor (url, eventSourceInitDict = undefined) {
     if (arguments.length === 0) {
@@ -219,7 +219,7 @@ class EventSource extends EventTarget {
     // right after construction see every event, and close() before then sends no request at all.
     // A promise job, not queueMicrotask(): test suites' fake timers replace queueMicrotask, and a
     // request that waits for the fake clock to tick is never sent.
-    // The `eventsource` package's entry point (lib/eventsource-compat.js) calls its fetch from the
+    // The `eventsource` package's entry point (lib/compat/eventsource/eventsource.js) calls its fetch from the
     // constructor, as that package does: tests written for it count the calls right after `new`. Still
     // nothing is dispatched before the constructor has returned: what the attempt reports at once (a URL
     // scheme it cannot fetch) waits, as a task, for a microtask checkpoint.
@@ -418,7 +418,7 @@ class EventSource extends EventTarget {
       })
     }
     // Where a reconnection goes after a redirect: the final URL, as Chromium does; the first URL for the
-    // `eventsource` package's entry point (init.reconnectToFinalUrl false, lib/eventsource-compat.js),
+    // `eventsource` package's entry point (init.reconnectToFinalUrl false, lib/compat/eventsource/eventsource.js),
     // since that package always reconnects there and code written for it may rely on it.
     if (response.method !== null && this.#init.reconnectToFinalUrl) {
       this.#requestUrl = response.url
@@ -499,7 +499,7 @@ class EventSource extends EventTarget {
       else this.#taskHead = head + TASK_SLOTS
       switch (kind) {
         case TASK_MESSAGE:
-          // A message nobody listens for, even after a checkpoint, is not even created (lib/has-listener.js):
+          // A message nobody listens for, even after a checkpoint, is not even created (lib/platform/listeners-node.js):
           // nothing ran, nothing to wait for.
           if (!listened) {
             listeners = listenerCount(this, a)
@@ -544,8 +544,8 @@ class EventSource extends EventTarget {
     this.#stop(error)
     this.#publishError(error, undefined)
     this.#publishClose('failure')
-    // The error event: ours (lib/error-event.js), or the one an entry point configured (init.errorEvent:
-    // the `eventsource` package's ErrorEvent, lib/eventsource-compat.js).
+    // The error event: ours (lib/eventsource/error-event.js), or the one an entry point configured (init.errorEvent:
+    // the `eventsource` package's ErrorEvent, lib/compat/eventsource/eventsource.js).
     this.dispatchEvent(this.#init.errorEvent(error, undefined))
   }
 
@@ -573,7 +573,7 @@ class EventSource extends EventTarget {
       return
     }
     // The delay: the reconnection time, or what the backoff policy, Retry-After and the floor for
-    // attempts that deliver nothing make of it (lib/reconnect-policy.js).
+    // attempts that deliver nothing make of it (lib/eventsource/reconnect-policy.js).
     reconnectPolicy ??= require('./reconnect-policy')
     const delay = reconnectPolicy.reconnectDelay(this.#reconnectionTime, this.#failures, policy, error.retryAfter)
     // Step 2: set readyState to CONNECTING and fire an event named error.
@@ -598,7 +598,7 @@ class EventSource extends EventTarget {
   // by a continuation of the previous task.
   // `listeners`: how many listened for the type just before.
   #dispatchMessage (type, data, lastEventId, listeners) {
-    // A queue that already spans many chunks gets strings of their own (see lib/message-iterator.js).
+    // A queue that already spans many chunks gets strings of their own (see lib/eventsource/message-iterator.js).
     if (this.#iterators !== null && this.#anyIteratorKeepsChunks()) {
       type = unshared(type)
       data = unshared(data)
@@ -608,10 +608,10 @@ class EventSource extends EventTarget {
     this.#countMessage(type, data, lastEventId)
     this.dispatchEvent(event)
     // Written `!(now >= before)` rather than `now < before`: a count that is not known (NaN, where an
-    // EventTarget cannot count its listeners: lib/has-listener-web.js) may have gone down.
+    // EventTarget cannot count its listeners: lib/platform/listeners-web.js) may have gone down.
     if (listeners !== 0 && !(listenerCount(this, type) >= listeners)) this.#checkpointDue = true
     if (this.#iterators === null || this.#readyState === CLOSED) return
-    // (An iterator was made: lib/message-iterator.js is loaded.)
+    // (An iterator was made: lib/eventsource/message-iterator.js is loaded.)
     const cost = messageIterator.eventCost(event)
     for (const iterator of this.#iterators) iterator.push(event, cost, this.#chunks)
     if (this.#anyIteratorFull()) this.#connection?.pause()
@@ -642,7 +642,7 @@ class EventSource extends EventTarget {
       error,
       code: error.code,
       status: error.status,
-      // As the error event has it (lib/error-event.js): the underlying error, else the error itself.
+      // As the error event has it (lib/eventsource/error-event.js): the underlying error, else the error itself.
       cause: error.cause ?? error,
       willReconnect: delay !== undefined,
       delay

@@ -1,6 +1,6 @@
 'use strict'
 
-// Bytes and strings where there is no Buffer (browsers, workers): the interface of lib/bytes-node.js on
+// Bytes and strings where there is no Buffer (browsers, workers): the interface of lib/platform/bytes-node.js on
 // web APIs alone (TextDecoder, TextEncoder, btoa). package.json's "imports" maps `#bytes` here for any
 // runtime that does not match the `node` condition. test/platform-web.test.js checks that each function
 // answers as its Node counterpart does.

@@ -6,7 +6,7 @@
 
 const { Transform } = require('node:stream')
 const { EventSourceParser } = require('./parser')
-const { validateObject } = require('./validators')
+const { validateObject } = require('../validators')
 
 class EventSourceStream extends Transform {
   #parser

@@ -15,18 +15,18 @@
 //   consumer can see are decoded, and an ASCII chunk is decoded once, its values being slices;
 // - event state is a few primitive fields reset in place after each dispatch.
 
-// Buffer's functions on Node, Bun and Deno; their equivalents on web APIs elsewhere (lib/bytes-node.js,
-// lib/bytes-web.js, chosen by package.json's "imports").
+// Buffer's functions on Node, Bun and Deno; their equivalents on web APIs elsewhere (lib/platform/bytes-node.js,
+// lib/platform/bytes-web.js, chosen by package.json's "imports").
 const { utf8Slice, asciiSlice, indexOf, isAscii, isUint8Array, allocUnsafe } = require('#bytes')
 const {
   LF, CR, SPACE, COLON, NUL, DIGIT_0, DIGIT_9, BOM, DEFAULT_MAX_EVENT_SIZE, kDropIn, kClearEvent, kDataLength, kEventEmpty,
   kWriteText
-} = require('./constants')
-const { codes: { ERR_INVALID_ARG_TYPE, ERR_EVENTSOURCE_EVENT_TOO_LARGE, ERR_EVENTSOURCE_WRITE_AFTER_END } } = require('./errors')
+} = require('../constants')
+const { codes: { ERR_INVALID_ARG_TYPE, ERR_EVENTSOURCE_EVENT_TOO_LARGE, ERR_EVENTSOURCE_WRITE_AFTER_END } } = require('../errors')
 const { unshared } = require('./unshared-string')
 const {
   validateObject, validateFunction, validateOptionalFunction, validateString, validateLimit
-} = require('./validators')
+} = require('../validators')
 
 // The value in bytes [start, end), decoded as UTF-8 with U+FFFD for invalid sequences. `text` is the
 // chunk already decoded when it is all ASCII (see write()): then a value is a slice of it, which costs

@@ -4,12 +4,12 @@
 // for runtimes without a usable undici Dispatcher (Bun, browsers, workers) and for users who bring their
 // own fetch. The response body's bytes are read from its reader straight into the sink; pause() stops
 // reading, which is backpressure through the stream. What it reports, and when, is the transport
-// interface of lib/transport.js, with the same errors as the Dispatcher transport.
+// interface of lib/transport/transport-node.js, with the same errors as the Dispatcher transport.
 //
 // Redirects:
 // - The runtime's fetch (Bun, a Node without undici) is asked for `redirect: 'manual'` where the runtime
 //   shows redirect responses to code (Node, Deno, Bun), and they are followed here by the same rules as on
-//   a dispatcher (lib/redirect-policy.js): credentials, https: to http:, loops.
+//   a dispatcher (lib/transport/redirect-policy.js): credentials, https: to http:, loops.
 // - A user's fetch (init.fetch) follows them itself (`redirect: 'follow'`), by its own rules, as the
 //   `eventsource` package and fetch-event-source call theirs: a wrapper adds its headers (an
 //   `Authorization: Bearer`) to what it sends, and only its fetch sees every hop, drops Authorization at
@@ -30,7 +30,7 @@ const {
     ERR_EVENTSOURCE_ABORTED, ERR_EVENTSOURCE_DECODING, ERR_EVENTSOURCE_INVALID_REDIRECT, ERR_EVENTSOURCE_NETWORK,
     ERR_EVENTSOURCE_UNSUPPORTED_SCHEME, ERR_INVALID_ARG_TYPE
   }
-} = require('./errors')
+} = require('../errors')
 const { RedirectPolicy, isRedirect, isHttpScheme, carriesCredentialsFetchKeeps } = require('./redirect-policy')
 const { AttemptTimers } = require('./attempt-timers')
 const { fromFetchHeaders } = require('./response-headers')
@@ -95,7 +95,7 @@ class FetchAttempt {
   /**
    * @param {typeof fetch} fetch
    * @param {import('./request').EventSourceRequest} request
-   * @param {import('./transport').TransportSink} sink
+   * @param {import('./transport-node').TransportSink} sink
    * @param {boolean} usersFetch init.fetch (true), or the runtime's globalThis.fetch (false)
    */
   constructor (fetch, request, sink, usersFetch) {

@@ -1,7 +1,7 @@
 'use strict'
 
 // The transports where there is no undici (browsers, workers): package.json's "imports" maps
-// `#transport` here for any runtime that does not match the `node` condition, and to lib/transport.js,
+// `#transport` here for any runtime that does not match the `node` condition, and to lib/transport/transport-node.js,
 // which documents the interface, for Node, Bun and Deno. Every attempt is made with a fetch: init.fetch,
 // or the runtime's. init.dispatcher, an undici Dispatcher, has nothing to run on here and is ignored, so
 // that code shared with Node may pass one.
@@ -10,9 +10,9 @@ const { FetchAttempt } = require('./fetch-transport')
 
 /**
  * @param {import('./request').EventSourceRequest} request
- * @param {import('./transport').TransportSink} sink
+ * @param {import('./transport-node').TransportSink} sink
  * @param {object} init the source's resolved init
- * @returns {import('./transport').TransportAttempt}
+ * @returns {import('./transport-node').TransportAttempt}
  */
 function createAttempt (request, sink, init) {
   // The runtime's fetch is looked up at each attempt, as Node's global dispatcher is: an application may

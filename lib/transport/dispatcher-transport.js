@@ -3,16 +3,16 @@
 // The Dispatcher transport: one attempt of an EventSource sent through an undici Dispatcher, Node's
 // fast path. Response bytes (decoded if the body has a Content-Encoding) go straight to the sink; no
 // fetch() and no web streams. Redirects and 401 challenges are answered here, by the rules of
-// lib/redirect-policy.js; each hop is a request on the dispatcher with its own handler
-// (lib/undici-handler.js). What it reports, and when, is the transport interface of lib/transport.js.
+// lib/transport/redirect-policy.js; each hop is a request on the dispatcher with its own handler
+// (lib/transport/undici-handler.js). What it reports, and when, is the transport interface of lib/transport/transport-node.js.
 
 const {
   codes: {
     ERR_EVENTSOURCE_DECODING, ERR_EVENTSOURCE_DISPATCHER_REDIRECT, ERR_EVENTSOURCE_NETWORK,
     ERR_EVENTSOURCE_TOO_MANY_CODINGS, ERR_EVENTSOURCE_UNSUPPORTED_SCHEME
   }
-} = require('./errors')
-// lib/content-decoding.js is loaded with the first response that names a coding: most event streams
+} = require('../errors')
+// lib/transport/content-decoding.js is loaded with the first response that names a coding: most event streams
 // are sent as they are, and a file is a few tenths of a millisecond of a fresh process's start.
 let contentDecoding = null
 const { RedirectPolicy, isRedirect, isHttpScheme } = require('./redirect-policy')
@@ -40,7 +40,7 @@ function withFetchHeaders (requestHeaders) {
   return headers
 }
 
-// The codings lib/content-decoding.js decodes, offered as fetch offers them (and browsers do): br only
+// The codings lib/transport/content-decoding.js decodes, offered as fetch offers them (and browsers do): br only
 // over https:, where no proxy or middlebox in between can mangle it. Asked per hop: a redirect may change
 // the scheme.
 function acceptEncoding (url) {
@@ -62,7 +62,7 @@ class DispatcherAttempt {
   /**
    * @param {import('undici').Dispatcher} dispatcher
    * @param {import('./request').EventSourceRequest} request
-   * @param {import('./transport').TransportSink} sink
+   * @param {import('./transport-node').TransportSink} sink
    */
   constructor (dispatcher, request, sink) {
     this.#dispatcher = dispatcher

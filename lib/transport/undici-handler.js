@@ -4,7 +4,7 @@
 // undici's handler APIs: the one with onConnect/onHeaders/onData (undici 6, which Node 20 and 22
 // bundle for their fetch, and undici 7) and the one with onRequestStart/onResponseStart/
 // onResponseData (undici 7 and 8), so any global dispatcher works, whoever installed it. Both are
-// turned into plain calls on its owner (lib/dispatcher-transport.js), which passes the handler along
+// turned into plain calls on its owner (lib/transport/dispatcher-transport.js), which passes the handler along
 // so that it can tell a current hop from one it has let go:
 //   owner.hopResponse(handler, status, headers, statusText)  -> false when the body is not wanted
 //   owner.hopData(handler, chunk)
@@ -18,7 +18,7 @@
 // asked for, and nothing after it is HTTP: a network error, as in fetch. (undici itself refuses a 100,
 // which it never asks for, and a 1xx with a body, as a network error.)
 
-const { codes: { ERR_EVENTSOURCE_ABORTED } } = require('./errors')
+const { codes: { ERR_EVENTSOURCE_ABORTED } } = require('../errors')
 const { fromRawHeaders, fromParsedHeaders } = require('./response-headers')
 
 class UndiciHandler {

@@ -2,7 +2,7 @@
 
 // V8 makes a string of SLICE_MIN characters or more taken out of a longer one a view of it (a "sliced
 // string"), which keeps all of the longer one alive; shorter ones are copied. The parser's values are
-// such views of their network chunk's decoded text (lib/parser.js), so a 20-byte value can hold 64 KiB.
+// such views of their network chunk's decoded text (lib/parser/parser.js), so a 20-byte value can hold 64 KiB.
 // What is kept for long (a queued event, an event's data buffer across chunks) is copied out first.
 
 const SLICE_MIN = 13

@@ -8,7 +8,7 @@
 // loop early (break, return, throw) closes the source.
 
 // Events are queued as they are: the parser's strings are views of their network chunk's text (see
-// lib/unshared-string.js), so a queue that holds events of many chunks would keep all their texts. Once
+// lib/parser/unshared-string.js), so a queue that holds events of many chunks would keep all their texts. Once
 // the queue spans PIN_SPAN chunks, the source copies the strings of the events it adds; those already
 // queued come from fewer than PIN_SPAN chunks, whatever the consumer does, which bounds what they keep
 // to PIN_SPAN chunks. Copying every queued event cost a fast consumer about 18 % of its throughput

@@ -1,9 +1,9 @@
 'use strict'
 
-// The fetch of `whatwg-eventsource/eventsource` (lib/eventsource-compat.js): the user's fetch, called as
+// The fetch of `whatwg-eventsource/eventsource` (lib/compat/eventsource/eventsource.js): the user's fetch, called as
 // the `eventsource` package calls it, with what it resolves with read as that package reads it.
 //
-// The core's fetch transport (lib/fetch-transport.js) calls the fetch it is given with its own request
+// The core's fetch transport (lib/transport/fetch-transport.js) calls the fetch it is given with its own request
 // and reads a fetch Response. That package calls its fetch with the URL (a URL) and exactly
 // `{ mode, redirect, headers: { Accept, Last-Event-ID }, cache, signal }` (plus `credentials` where a
 // `window` exists), and takes any object with a status, a url, `redirected`, headers with get() and a
@@ -17,9 +17,9 @@
 // That package's error message for a rejection, the fetch's or a body read's, is the rejection flattened
 // (flattenError). The transport reports the error, but may keep only its cause (the socket's error of
 // Node's "TypeError: fetch failed"), so the message is kept here for the error event
-// (lib/eventsource-compat-error-event.js), keyed by the rejection and by its cause.
+// (lib/compat/eventsource/error-event.js), keyed by the rejection and by its cause.
 
-const { codes: { ERR_EVENTSOURCE_INVALID_BODY } } = require('./errors')
+const { codes: { ERR_EVENTSOURCE_INVALID_BODY } } = require('../../errors')
 
 // The response headers the core reads, for headers that can only be asked for by name.
 const READ_HEADERS = ['content-type', 'content-encoding', 'location', 'www-authenticate']

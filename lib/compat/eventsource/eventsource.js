@@ -2,14 +2,14 @@
 
 // `whatwg-eventsource/eventsource`: the `eventsource` package's EventSource (its API of versions 3 to 5),
 // for code and tests written against it, which switch by changing the import. It is this package's
-// EventSource (lib/eventsource.js: the same state machine, fetch transport and parser), configured
+// EventSource (lib/eventsource/eventsource.js: the same state machine, fetch transport and parser), configured
 // through the core's internal init member (kCoreConfig) with that package's choices where they differ
 // from ours:
 // - every attempt is one call of the `fetch` init member (globalThis.fetch without one, as read at
 //   construction), with that package's arguments: the URL given, as a URL, and
 //   `{ mode, redirect: 'follow', headers: { Accept, Last-Event-ID }, cache, signal }`, plus `credentials`
 //   only where `window` exists; what it resolves with is read as that package reads it
-//   (lib/eventsource-compat-fetch.js);
+//   (lib/compat/eventsource/fetch.js);
 // - the fetch follows redirects itself, by its own rules (`redirect: 'follow'`), as any user's fetch does
 //   on the main entry: a fetch wrapper's redirect policy, such as the MCP SDK's same-origin one, stays in
 //   charge; a redirect it does not follow is a response like any other (a status other than 200: the
@@ -20,7 +20,7 @@
 // - the first fetch is called from the constructor (tests written for that package count the calls
 //   right after `new EventSource()`), not from a promise job after it;
 // - error events are that package's ErrorEvent, `code` the HTTP status and `message` its texts
-//   (lib/eventsource-compat-error-event.js);
+//   (lib/compat/eventsource/error-event.js);
 // - the URL is a string or a URL, resolved against document.baseURI; anything else, or an invalid URL,
 //   throws that package's SyntaxError;
 // - the init members are that package's: withCredentials, fetch and (version 5) maxBufferSize, the
@@ -31,11 +31,11 @@
 // the Content-Type is compared by its essence, nothing is dispatched after close().
 // What stays ours, and why, is listed in the README ("Switching from `eventsource`").
 
-const { EventSource: CoreEventSource } = require('./eventsource')
-const { kCoreConfig } = require('./constants')
-const { errorEventFactory } = require('./eventsource-compat-error-event')
-const { packageFetch } = require('./eventsource-compat-fetch')
-const { validateFetch, validateLimit } = require('./validators')
+const { EventSource: CoreEventSource } = require('../../eventsource/eventsource')
+const { kCoreConfig } = require('../../constants')
+const { errorEventFactory } = require('./error-event')
+const { packageFetch } = require('./fetch')
+const { validateFetch, validateLimit } = require('../../validators')
 
 // That package's default limit on what the parser buffers (version 5; earlier versions had none).
 const DEFAULT_MAX_BUFFER_SIZE = 100 * 1024 * 1024

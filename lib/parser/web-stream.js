@@ -3,14 +3,14 @@
 // EventSourceParserStream: the parser as a WHATWG TransformStream, for
 // `response.body.pipeThrough(new EventSourceParserStream())`. Yields the same
 // `{ type, data, lastEventId }` objects as EventSourceStream. It takes bytes, or strings (what
-// `.pipeThrough(new TextDecoderStream())` yields), which it encodes as UTF-8 (lib/string-chunk-encoder.js).
+// `.pipeThrough(new TextDecoderStream())` yields), which it encodes as UTF-8 (lib/parser/string-chunk-encoder.js).
 
 // #bytes: Node's util.types on Node, Bun and Deno; a web equivalent in browsers (package.json "imports").
 const { isUint8Array } = require('#bytes')
 const { EventSourceParser } = require('./parser')
 const { StringChunkEncoder } = require('./string-chunk-encoder')
-const { codes: { ERR_INVALID_ARG_TYPE } } = require('./errors')
-const { validateObject, validateOptionalFunction } = require('./validators')
+const { codes: { ERR_INVALID_ARG_TYPE } } = require('../errors')
+const { validateObject, validateOptionalFunction } = require('../validators')
 
 class EventSourceParserStream extends TransformStream {
   /**

@@ -2,7 +2,7 @@
 
 // Bytes and strings on Node, and on Bun and Deno, which match the `node` condition too: Buffer's own
 // functions, the very ones the parser called before the package ran anywhere else. package.json's
-// "imports" maps `#bytes` here for the `node` condition; lib/bytes-web.js is the same interface on web
+// "imports" maps `#bytes` here for the `node` condition; lib/platform/bytes-web.js is the same interface on web
 // APIs alone, for browsers and workers.
 
 const { Buffer, isAscii, isUtf8 } = require('node:buffer')

@@ -1,6 +1,6 @@
 'use strict'
 
-// Waiting between two events without a timer (lib/eventsource.js, #runTasks, says when it waits for
+// Waiting between two events without a timer (lib/eventsource/eventsource.js, #runTasks, says when it waits for
 // what). The short wait is one promise job (`promise.then(f)`, about 60 ns). The long one is this:
 //
 // afterMicrotaskCheckpoint(callback, arg): once the microtask queue is empty, what a browser's event

@@ -4,7 +4,7 @@
 // before each message: an event nobody listens for is not even created (a server may send types
 // nobody listens for: heartbeats, `event: ping`), and a message whose type has no listener right now
 // waits for a full microtask checkpoint first, in case a continuation is about to add one (the next
-// round of an `await once(source, type)` loop; see lib/eventsource.js, #runTasks).
+// round of an `await once(source, type)` loop; see lib/eventsource/eventsource.js, #runTasks).
 //
 // Asked once per event, so it must be cheap. Node's EventTarget keeps its listeners in a Map under
 // an own symbol property described as 'kEvents', type -> a list whose `size` counts them; that map is

@@ -1,15 +1,15 @@
 'use strict'
 
 // The request of one attempt: built here, once per attempt, frozen, and handed to a transport
-// (lib/transport.js). It holds everything the transport needs to send it and to follow its redirects
+// (lib/transport/transport-node.js). It holds everything the transport needs to send it and to follow its redirects
 // as fetch would; nothing about it changes once built.
 // https://html.spec.whatwg.org/multipage/server-sent-events.html#dom-eventsource (steps 7-13: the request)
 // https://html.spec.whatwg.org/multipage/server-sent-events.html#reestablish-the-connection (Last-Event-ID)
 
 const { utf8AsLatin1 } = require('#bytes')
-const { codes: { ERR_EVENTSOURCE_REQUEST_INIT } } = require('./errors')
+const { codes: { ERR_EVENTSOURCE_REQUEST_INIT } } = require('../errors')
 const { normalizeHeaders, normalizeBody } = require('./request-init')
-const { isSendableLastEventId } = require('./validators')
+const { isSendableLastEventId } = require('../validators')
 
 /**
  * @typedef {object} EventSourceRequest
@@ -42,7 +42,7 @@ const { isSendableLastEventId } = require('./validators')
  * The request of one attempt, or a promise of it when init.headers or init.body is a function that
  * returned one. Throws (or rejects with) ERR_EVENTSOURCE_REQUEST_INIT when such a function threw, to
  * be retried; any other error is a value that cannot be sent.
- * @param {object} init the source's resolved init (lib/eventsource-init.js)
+ * @param {object} init the source's resolved init (lib/eventsource/init.js)
  * @param {RequestTarget} target
  * @returns {EventSourceRequest | Promise<EventSourceRequest>}
  */

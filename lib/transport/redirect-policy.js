@@ -3,14 +3,14 @@
 // Fetch's rules for a request whose redirects the client follows itself: where the next hop goes and
 // with which method, headers and body, which credentials travel with it, the Origin header, and the
 // answer to a 401 from the URL's credentials. One RedirectPolicy is one attempt's chain of hops; it
-// sends nothing itself (lib/dispatcher-transport.js does) and knows nothing of event streams.
+// sends nothing itself (lib/transport/dispatcher-transport.js does) and knows nothing of event streams.
 //
 // https://fetch.spec.whatwg.org/#http-redirect-fetch
 // https://fetch.spec.whatwg.org/#http-network-or-cache-fetch
 
 const {
   codes: { ERR_EVENTSOURCE_INSECURE_REDIRECT, ERR_EVENTSOURCE_INVALID_REDIRECT, ERR_EVENTSOURCE_TOO_MANY_REDIRECTS }
-} = require('./errors')
+} = require('../errors')
 const { includesCredentials, basicAuthorization, offersBasic, displayHref } = require('./url-credentials')
 
 // fetch's redirect limit.
@@ -68,7 +68,7 @@ class RedirectPolicy {
   #taintedOrigin = false
   #redirects = 0
   #credentialsDropped = false
-  // Credentials in the URL (lib/url-credentials.js) are for the request's origin: the document's when
+  // Credentials in the URL (lib/transport/url-credentials.js) are for the request's origin: the document's when
   // there is one, else the EventSource's URL's. Fetch's response tainting turns "cors" for good once a
   // request went elsewhere; from then on they are never used.
   #requestOrigin
@@ -155,7 +155,7 @@ class RedirectPolicy {
 
   /**
    * Fetch's "HTTP-network-or-cache fetch" for a 401: retried once with the URL's credentials
-   * (lib/url-credentials.js), when the request may use them and the server asks for Basic.
+   * (lib/transport/url-credentials.js), when the request may use them and the server asks for Basic.
    * @param {Record<string, string>} headers the 401 response's
    * @returns {boolean} whether the hop is to be sent again (with hopHeaders())
    */
