@@ -9,7 +9,7 @@ const t = require('tap')
 const { constants: { MAX_STRING_LENGTH } } = require('node:buffer')
 const undici = require('undici')
 const { EventSource } = require('../')
-const { dispatcherMaxEventSize } = require('../lib/transport/dispatcher-options')
+const { dispatcherMaxEventSize } = require('../lib/transport/dispatchers')
 const { serve, sse, record, closeAtTeardown } = require('./helpers')
 
 const { CLOSED } = EventSource

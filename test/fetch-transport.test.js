@@ -18,7 +18,7 @@ const { SSE_HEADERS, serve, sse, open, record, bounded, deferred, onceBounded, r
 const { CONNECTING, OPEN, CLOSED } = EventSource
 const CHILD = path.join(__dirname, 'children', 'fetch-transport.js')
 // Node 22 and later: the global MessageEvent is the undici inside Node, and using it fills undici's global
-// slot with that undici's Agent (lib/transport/global-dispatcher.js).
+// slot with that undici's Agent (lib/transport/dispatchers.js).
 const MESSAGE_EVENT_IS_UNDICI = Number(process.versions.node.split('.')[0]) >= 22
 
 /** A user's fetch: Node's, recording each call's arguments (and what the signal was at the call). */
@@ -341,7 +341,7 @@ t.test('with `fetch` in the init, undici is never loaded', async (t) => {
   if (!MESSAGE_EVENT_IS_UNDICI) t.ok(control.report.undici.length > 0, `the Dispatcher transport loaded ${control.report.undici.length} files of undici`)
 })
 
-// Cold start (lib/transport/global-dispatcher.js): require('undici') costs about three times what its Agent does,
+// Cold start (lib/transport/dispatchers.js): require('undici') costs about three times what its Agent does,
 // and on Node 22 and later the global MessageEvent loads the undici inside Node, which fills the slot.
 t.test('the Dispatcher transport loads one undici: the Agent of the one inside Node, or of the package', async (t) => {
   const { report, viaFetch } = await transportChild(t, 'dispatcher')

@@ -40,7 +40,7 @@ function http2Options (config) {
 function createDispatcher (config, env) {
   const tls = tlsOptions(config)
   // undici is loaded only for a dispatcher of our own: without one the library takes the global
-  // dispatcher, whose Agent costs a third of what all of undici does to load (lib/transport/global-dispatcher.js).
+  // dispatcher, whose Agent costs a third of what all of undici does to load (lib/transport/dispatchers.js).
   if (config.proxy !== undefined) {
     const undici = require('undici')
     // TLS settings apply both to the origin (through the tunnel) and to an https: proxy itself.

@@ -24,7 +24,7 @@ const { buildRequest } = require('../transport/request')
 // lib/transport/transport-node.js on Node, Bun and Deno; lib/transport/transport-web.js, fetch only, elsewhere (package.json's "imports").
 const { createAttempt, transportMaxEventSize } = require('#transport')
 const { mimeEssence } = require('../transport/response-headers')
-const { displayHref } = require('../transport/url-credentials')
+const { displayHref } = require('../transport/redirect-policy')
 // lib/eventsource/reconnect-policy.js and lib/eventsource/message-iterator.js are loaded with the first reconnection and the
 // first `for await`: a source that only receives events needs neither, and each file is a few tenths
 // of a millisecond of a fresh process's start (benchmarks/startup).

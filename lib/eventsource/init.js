@@ -10,7 +10,7 @@ const {
   validateFetch, validateAbortSignal, validateHeaderNameList, validateBodyMethod, validateLastEventId,
   validateBooleanOrObject
 } = require('../validators')
-const { normalizeHeaders, normalizeHeaderName, normalizeMethod, normalizeBody } = require('../transport/request-init')
+const { normalizeHeaders, normalizeHeaderName, normalizeMethod, normalizeBody } = require('../transport/request')
 const { kCoreConfig } = require('../constants')
 
 // Our error events (lib/eventsource/error-event.js), loaded with the first one: a source that never fails never

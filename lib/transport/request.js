@@ -1,15 +1,95 @@
 'use strict'
 
-// The request of one attempt: built here, once per attempt, frozen, and handed to a transport
-// (lib/transport/transport-node.js). It holds everything the transport needs to send it and to follow its redirects
-// as fetch would; nothing about it changes once built.
+// Requests: everything of the init dictionary that goes into one, and the request of each attempt.
+// - The init's headers, method and body (beyond the standard's GET) are normalized here as fetch
+//   normalizes them, and checked up front, so that a bad value is an exception from the constructor
+//   rather than a request that fails later (lib/eventsource/init.js calls these).
+// - buildRequest() makes the request of one attempt, once per attempt, frozen, and hands it to a
+//   transport (lib/transport/transport-node.js). It holds everything the transport needs to send it and
+//   to follow its redirects as fetch would; nothing about it changes once built. Headers and bodies
+//   given as functions are called and checked again here, at each attempt.
 // https://html.spec.whatwg.org/multipage/server-sent-events.html#dom-eventsource (steps 7-13: the request)
 // https://html.spec.whatwg.org/multipage/server-sent-events.html#reestablish-the-connection (Last-Event-ID)
 
-const { utf8AsLatin1 } = require('#bytes')
-const { codes: { ERR_EVENTSOURCE_REQUEST_INIT } } = require('../errors')
-const { normalizeHeaders, normalizeBody } = require('./request-init')
-const { isSendableLastEventId } = require('../validators')
+const { utf8AsLatin1, isUint8Array, isArrayBuffer, bytesView } = require('#bytes')
+const { codes: { ERR_EVENTSOURCE_REQUEST_INIT, ERR_INVALID_ARG_TYPE } } = require('../errors')
+const {
+  validateHeadersInit, validateHeaderPair, validateHeaderName, validateHeaderValue, validateMethod, isSendableLastEventId
+} = require('../validators')
+
+// Leading and trailing HTTP whitespace is removed, as fetch normalizes header values.
+const EDGE_WHITESPACE = /^[\t\n\r ]+|[\t\n\r ]+$/g
+
+// fetch upper-cases these method names whatever case they are given in (not PATCH: `patch` stays).
+const NORMALIZED_METHODS = new Set(['DELETE', 'GET', 'HEAD', 'OPTIONS', 'POST', 'PUT'])
+
+function addHeader (headers, name, value, optionName) {
+  validateHeaderName(name, optionName)
+  const lower = name.toLowerCase()
+  const text = `${value}`.replace(EDGE_WHITESPACE, '')
+  validateHeaderValue(text, name, optionName)
+  headers[lower] = headers[lower] === undefined ? text : `${headers[lower]}, ${text}`
+}
+
+/**
+ * Request headers as a plain object with lower-case names. Accepts what fetch's HeadersInit does:
+ * a Headers, an iterable of [name, value] pairs, or a record.
+ * @param {unknown} init
+ * @param {string} optionName for error messages
+ * @returns {Record<string, string>}
+ */
+function normalizeHeaders (init, optionName) {
+  const headers = Object.create(null)
+  validateHeadersInit(init, optionName)
+  if (typeof init[Symbol.iterator] === 'function') {
+    for (const pair of init) {
+      validateHeaderPair(pair, optionName)
+      addHeader(headers, pair[0], pair[1], optionName)
+    }
+  } else {
+    for (const name of Object.keys(init)) addHeader(headers, name, init[name], optionName)
+  }
+  return headers
+}
+
+/**
+ * A header name given as an option on its own (credentialHeaders, checked by validateHeaderNameList):
+ * with the leading and trailing HTTP whitespace a copy-paste brings along removed, lower-cased as the
+ * request's header names are, so that it matches the header it names.
+ * @param {string} name
+ * @returns {string}
+ */
+function normalizeHeaderName (name) {
+  return name.replace(EDGE_WHITESPACE, '').toLowerCase()
+}
+
+/**
+ * The method, as fetch normalizes it.
+ * @param {unknown} method
+ * @param {string} optionName for error messages
+ * @returns {string}
+ */
+function normalizeMethod (method, optionName) {
+  validateMethod(method, optionName)
+  const upper = method.toUpperCase()
+  return NORMALIZED_METHODS.has(upper) ? upper : method
+}
+
+/**
+ * A request body and the Content-Type fetch would give it.
+ * @param {unknown} body
+ * @returns {{ body: string | Buffer, contentType: string | null }}
+ */
+function normalizeBody (body, optionName) {
+  if (typeof body === 'string') return { body, contentType: 'text/plain;charset=UTF-8' }
+  if (body instanceof URLSearchParams) {
+    return { body: body.toString(), contentType: 'application/x-www-form-urlencoded;charset=UTF-8' }
+  }
+  // A view of the caller's memory, not a copy (a Buffer on Node).
+  if (isUint8Array(body)) return { body: bytesView(body.buffer, body.byteOffset, body.byteLength), contentType: null }
+  if (isArrayBuffer(body)) return { body: bytesView(body), contentType: null }
+  throw new ERR_INVALID_ARG_TYPE(optionName, 'a string, Buffer, Uint8Array, ArrayBuffer, URLSearchParams or function', body)
+}
 
 /**
  * @typedef {object} EventSourceRequest
@@ -127,4 +207,4 @@ function assemble (init, target, userHeaders, body) {
   })
 }
 
-module.exports = { buildRequest }
+module.exports = { buildRequest, normalizeHeaders, normalizeHeaderName, normalizeMethod, normalizeBody }

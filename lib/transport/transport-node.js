@@ -30,8 +30,7 @@
 // Errors are the package's (lib/errors.js), with the details the error event shows (status, url...).
 
 const { DispatcherAttempt } = require('./dispatcher-transport')
-const { globalDispatcher } = require('./global-dispatcher')
-const { dispatcherMaxEventSize } = require('./dispatcher-options')
+const { globalDispatcher, dispatcherMaxEventSize } = require('./dispatchers')
 
 /**
  * @typedef {object} TransportResponse
@@ -89,7 +88,7 @@ function fetchAttempt (fetch, request, sink, usersFetch) {
 /**
  * The limit on one event that the transport's configuration asks for: an undici dispatcher's
  * `eventSourceOptions.maxEventSize`, read at construction as undici's EventSource reads it
- * (lib/transport/dispatcher-options.js). undefined when it asks for none.
+ * (lib/transport/dispatchers.js). undefined when it asks for none.
  * @param {object} init the source's resolved init
  * @returns {number | undefined}
  */

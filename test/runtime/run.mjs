@@ -106,7 +106,7 @@ for (const file of ['suite.mjs', 'main.mjs', 'browser-main.mjs']) copyFileSync(p
 const esbuild = require('esbuild')
 // Files that must never reach a browser: Node built-ins would fail the build itself (esbuild cannot
 // resolve them for these platforms); these are the package's Node-only modules and undici.
-const NODE_ONLY = /(?:^|\/)(?:index\.js|lib\/platform\/[a-z-]+-node\.js|lib\/transport\/(?:transport-node|dispatcher-[a-z-]+|content-decoding|undici-handler|global-dispatcher|http2-sessions)\.js|lib\/parser\/node-stream\.js|node_modules\/undici\/.*)$/
+const NODE_ONLY = /(?:^|\/)(?:index\.js|lib\/platform\/[a-z-]+-node\.js|lib\/transport\/(?:transport-node|dispatcher-transport|dispatchers|content-decoding|undici-handler|http2-sessions)\.js|lib\/parser\/node-stream\.js|node_modules\/undici\/.*)$/
 
 async function bundle (options) {
   const result = await esbuild.build({
