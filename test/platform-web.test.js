@@ -151,7 +151,7 @@ t.test('#transport: every attempt through a fetch, called as a plain function', 
       networkError: (err) => { seen.push(['networkError', err.code]); ended() },
       failed: (err) => { seen.push(['failed', err.code]); ended() }
     }
-    const made = transportWeb.createAttempt(request, sink, init)
+    const made = transportWeb.createAttempt(request, sink)
     t.ok(made instanceof FetchAttempt, 'a fetch attempt')
     made.start()
     await bounded(done, 'the attempt to end')
@@ -177,5 +177,5 @@ t.test('#transport: every attempt through a fetch, called as a plain function', 
   // A dispatcher (here, something with dispatch()) has nothing to run on in a browser: ignored.
   await attempt(undefined, { dispatch () { throw new Error('not here') } })
   t.equal(calls, 1, 'without init.fetch, the runtime\'s fetch, looked up at the attempt; the dispatcher ignored')
-  t.equal(transportWeb.transportMaxEventSize(resolveInit({})), undefined, 'no transport limit on events')
+  t.equal(transportWeb.transportMaxEventSize(resolveInit({}).transport), undefined, 'no transport limit on events')
 })

@@ -203,7 +203,7 @@ class EventSource extends EventTarget {
       onRetry: (ms) => { this.#reconnectionTime = ms },
       // Extension: without init.maxEventSize, the limit the transport is configured with (an undici
       // dispatcher's, as undici's EventSource reads it), else the parser's default.
-      maxEventSize: init.maxEventSize ?? transportMaxEventSize(init),
+      maxEventSize: init.maxEventSize ?? transportMaxEventSize(init.transport),
       lastEventId: init.lastEventId
     })
     if (createChannel.hasSubscribers) createChannel.publish({ source: this, url: displayHref(urlRecord) })
@@ -348,7 +348,7 @@ class EventSource extends EventTarget {
 
   #send (request) {
     this.#parser.reset()
-    const connection = this.#connection = createAttempt(request, this.#sink, this.#init)
+    const connection = this.#connection = createAttempt(request, this.#sink)
     if (this.#anyIteratorFull()) connection.pause()
     this.#attemptStart = performance.now()
     if (connectChannel.hasSubscribers || tracingAttempts()) {

@@ -134,8 +134,9 @@ function resolveInit (dict) {
 function resolveDictionary (dict) {
   const init = {
     withCredentials: Boolean(dict.withCredentials),
-    dispatcher: undefined,
-    fetch: undefined,
+    // How requests go out (lib/transport/transport-node.js): { fetch, dispatcher, http2 }, set below.
+    // Every request of the source carries it, frozen.
+    transport: null,
     reconnect: resolveReconnect(dict.reconnect),
     maxEventSize: undefined,
     headers: null,
@@ -152,7 +153,6 @@ function resolveDictionary (dict) {
     allowInsecureRedirect: Boolean(dict.allowInsecureRedirect),
     // A boolean dictionary member whose default is true: only undefined leaves the default.
     keepAliveWhileReconnecting: dict.keepAliveWhileReconnecting === undefined || Boolean(dict.keepAliveWhileReconnecting),
-    http2: resolveHttp2(dict.http2),
     // Internal, set only by an entry point through dict[kCoreConfig] (see below): the error events, where
     // reconnections go after a redirect, when the first request starts.
     errorEvent: defaultErrorEvent,
@@ -175,9 +175,13 @@ function resolveDictionary (dict) {
   if (node !== undefined) validateObject(node, 'init.node', { allowFunction: true })
   const nodeDispatcher = member(node, 'dispatcher', 'init.node', validateDispatcher)
   const nodeTime = member(node, 'reconnectionTime', 'init.node', validateTime)
-  init.dispatcher = member(dict, 'dispatcher', 'init', validateDispatcher) ?? nodeDispatcher
-  // Extension: a fetch for every attempt (lib/transport/fetch-transport.js) instead of a dispatcher.
-  init.fetch = member(dict, 'fetch', 'init', validateFetch, init.dispatcher)
+  const dispatcher = member(dict, 'dispatcher', 'init', validateDispatcher) ?? nodeDispatcher
+  init.transport = Object.freeze({
+    dispatcher,
+    // Extension: a fetch for every attempt (lib/transport/fetch-transport.js) instead of a dispatcher.
+    fetch: member(dict, 'fetch', 'init', validateFetch, dispatcher),
+    http2: resolveHttp2(dict.http2)
+  })
   const reconnectionTime = member(dict, 'reconnectionTime', 'init', validateTime) ?? nodeTime
   // The initial reconnection time: reconnect.delay, else reconnectionTime, else node.reconnectionTime.
   init.reconnect.delay ??= reconnectionTime

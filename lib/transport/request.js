@@ -107,6 +107,9 @@ function normalizeBody (body, optionName) {
  * @property {boolean} allowInsecureRedirect follow https: -> http: redirects (extension)
  * @property {number} connectTimeout ms until the response head, 0 for none (extension)
  * @property {number} idleTimeout ms without a byte on an open connection, 0 for none (extension)
+ * @property {Readonly<{ fetch: Function | undefined, dispatcher: object | undefined, http2: object | null }>} transport
+ *   how it goes out: the user's fetch, the user's dispatcher, the HTTP/2 sessions to share, or none of them
+ *   (lib/transport/transport-node.js)
  */
 
 /**
@@ -203,7 +206,8 @@ function assemble (init, target, userHeaders, body) {
     credentialHeaders: init.credentialHeaders,
     allowInsecureRedirect: init.allowInsecureRedirect,
     connectTimeout: init.connectTimeout,
-    idleTimeout: init.idleTimeout
+    idleTimeout: init.idleTimeout,
+    transport: init.transport
   })
 }
 

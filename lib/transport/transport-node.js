@@ -5,9 +5,10 @@
 // redirects, decodes its body, and reports back to the source's sink. The transport knows nothing of
 // event streams (fields, Content-Type, readyState); the source knows nothing of sockets.
 //
-// A transport is chosen per attempt by createAttempt() below: the undici Dispatcher transport
-// (lib/transport/dispatcher-transport.js), Node's fast path, on the user's dispatcher, the shared HTTP/2 sessions
-// of init.http2 (lib/transport/http2-sessions.js) or undici's global dispatcher; or the fetch transport
+// A transport is chosen per attempt by createAttempt() below, from the request's `transport` (the
+// init's fetch, dispatcher and http2): the undici Dispatcher transport (lib/transport/dispatcher-transport.js),
+// Node's fast path, on the user's dispatcher, the shared HTTP/2 sessions of init.http2
+// (lib/transport/http2-sessions.js) or undici's global dispatcher; or the fetch transport
 // (lib/transport/fetch-transport.js), with init.fetch or where the runtime has no usable dispatcher (Bun,
 // browsers, workers).
 //
@@ -61,15 +62,15 @@ const { globalDispatcher, dispatcherMaxEventSize } = require('./dispatchers')
  */
 
 /**
- * The attempt that sends `request` for a source with the resolved `init`, not yet started.
+ * The attempt that sends `request`, not yet started.
  * @param {import('./request').EventSourceRequest} request
  * @param {TransportSink} sink
- * @param {object} init the source's resolved init (lib/eventsource/init.js)
  * @returns {TransportAttempt}
  */
-function createAttempt (request, sink, init) {
-  if (init.fetch !== undefined) return fetchAttempt(init.fetch, request, sink, true)
-  const dispatcher = dispatcherFor(init)
+function createAttempt (request, sink) {
+  const transport = request.transport
+  if (transport.fetch !== undefined) return fetchAttempt(transport.fetch, request, sink, true)
+  const dispatcher = dispatcherFor(transport)
   if (dispatcher === null) return fetchAttempt(globalThis.fetch, request, sink, false)
   return new DispatcherAttempt(dispatcher, request, sink)
 }
@@ -89,14 +90,14 @@ function fetchAttempt (fetch, request, sink, usersFetch) {
  * The limit on one event that the transport's configuration asks for: an undici dispatcher's
  * `eventSourceOptions.maxEventSize`, read at construction as undici's EventSource reads it
  * (lib/transport/dispatchers.js). undefined when it asks for none.
- * @param {object} init the source's resolved init
+ * @param {import('./request').EventSourceRequest['transport']} transport the source's (its init's)
  * @returns {number | undefined}
  */
-function transportMaxEventSize (init) {
-  if (init.fetch !== undefined) return undefined
+function transportMaxEventSize (transport) {
+  if (transport.fetch !== undefined) return undefined
   // With init.http2 the Agent is this package's (lib/transport/http2-sessions.js), which asks for no limit.
-  if (init.dispatcher === undefined && init.http2 !== null) return undefined
-  return dispatcherMaxEventSize(init.dispatcher ?? globalDispatcher())
+  if (transport.dispatcher === undefined && transport.http2 !== null) return undefined
+  return dispatcherMaxEventSize(transport.dispatcher ?? globalDispatcher())
 }
 
 /**
@@ -104,15 +105,15 @@ function transportMaxEventSize (init) {
  * HTTP/2 sessions among the sources given the same init.http2 (lib/transport/http2-sessions.js); else undici's
  * global dispatcher, looked up at each attempt so that setGlobalDispatcher() applies. null where
  * undici is not usable (Bun): the runtime's fetch, which negotiates HTTP/2 by itself where it can.
- * @param {object} init the source's resolved init
+ * @param {import('./request').EventSourceRequest['transport']} transport
  * @returns {object | null}
  */
-function dispatcherFor (init) {
-  if (init.dispatcher !== undefined) return init.dispatcher
+function dispatcherFor (transport) {
+  if (transport.dispatcher !== undefined) return transport.dispatcher
   const dispatcher = globalDispatcher()
-  if (dispatcher === null || init.http2 === null) return dispatcher
+  if (dispatcher === null || transport.http2 === null) return dispatcher
   http2Dispatcher ??= require('./http2-sessions').http2Dispatcher
-  return http2Dispatcher(init.http2)
+  return http2Dispatcher(transport.http2)
 }
 
 module.exports = { createAttempt, transportMaxEventSize }

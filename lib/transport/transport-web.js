@@ -11,13 +11,13 @@ const { FetchAttempt } = require('./fetch-transport')
 /**
  * @param {import('./request').EventSourceRequest} request
  * @param {import('./transport-node').TransportSink} sink
- * @param {object} init the source's resolved init
  * @returns {import('./transport-node').TransportAttempt}
  */
-function createAttempt (request, sink, init) {
+function createAttempt (request, sink) {
   // The runtime's fetch is looked up at each attempt, as Node's global dispatcher is: an application may
   // wrap it after the source was made.
-  if (init.fetch !== undefined) return new FetchAttempt(init.fetch, request, sink, true)
+  const fetch = request.transport.fetch
+  if (fetch !== undefined) return new FetchAttempt(fetch, request, sink, true)
   return new FetchAttempt(globalThis.fetch, request, sink, false)
 }
 
