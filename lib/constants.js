@@ -21,11 +21,6 @@ const CLOSED = 2
 // small enough that a hostile server cannot take the process down.
 const DEFAULT_MAX_EVENT_SIZE = 64 * 1024 * 1024
 
-// The member of an init dictionary through which an entry point configures the core with choices of its
-// own (lib/eventsource/init.js reads it; lib/compat/eventsource/eventsource.js, the `eventsource` package's API,
-// sets it). No entry point exports the symbol, so a user's dictionary cannot carry it.
-const kCoreConfig = Symbol('whatwg-eventsource.coreConfig')
-
 // Between EventSourceParser and the eventsource-parser drop-in (lib/parser-drop-in.js): the option
 // that hands the parser the drop-in's hooks, and the members only the drop-in uses.
 const kDropIn = Symbol('kDropIn')
@@ -47,7 +42,6 @@ module.exports = {
   OPEN,
   CLOSED,
   DEFAULT_MAX_EVENT_SIZE,
-  kCoreConfig,
   kDropIn,
   kWriteText,
   kClearEvent,

@@ -1,15 +1,16 @@
 'use strict'
 
 // Every error code this package produces, declared once, as Node core declares its own in
-// lib/internal/errors.js: E(code, message, Base, kind) puts a constructor under `codes`, and a throw
-// site writes `throw new ERR_X(...args)`; a code is never spelled out where an error is made.
+// lib/internal/errors.js: E(code, message, Base, kind) makes a class under `codes`, and a throw site
+// writes `throw new ERR_X(...args)`; a code is never spelled out where an error is made.
 //
-// An error made this way is an instance of Base itself (no subclass: `err.constructor` and `err.name`
-// stay TypeError, RangeError or Error), with `code` as its one own enumerable property, and prints as
-// Node's do: `Name [CODE]: message`, in toString() and on the first line of its stack. Codes that
-// Node also uses keep Node's meaning and wording; conditions specific to this package carry the
-// ERR_EVENTSOURCE_ prefix. Every code that is not internal is listed in the README's Errors section
-// and in the ErrorCode type (test/errors-documented.test.js reads this table to check).
+// Each code's class extends Base (TypeError, RangeError or Error), so `err instanceof ERR_X` and
+// `err instanceof TypeError` both hold; `name` stays the plain class name (inherited, not own), `code`
+// is its one own enumerable property, and it prints as Node's errors do: `Name [CODE]: message`, in
+// toString() and on the first line of its stack. Codes that Node also uses keep Node's meaning and
+// wording; conditions specific to this package carry the ERR_EVENTSOURCE_ prefix. Every code that is not
+// internal is listed in the README's Errors section and in the ErrorCode type
+// (test/errors-documented.test.js reads this table to check).
 
 // util.inspect on Node, Bun and Deno; a small stand-in elsewhere (package.json's "imports").
 // Loaded with the first message that shows a value (an invalid argument): most processes build none,
@@ -20,7 +21,7 @@ function inspect (value, options) {
   return loadedInspect(value, options)
 }
 
-/** @type {Record<string, Function>} code -> constructor */
+/** @type {Record<string, Function>} code -> class */
 const codes = {}
 
 // Kinds of declaration. A connection error says why a connection failed or was re-established, and
@@ -35,9 +36,19 @@ function toString () {
   return `${this.name} [${this.code}]: ${this.message}`
 }
 
-// Stacks start at the throw site when the runtime can say so (V8's Error.captureStackTrace, as Node's
-// hideStackFrames does): the constructor's own frame is noise.
+// Stacks start where the error was made when the runtime can say so (V8's Error.captureStackTrace, as
+// Node's hideStackFrames does): the constructor's own frames are noise.
 const captureStackTrace = typeof Error.captureStackTrace === 'function' ? Error.captureStackTrace : null
+
+// Captures `error`'s stack from the caller of `callee` on, its first line `Name [CODE]: message`: the code
+// goes into the name while the stack is captured and formatted, as Node core does, then the own name is
+// removed again, and `name` is the plain class name, inherited.
+function captureStack (error, callee) {
+  Object.defineProperty(error, 'name', { value: `${error.name} [${error.code}]`, configurable: true, writable: true })
+  if (captureStackTrace !== null) captureStackTrace(error, callee)
+  error.stack // eslint-disable-line no-unused-expressions
+  delete error.name
+}
 
 /**
  * Declares a code.
@@ -51,19 +62,14 @@ const captureStackTrace = typeof Error.captureStackTrace === 'function' ? Error.
 function E (code, message, Base, kind) {
   const arity = message.length
   const connection = kind === kConnection
-  function EventSourceError (...args) {
-    const cause = connection ? args[arity + 1] : undefined
-    const error = new Base(message(...args), cause === undefined ? undefined : { cause })
-    // The code goes into the name while the stack is captured, as Node core does, then the name is
-    // removed again: `name` stays the plain class name, inherited.
-    Object.defineProperty(error, 'name', { value: `${Base.name} [${code}]`, configurable: true, writable: true })
-    if (captureStackTrace !== null) captureStackTrace(error, EventSourceError)
-    error.stack // eslint-disable-line no-unused-expressions
-    delete error.name
-    error.code = code
-    if (connection && args[arity] !== undefined) Object.assign(error, args[arity])
-    Object.defineProperty(error, 'toString', { value: toString, configurable: true, writable: true })
-    return error
+  const EventSourceError = class extends Base {
+    constructor (...args) {
+      const cause = connection ? args[arity + 1] : undefined
+      super(message(...args), cause === undefined ? undefined : { cause })
+      this.code = code
+      captureStack(this, new.target)
+      if (connection && args[arity] !== undefined) Object.assign(this, args[arity])
+    }
   }
   Object.defineProperty(EventSourceError, 'name', { value: code })
   // The arguments the message takes, as a function's length says (a connection error's details and
@@ -71,7 +77,24 @@ function E (code, message, Base, kind) {
   Object.defineProperty(EventSourceError, 'length', { value: arity })
   // What kind of code this is: test/errors-documented.test.js leaves the internal ones out.
   Object.defineProperty(EventSourceError, 'kind', { value: kind ?? null })
+  Object.defineProperty(EventSourceError.prototype, 'name', { value: Base.name, configurable: true, writable: true })
+  Object.defineProperty(EventSourceError.prototype, 'toString', { value: toString, configurable: true, writable: true })
   codes[code] = EventSourceError
+}
+
+/**
+ * An error of ours thrown out of a public entry point (a constructor, createParser) gets a stack that
+ * starts at the user's call, as Node's validators do with hideStackFrames: the frames of our option
+ * checks below it are noise to the user. Anything else is returned as it is.
+ * @param {unknown} error
+ * @param {Function} entry the entry point the user called (a constructor: `new.target`)
+ * @returns {unknown} the error
+ */
+function fromCallerOf (error, entry) {
+  if (error instanceof Error && Object.hasOwn(codes, error.code) && error instanceof codes[error.code]) {
+    captureStack(error, entry)
+  }
+  return error
 }
 
 /**
@@ -156,4 +179,4 @@ E('ERR_EVENTSOURCE_UNSUPPORTED_SCHEME', (protocol) =>
 // Internal: the reason handed to undici when we abort a request ourselves; its outcome is discarded.
 E('ERR_EVENTSOURCE_ABORTED', () => 'The request was aborted', Error, kInternal)
 
-module.exports = { codes }
+module.exports = { codes, fromCallerOf }

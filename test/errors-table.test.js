@@ -1,9 +1,10 @@
 'use strict'
 
-// lib/errors.js: what a declared constructor makes. Each code's error is an instance of its class
-// itself, prints as `Name [CODE]: message` (toString() and the first stack line) with a plain `name`,
-// and has `code` as its one own enumerable property; a connection error also carries the details and
-// the cause it was given. (The messages themselves are asserted where each error is produced.)
+// lib/errors.js: what a declared class makes. Each code's error is an instance of that class and of its
+// base (TypeError, RangeError or Error), prints as `Name [CODE]: message` (toString() and the first stack
+// line) with a plain `name`, and has `code` as its one own enumerable property; a connection error also
+// carries the details and the cause it was given. An error out of a constructor's option checks has a
+// stack that starts at the user's call. (The messages themselves are asserted where each is produced.)
 
 const t = require('tap')
 const path = require('node:path')
@@ -25,7 +26,9 @@ t.test('every code makes an error of its class, in Node\'s shape', async (t) => 
     const Base = ARGUMENT_CODES[code] ?? Error
     const err = new Ctor(...Array.from({ length: Ctor.length }, (_, i) => `argument ${i}`))
     checkError(t, err, { type: Base, code, message: /\S/ })
-    t.equal(err.constructor, Base, `${code}: an instance of ${Base.name} itself`)
+    t.ok(err instanceof Ctor, `${code}: an instance of its class`)
+    t.equal(err.constructor, Ctor)
+    t.equal(Object.getPrototypeOf(Ctor), Base, `${code}: which extends ${Base.name}`)
     t.same(Object.keys(err), ['code'], `${code}: code is the one own enumerable property`)
     t.notOk(Object.hasOwn(err, 'cause'), `${code}: no cause when none is given`)
     t.notOk(err.stack.includes(path.join('lib', 'errors.js')), `${code}: the stack starts where the error was made`)
@@ -61,4 +64,32 @@ t.test('each constructor is named after its code and takes its message\'s argume
   t.equal(codes.ERR_EVENTSOURCE_ABORTED.kind, 'internal')
   t.equal(codes.ERR_EVENTSOURCE_NETWORK.kind, 'connection')
   t.equal(codes.ERR_INVALID_ARG_TYPE.kind, null)
+})
+
+// Node's validators keep their own frames out of a bad argument's stack (hideStackFrames): the first
+// frame is the user's call. So do ours, for every entry point that checks options.
+t.test('a bad option\'s stack starts at the user\'s call', async (t) => {
+  const { EventSource } = require('../')
+  const { EventSource: PackageEventSource } = require('../eventsource')
+  const { EventSourceParser, EventSourceStream, EventSourceParserStream } = require('../')
+  const here = path.basename(__filename)
+  const cases = [
+    ['new EventSource', () => new EventSource('http://127.0.0.1:1/', { reconnect: { factor: 'x' } })],
+    ['new EventSource, deep in the init', () => new EventSource('http://127.0.0.1:1/', { http2: { pingTimeout: -1 } })],
+    ['the eventsource package\'s EventSource', () => new PackageEventSource('http://127.0.0.1:1/', { maxBufferSize: -1 })],
+    ['new EventSourceParser', () => new EventSourceParser({ onEvent: 1 })],
+    ['new EventSourceStream', () => new EventSourceStream({ maxEventSize: 0 })],
+    ['new EventSourceParserStream', () => new EventSourceParserStream({ maxEventSize: 0 })]
+  ]
+  for (const [name, fn] of cases) {
+    let err
+    try {
+      fn()
+    } catch (caught) {
+      err = caught
+    }
+    const frames = err.stack.split('\n').slice(1)
+    t.match(frames[0], here, `${name}: the first frame is the caller's (${frames[0].trim()})`)
+    t.notOk(err.stack.includes(`${path.sep}lib${path.sep}`), `${name}: no frame of lib/`)
+  }
 })

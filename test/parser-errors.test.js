@@ -8,6 +8,7 @@ const t = require('tap')
 const path = require('node:path')
 const { EventSource, EventSourceParser } = require('..')
 const validators = require('../lib/validators')
+const { codes } = require('../lib/errors')
 const { DEFAULT_MAX_EVENT_SIZE } = require('../lib/constants')
 const { catchError, checkError, throwsError, parseAll, split } = require('./helpers')
 
@@ -325,7 +326,7 @@ t.test('lib/errors.js', async (t) => {
   t.equal(err.toString(), 'RangeError [ERR_EVENTSOURCE_EVENT_TOO_LARGE]: An event exceeded the maximum event size of 7 bytes (maxEventSize)')
   t.notOk(Object.keys(err).includes('toString'), 'toString is not enumerable')
   t.same(Object.keys(err), ['code'], 'code is the one own enumerable property')
-  t.equal(err.constructor, RangeError, 'an instance of RangeError itself, not of a subclass')
+  t.ok(err instanceof RangeError && err instanceof codes.ERR_EVENTSOURCE_EVENT_TOO_LARGE, 'an instance of its code\'s class, a RangeError')
   t.notOk(err.stack.includes(path.join('lib', 'errors.js')), 'the stack starts where the error was made, not in lib/errors.js')
 })
 

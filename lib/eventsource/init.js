@@ -11,7 +11,6 @@ const {
   validateBooleanOrObject
 } = require('../validators')
 const { normalizeHeaders, normalizeHeaderName, normalizeMethod, normalizeBody } = require('../transport/request')
-const { kCoreConfig } = require('../constants')
 
 // Our error events (lib/eventsource/error-event.js), loaded with the first one: a source that never fails never
 // needs the file, and each file is a few tenths of a millisecond of a fresh process's start.
@@ -20,6 +19,30 @@ function defaultErrorEvent (error, reconnectDelay) {
   errorEventFor ??= require('./error-event').errorEventFor
   return errorEventFor(error, reconnectDelay)
 }
+
+// Where an entry point departs from the standard, and how: one object of this shape, which the core
+// reads as init.departures and nowhere else. The main entry departs in nothing (NO_DEPARTURES); the
+// `eventsource` package's entry gives that package's choices (lib/compat/eventsource/departures.js)
+// through the init member kDepartures, the one seam. No entry point exports the symbol, so a user's
+// dictionary cannot carry it.
+const kDepartures = Symbol('whatwg-eventsource.departures')
+
+/**
+ * @typedef {object} Departures
+ * @property {(error: Error, reconnectDelay: number | undefined) => Event} errorEvent the `error` event
+ *   for `error`, and the delay before the next attempt (undefined: none follows)
+ * @property {boolean} reconnectToFinalUrl reconnections go to the final URL of a redirect (Chromium's
+ *   choice), not to the URL given
+ * @property {boolean} connectInConstructor the first request is started by the constructor, not once it
+ *   has returned
+ */
+
+/** @type {Readonly<Departures>} */
+const NO_DEPARTURES = Object.freeze({
+  errorEvent: defaultErrorEvent,
+  reconnectToFinalUrl: true,
+  connectInConstructor: false
+})
 
 const DEFAULT_HIGH_WATER_MARK = 1000
 // The time from sending a request to its response head (connectTimeout). An event stream server can
@@ -153,21 +176,8 @@ function resolveDictionary (dict) {
     allowInsecureRedirect: Boolean(dict.allowInsecureRedirect),
     // A boolean dictionary member whose default is true: only undefined leaves the default.
     keepAliveWhileReconnecting: dict.keepAliveWhileReconnecting === undefined || Boolean(dict.keepAliveWhileReconnecting),
-    // Internal, set only by an entry point through dict[kCoreConfig] (see below): the error events, where
-    // reconnections go after a redirect, when the first request starts.
-    errorEvent: defaultErrorEvent,
-    reconnectToFinalUrl: true,
-    connectInConstructor: false
-  }
-
-  // An entry point's configuration of the core, all three members: lib/compat/eventsource/eventsource.js gives the
-  // `eventsource` package's choices (its ErrorEvent; reconnections go to the first URL; the fetch is
-  // called from the constructor).
-  const core = dict[kCoreConfig]
-  if (core !== undefined) {
-    init.errorEvent = core.errorEvent
-    init.reconnectToFinalUrl = core.reconnectToFinalUrl
-    init.connectInConstructor = core.connectInConstructor
+    // An entry point's departures from the standard (see NO_DEPARTURES).
+    departures: dict[kDepartures] ?? NO_DEPARTURES
   }
 
   // undici's shape (node.dispatcher, node.reconnectionTime) and ours: where both are given, ours wins.
@@ -210,4 +220,4 @@ function resolveDictionary (dict) {
   return init
 }
 
-module.exports = { resolveInit }
+module.exports = { resolveInit, kDepartures, NO_DEPARTURES }

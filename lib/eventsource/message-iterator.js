@@ -170,4 +170,89 @@ class MessageIterator {
   }
 }
 
-module.exports = { MessageIterator, eventCost, PIN_SPAN }
+/**
+ * The iterations of one source: each `for await` has its MessageIterator, fed every message the source
+ * dispatches. The source's connection stops reading while any of their queues is full, and reads again
+ * once none is.
+ */
+class MessageIterators {
+  #iterators = new Set()
+  #source
+  #highWaterMark
+  #highWaterMarkBytes
+  // What a MessageIterator asks of its source, answered for all of them.
+  #port
+
+  /**
+   * @param {{ pause(): void, resume(): void, close(): void }} source the source's connection (pause,
+   *   resume) and its close()
+   * @param {number} highWaterMark events
+   * @param {number} highWaterMarkBytes see eventCost()
+   */
+  constructor (source, highWaterMark, highWaterMarkBytes) {
+    this.#source = source
+    this.#highWaterMark = highWaterMark
+    this.#highWaterMarkBytes = highWaterMarkBytes
+    this.#port = {
+      pause: () => source.pause(),
+      resume: () => this.#resumeIfDrained(),
+      close: () => source.close(),
+      remove: (iterator) => {
+        this.#iterators.delete(iterator)
+        this.#resumeIfDrained()
+      }
+    }
+  }
+
+  /** A new iteration. */
+  add () {
+    const iterator = new MessageIterator(this.#port, this.#highWaterMark, this.#highWaterMarkBytes)
+    this.#iterators.add(iterator)
+    return iterator
+  }
+
+  /** The source closed (error === null) or failed: every iteration ends, or throws `error`. */
+  finish (error) {
+    for (const iterator of this.#iterators) iterator.finish(error)
+    this.#iterators.clear()
+  }
+
+  /**
+   * Whether an event of chunk number `chunk` is to be queued with strings of its own (see PIN_SPAN).
+   * @param {number} chunk
+   */
+  keepsChunksBefore (chunk) {
+    for (const iterator of this.#iterators) if (iterator.keepsChunksBefore(chunk)) return true
+    return false
+  }
+
+  /**
+   * Queues a dispatched event for every iteration; the connection pauses when a queue is full.
+   * @param {MessageEvent} event
+   * @param {number} chunk the number of the network chunk it came in
+   */
+  push (event, chunk) {
+    const cost = eventCost(event)
+    for (const iterator of this.#iterators) iterator.push(event, cost, chunk)
+    if (this.full) this.#source.pause()
+  }
+
+  /** Whether any queue is full: a new connection starts paused. */
+  get full () {
+    for (const iterator of this.#iterators) if (iterator.full) return true
+    return false
+  }
+
+  #resumeIfDrained () {
+    if (!this.full) this.#source.resume()
+  }
+}
+
+/** The iteration of a source that is closed already: it ends at once, and asks nothing of the source. */
+function finishedIterator () {
+  const iterator = new MessageIterator(null, 1)
+  iterator.finish(null)
+  return iterator
+}
+
+module.exports = { MessageIterator, MessageIterators, finishedIterator, eventCost, PIN_SPAN }

@@ -1,8 +1,13 @@
 'use strict'
 
-// How long to wait before reconnecting. With the defaults (factor 1, no cap, no jitter) the delay is
-// the reconnection time, exactly as the standard says, for every server that delivers events; the rest
-// is an opt-in policy, plus a floor (stormFloor) for servers that keep answering with nothing.
+// Every decision to try again (HTML "reestablish the connection", and the extensions of init.reconnect):
+// whether a status that the standard fails on is retried (retryOnStatus), whether to give up
+// (maxRetries), and how long to wait. With the defaults (no status retried, no limit, factor 1, no cap,
+// no jitter) the delay is the reconnection time, exactly as the standard says, for every server that
+// delivers events; the rest is an opt-in policy, plus a floor (stormFloor) for servers that keep
+// answering with nothing. The policy is init.reconnect, as lib/eventsource/init.js resolves it.
+
+const { codes: { ERR_EVENTSOURCE_BAD_STATUS, ERR_EVENTSOURCE_RETRIES_EXHAUSTED } } = require('../errors')
 
 // setTimeout takes at most 2^31 - 1 ms and fires after 1 ms for anything larger: clamp instead, so
 // a huge `retry:` or Retry-After never turns into a reconnection loop.
@@ -26,6 +31,34 @@ const STORM_FLOOR_MAX = 1000
 function stormFloor (failures) {
   if (failures < 2) return 0
   return Math.min(2 ** (failures - 2), STORM_FLOOR_MAX)
+}
+
+/**
+ * Whether a response that fails the connection for its status is retried instead (retryOnStatus).
+ * @param {{ statuses: Set<number> | null }} policy
+ * @param {number} status
+ */
+function retriesStatus (policy, status) {
+  return policy.statuses?.has(status) === true
+}
+
+/**
+ * After an attempt that ended in `error`, the `failures`-th in a row that delivered no event: the
+ * error to fail the connection with, when maxRetries is reached, else the wait before the next
+ * attempt (reconnectDelay, with the Retry-After of a retried status).
+ * @param {{ maxRetries: number, factor: number, maxDelay: number, jitter: 'none' | 'full' }} policy
+ * @param {Error & { status?: number, statusText?: string, headers?: Record<string, string>, url?: string }} error
+ * @param {number} failures
+ * @param {number} reconnectionTime the current reconnection time (initial delay or the last `retry:`)
+ * @returns {Error | number} ERR_EVENTSOURCE_RETRIES_EXHAUSTED, or milliseconds
+ */
+function nextAttempt (policy, error, failures, reconnectionTime) {
+  if (failures > policy.maxRetries) {
+    const { status, statusText, headers, url } = error
+    return new ERR_EVENTSOURCE_RETRIES_EXHAUSTED(failures, error.message, { status, statusText, headers, url }, error)
+  }
+  const retryAfter = error instanceof ERR_EVENTSOURCE_BAD_STATUS ? parseRetryAfter(error.headers['retry-after'], Date.now()) : null
+  return reconnectDelay(reconnectionTime, failures, policy, retryAfter ?? undefined)
 }
 
 /**
@@ -116,4 +149,4 @@ function parseRetryAfter (value, now) {
   return clampDelay(date - now)
 }
 
-module.exports = { reconnectDelay, parseRetryAfter }
+module.exports = { retriesStatus, nextAttempt, reconnectDelay, parseRetryAfter }

@@ -6,6 +6,7 @@
 
 const { Transform } = require('node:stream')
 const { EventSourceParser } = require('./parser')
+const { fromCallerOf } = require('../errors')
 const { validateObject } = require('../validators')
 
 class EventSourceStream extends Transform {
@@ -25,20 +26,29 @@ class EventSourceStream extends Transform {
    * @param {number} [options.highWaterMark] events buffered on the readable side
    */
   constructor (options = {}) {
-    validateObject(options, 'options')
+    // A bad option's stack starts at the user's call (lib/errors.js, fromCallerOf).
+    try {
+      validateObject(options, 'options')
+    } catch (err) {
+      throw fromCallerOf(err, new.target)
+    }
     const { maxEventSize, lastEventId, highWaterMark } = options
     super({ readableObjectMode: true, readableHighWaterMark: highWaterMark })
-    this.#parser = new EventSourceParser({
-      onEvent: (type, data, lastEventId) => {
-        this.push({ type, data, lastEventId })
-      },
-      onRetry: (ms) => {
-        this.reconnectionTime = ms
-        this.emit('retry', ms)
-      },
-      maxEventSize,
-      lastEventId
-    })
+    try {
+      this.#parser = new EventSourceParser({
+        onEvent: (type, data, lastEventId) => {
+          this.push({ type, data, lastEventId })
+        },
+        onRetry: (ms) => {
+          this.reconnectionTime = ms
+          this.emit('retry', ms)
+        },
+        maxEventSize,
+        lastEventId
+      })
+    } catch (err) {
+      throw fromCallerOf(err, new.target)
+    }
   }
 
   /** The last event ID string, as EventSourceParser#lastEventId. */

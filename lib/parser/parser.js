@@ -22,7 +22,9 @@ const {
   LF, CR, SPACE, COLON, NUL, DIGIT_0, DIGIT_9, BOM, DEFAULT_MAX_EVENT_SIZE, kDropIn, kClearEvent, kDataLength, kEventEmpty,
   kWriteText
 } = require('../constants')
-const { codes: { ERR_INVALID_ARG_TYPE, ERR_EVENTSOURCE_EVENT_TOO_LARGE, ERR_EVENTSOURCE_WRITE_AFTER_END } } = require('../errors')
+const {
+  codes: { ERR_INVALID_ARG_TYPE, ERR_EVENTSOURCE_EVENT_TOO_LARGE, ERR_EVENTSOURCE_WRITE_AFTER_END }, fromCallerOf
+} = require('../errors')
 const { unshared } = require('./unshared-string')
 const {
   validateObject, validateFunction, validateOptionalFunction, validateString, validateLimit
@@ -107,6 +109,21 @@ const MAX_FIELD_NAME = 5
 // Up to 15 digits, the value summed digit by digit is exact in a double (below 2^53).
 const EXACT_DIGITS = 15
 
+// The constructor's options, checked: a bad one throws with a stack that starts at the user's call.
+function validOptions (options, entry) {
+  try {
+    validateObject(options, 'options')
+    validateFunction(options.onEvent, 'options.onEvent')
+    validateOptionalFunction(options.onRetry, 'options.onRetry')
+    validateOptionalFunction(options.onComment, 'options.onComment')
+    if (options.maxEventSize !== undefined) validateLimit(options.maxEventSize, 'options.maxEventSize', { min: 1, allowInfinity: true })
+    if (options.lastEventId !== undefined) validateString(options.lastEventId, 'options.lastEventId')
+  } catch (err) {
+    throw fromCallerOf(err, entry)
+  }
+  return options
+}
+
 class EventSourceParser {
   // Consumer callbacks.
   #onEvent
@@ -166,13 +183,7 @@ class EventSourceParser {
    * @param {string} [options.lastEventId] the last event ID string to start from
    */
   constructor (options) {
-    validateObject(options, 'options')
-    const { onEvent, onRetry, onComment, maxEventSize = DEFAULT_MAX_EVENT_SIZE, lastEventId = '' } = options
-    validateFunction(onEvent, 'options.onEvent')
-    validateOptionalFunction(onRetry, 'options.onRetry')
-    validateOptionalFunction(onComment, 'options.onComment')
-    validateLimit(maxEventSize, 'options.maxEventSize', { min: 1, allowInfinity: true })
-    validateString(lastEventId, 'options.lastEventId')
+    const { onEvent, onRetry, onComment, maxEventSize = DEFAULT_MAX_EVENT_SIZE, lastEventId = '' } = validOptions(options, new.target)
     this.#onEvent = onEvent
     this.#onRetry = onRetry ?? null
     this.#onComment = onComment ?? null

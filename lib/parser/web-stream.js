@@ -9,7 +9,7 @@
 const { isUint8Array } = require('#bytes')
 const { EventSourceParser } = require('./parser')
 const { StringChunkEncoder } = require('./string-chunk-encoder')
-const { codes: { ERR_INVALID_ARG_TYPE } } = require('../errors')
+const { codes: { ERR_INVALID_ARG_TYPE }, fromCallerOf } = require('../errors')
 const { validateObject, validateOptionalFunction } = require('../validators')
 
 class EventSourceParserStream extends TransformStream {
@@ -20,43 +20,54 @@ class EventSourceParserStream extends TransformStream {
    * @param {(ms: number) => void} [options.onRetry] called with each valid `retry:` value
    */
   constructor (options = {}) {
-    validateObject(options, 'options')
+    // A bad option's stack starts at the user's call (lib/errors.js, fromCallerOf).
+    const entry = new.target
+    try {
+      validateObject(options, 'options')
+      validateOptionalFunction(options.onRetry, 'options.onRetry')
+    } catch (err) {
+      throw fromCallerOf(err, entry)
+    }
     const { maxEventSize, lastEventId, onRetry } = options
-    validateOptionalFunction(onRetry, 'options.onRetry')
     let parser
     // Made at the first string chunk.
     let encoder = null
-    super({
-      start (controller) {
-        parser = new EventSourceParser({
-          onEvent (type, data, lastEventId) {
-            controller.enqueue({ type, data, lastEventId })
-          },
-          onRetry,
-          maxEventSize,
-          lastEventId
-        })
-      },
-      // A throw here (a chunk neither bytes nor a string, an event over maxEventSize) errors both
-      // sides of the stream.
-      transform (chunk) {
-        if (typeof chunk === 'string') {
-          if (encoder === null) encoder = new StringChunkEncoder()
-          parser.write(encoder.encode(chunk))
-          return
+    // start() makes the parser, whose options it checks, during super().
+    try {
+      super({
+        start (controller) {
+          parser = new EventSourceParser({
+            onEvent (type, data, lastEventId) {
+              controller.enqueue({ type, data, lastEventId })
+            },
+            onRetry,
+            maxEventSize,
+            lastEventId
+          })
+        },
+        // A throw here (a chunk neither bytes nor a string, an event over maxEventSize) errors both
+        // sides of the stream.
+        transform (chunk) {
+          if (typeof chunk === 'string') {
+            if (encoder === null) encoder = new StringChunkEncoder()
+            parser.write(encoder.encode(chunk))
+            return
+          }
+          if (!isUint8Array(chunk)) throw new ERR_INVALID_ARG_TYPE('chunk', 'of type string or an instance of Buffer or Uint8Array', chunk)
+          // Half a surrogate pair held back from the last string is not going to be completed.
+          const held = encoder?.flush() ?? null
+          if (held !== null) parser.write(held)
+          parser.write(chunk)
+        },
+        flush () {
+          const held = encoder?.flush() ?? null
+          if (held !== null) parser.write(held)
+          parser.end()
         }
-        if (!isUint8Array(chunk)) throw new ERR_INVALID_ARG_TYPE('chunk', 'of type string or an instance of Buffer or Uint8Array', chunk)
-        // Half a surrogate pair held back from the last string is not going to be completed.
-        const held = encoder?.flush() ?? null
-        if (held !== null) parser.write(held)
-        parser.write(chunk)
-      },
-      flush () {
-        const held = encoder?.flush() ?? null
-        if (held !== null) parser.write(held)
-        parser.end()
-      }
-    })
+      })
+    } catch (err) {
+      throw fromCallerOf(err, entry)
+    }
   }
 }
 

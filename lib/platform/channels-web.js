@@ -1,7 +1,7 @@
 'use strict'
 
 // diagnostics_channel where there is none (browsers, workers): package.json's "imports" maps
-// `#diagnostics` here for any runtime that does not match the `node` condition, and to
+// `#channels` here for any runtime that does not match the `node` condition, and to
 // lib/platform/channels-node.js, which says what is published, for Node, Bun and Deno. Nobody can subscribe here,
 // so nothing is ever published.
 

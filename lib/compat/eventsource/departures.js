@@ -1,0 +1,103 @@
+'use strict'
+
+// The `eventsource` package's departures from the standard, as whatwg-eventsource/eventsource copies them:
+// everything that entry does otherwise than our main entry is decided here, in one place. The entry
+// (lib/compat/eventsource/eventsource.js) is our EventSource with the init this module makes: members of
+// ours where one says it (fetch, maxEventSize, allowInsecureRedirect, keepAliveWhileReconnecting), and
+// for the rest the core's one seam, a Departures object (lib/eventsource/init.js) under kDepartures.
+//
+// What departs, and where:
+// - every attempt is one call of the `fetch` init member (globalThis.fetch without one, as read at
+//   construction), with that package's arguments: the URL given, as a URL, and
+//   `{ mode, redirect: 'follow', headers: { Accept, Last-Event-ID }, cache, signal }`, plus `credentials`
+//   only where `window` exists; what it resolves with is read as that package reads it (packageFetch,
+//   lib/compat/eventsource/fetch.js);
+// - the fetch follows redirects itself, by its own rules (`redirect: 'follow'`), as any user's fetch does
+//   on the main entry: a fetch wrapper's redirect policy, such as the MCP SDK's same-origin one, stays in
+//   charge; a redirect it does not follow is a response like any other (a status other than 200: the
+//   connection fails); one from https: to http: is not refused (allowInsecureRedirect);
+// - a reconnection goes to the URL given, never to the final URL of a redirect (reconnectToFinalUrl);
+// - the wait before a reconnection does not keep the process alive (that package, version 5, unrefs its
+//   timer), unless the init's keepAliveWhileReconnecting (ours) is true;
+// - the first fetch is called from the constructor (connectInConstructor: tests written for that
+//   package count the calls right after `new EventSource()`), not from a promise job after it;
+// - error events are that package's ErrorEvent, `code` the HTTP status and `message` its texts
+//   (errorEvent, lib/compat/eventsource/error-event.js);
+// - the URL is a string or a URL, resolved against document.baseURI; anything else, or an invalid URL,
+//   throws that package's SyntaxError (parseUrl);
+// - the init members are that package's: withCredentials, fetch and (version 5) maxBufferSize, the
+//   limit on one event (100 MiB by default, as that package's), and one of ours, keepAliveWhileReconnecting;
+//   other members are ignored, as it does.
+// Where that package's versions differ, version 5 is followed, as it follows the standard (and so do we):
+// `on*` handlers run in their place among the listeners, an event without `id:` keeps the last event ID,
+// the Content-Type is compared by its essence, nothing is dispatched after close().
+// What stays ours, and why, is listed in the README ("Switching from `eventsource`").
+
+const { kDepartures } = require('../../eventsource/init')
+const { errorEventFactory } = require('./error-event')
+const { packageFetch } = require('./fetch')
+const { validateFetch, validateLimit } = require('../../validators')
+
+// That package's default limit on what the parser buffers (version 5; earlier versions had none).
+const DEFAULT_MAX_BUFFER_SIZE = 100 * 1024 * 1024
+
+/**
+ * The core's Departures for a source with this limit on an event (the error event's message names it).
+ * @param {number} maxBufferSize
+ * @returns {Readonly<import('../../eventsource/init').Departures>}
+ */
+function departures (maxBufferSize) {
+  return Object.freeze({
+    errorEvent: errorEventFactory(maxBufferSize),
+    reconnectToFinalUrl: false,
+    connectInConstructor: true
+  })
+}
+
+// The Departures of every source with the default limit, shared.
+let defaultDepartures = null
+
+/**
+ * The URL as that package takes it: a URL, or a string resolved against the document's base URL when
+ * there is a document; anything else, or a string that is not a URL, is a SyntaxError with its message.
+ * (The standard converts any value to a string, as our main entry does.)
+ * @param {unknown} url
+ * @returns {string}
+ */
+function parseUrl (url) {
+  try {
+    if (url instanceof URL) return url.href
+    if (typeof url === 'string') return new URL(url, documentBaseUrl()).href
+  } catch {}
+  throw new DOMException('An invalid or illegal string was specified', 'SyntaxError')
+}
+
+function documentBaseUrl () {
+  const baseURI = globalThis.document?.baseURI
+  return typeof baseURI === 'string' ? baseURI : undefined
+}
+
+/**
+ * The core's init for that package's init dictionary.
+ * @param {{ withCredentials?: boolean, fetch?: Function, maxBufferSize?: number,
+ *   keepAliveWhileReconnecting?: boolean } | undefined} dict
+ * @returns {object}
+ */
+function coreInit (dict) {
+  const fetch = dict?.fetch ?? globalThis.fetch
+  validateFetch(fetch, 'init.fetch')
+  const maxBufferSize = dict?.maxBufferSize
+  if (maxBufferSize !== undefined) validateLimit(maxBufferSize, 'init.maxBufferSize', { min: 1, allowInfinity: true })
+  return {
+    withCredentials: dict?.withCredentials,
+    fetch: packageFetch(fetch),
+    maxEventSize: maxBufferSize ?? DEFAULT_MAX_BUFFER_SIZE,
+    allowInsecureRedirect: true,
+    keepAliveWhileReconnecting: Boolean(dict?.keepAliveWhileReconnecting),
+    [kDepartures]: maxBufferSize === undefined
+      ? (defaultDepartures ??= departures(DEFAULT_MAX_BUFFER_SIZE))
+      : departures(maxBufferSize)
+  }
+}
+
+module.exports = { parseUrl, coreInit }
