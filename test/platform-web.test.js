@@ -1,7 +1,7 @@
 'use strict'
 
 // The web side of package.json's "imports" (lib/*-web.js: what browsers and workers load for `#bytes`,
-// `#inspect`, `#has-listener` and `#transport`), run here on Node and checked against the Node side, which
+// `#inspect`, `#listeners` and `#transport`), run here on Node and checked against the Node side, which
 // every other test runs. test/runtime/ runs the whole package on them in Chromium.
 
 const t = require('tap')
@@ -129,7 +129,7 @@ t.test('#inspect: util.inspect\'s output for what error messages show', async (t
   t.equal(inspect(Object.create(Object.create(null))), '{}', 'a prototype chain without a constructor: a plain object')
 })
 
-t.test('#has-listener: not known where an EventTarget cannot count its listeners', async (t) => {
+t.test('#listeners: not known where an EventTarget cannot count its listeners', async (t) => {
   const target = new EventTarget()
   target.addEventListener('x', () => {})
   t.ok(Number.isNaN(hasListenerWeb.listenerCount(target, 'x')), 'NaN')

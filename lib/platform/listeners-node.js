@@ -49,6 +49,6 @@ function listenerCount (target, type) {
 module.exports = {
   listenerCount,
   // Which of the two ways above this runtime uses cannot be seen through EventSource, which gets the
-  // same answer either way: test/has-listener.test.js reads it to check that Node takes the fast one.
+  // same answer either way: test/platform-listeners.test.js reads it to check that Node takes the fast one.
   usesListenerMap: kEvents !== null
 }

@@ -2,7 +2,7 @@
 
 // Whether firing an event at an EventTarget could run anything, where that cannot be asked: a browser's
 // or a worker's EventTarget has no way to list or count its listeners (Node's getEventListeners() and
-// its listener map are Node's own). package.json's "imports" maps `#has-listener` here for any runtime
+// its listener map are Node's own). package.json's "imports" maps `#listeners` here for any runtime
 // that does not match the `node` condition; lib/platform/listeners-node.js is the Node side, and says what the
 // answer is for (lib/eventsource/eventsource.js, #runTasks).
 //
