@@ -9,17 +9,24 @@ const t = require('tap')
 const { EventSource } = require('../')
 const { serve, sse, record, closeAtTeardown, onceBounded } = require('./helpers')
 
-// Counts the MessageEvents EventSource creates, by type, while the test runs.
+// Counts the MessageEvents EventSource creates, by type, while the test runs. They are not made by the
+// global MessageEvent's constructor (lib/eventsource/message-event.js) but by a class that extends the
+// global Event: counting Events that are MessageEvents counts them. A new global MessageEvent makes the
+// package build that class again, on the counting Event.
 function countMessageEvents (t) {
-  const Original = globalThis.MessageEvent
+  const { Event: OriginalEvent, MessageEvent: OriginalMessageEvent } = globalThis
   const created = []
-  globalThis.MessageEvent = class CountingMessageEvent extends Original {
+  globalThis.Event = class CountingEvent extends OriginalEvent {
     constructor (type, init) {
       super(type, init)
-      created.push(type)
+      if (this instanceof OriginalMessageEvent) created.push(type)
     }
   }
-  t.teardown(() => { globalThis.MessageEvent = Original })
+  globalThis.MessageEvent = class extends OriginalMessageEvent {}
+  t.teardown(() => {
+    globalThis.Event = OriginalEvent
+    globalThis.MessageEvent = OriginalMessageEvent
+  })
   return created
 }
 
