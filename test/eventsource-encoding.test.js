@@ -11,6 +11,9 @@ const { Agent } = require('undici')
 const { serve, sse, record, open, tlsFixture, deferred, onceBounded, runChild } = require('./helpers')
 
 const { CONNECTING, CLOSED } = EventSource
+// zstd where Node's zlib has it (22.15, 23.8 and later), as lib/transport/codings.js says.
+const ZSTD = typeof process.versions.zstd === 'string'
+const NO_ZSTD = !ZSTD && `zstd needs Node 22.15 or later (this is ${process.version})`
 const BODY = 'id: 1\ndata: first é\n\nevent: two\ndata: second\n\n'
 
 const encoders = {
@@ -18,6 +21,7 @@ const encoders = {
   'x-gzip': zlib.gzipSync,
   deflate: zlib.deflateSync,
   br: zlib.brotliCompressSync,
+  zstd: (b) => zlib.zstdCompressSync(b),
   identity: (b) => b
 }
 
@@ -53,7 +57,8 @@ t.test('the request advertises the codings it decodes, br over https: only, hop 
   t.equal(plain.requests[0].headers['accept-encoding'], 'gzip, deflate', 'http:')
   await record(open(t, plain.url('/up'), { dispatcher })).wait('message')
   t.equal(plain.requests[1].headers['accept-encoding'], 'gzip, deflate', 'the http: hop of an attempt')
-  t.equal(secure.requests[0].headers['accept-encoding'], 'br, gzip, deflate', 'its https: hop')
+  t.equal(secure.requests[0].headers['accept-encoding'], ZSTD ? 'br, gzip, deflate, zstd' : 'br, gzip, deflate',
+    'its https: hop (zstd where zlib has it)')
   await record(open(t, secure.url('/'), { dispatcher, headers: { 'accept-encoding': 'gzip' } })).wait('message')
   t.equal(secure.requests[1].headers['accept-encoding'], 'gzip', 'a user\'s own value stays')
 })
@@ -62,6 +67,55 @@ t.test('single codings', async (t) => {
   for (const coding of ['gzip', 'x-gzip', 'deflate', 'br', 'GZIP', 'Br', ' gzip ']) {
     await expectDecoded(t, coding, encode([coding], BODY))
   }
+})
+
+t.test('zstd, alone and with the others', { skip: NO_ZSTD }, async (t) => {
+  for (const codings of [['zstd'], ['gzip', 'zstd'], ['zstd', 'br'], ['zstd', 'zstd']]) {
+    await expectDecoded(t, codings.join(', '), encode(codings, BODY))
+  }
+})
+
+t.test('zstd events are delivered as their compressed bytes arrive', { skip: NO_ZSTD }, async (t) => {
+  // One zstd stream, flushed after each event: the first must be dispatched before the second is sent.
+  const second = deferred()
+  const srv = await serve(t, (req, res) => {
+    sse(res, undefined, { headers: { 'content-encoding': 'zstd' } })
+    const zstd = zlib.createZstdCompress()
+    zstd.on('data', (chunk) => res.write(chunk))
+    zstd.write('data: first\n\n')
+    zstd.flush(zlib.constants.ZSTD_e_flush)
+    second.promise.then(() => {
+      zstd.write('data: second\n\n')
+      zstd.flush(zlib.constants.ZSTD_e_flush)
+    })
+  })
+  const rec = record(srv.eventSource('/'))
+  t.equal((await rec.wait('message')).data, 'first')
+  second.resolve()
+  t.equal((await rec.wait('message', 2)).data, 'second')
+})
+
+t.test('a zstd frame that asks for a window over 8 MiB is not decoded: a decoding error', { skip: NO_ZSTD }, async (t) => {
+  // RFC 9659: the zstd content coding's window is at most 8 MiB; zstd's own default would take 128 MiB.
+  const frame = (windowLog) => new Promise((resolve) => {
+    const chunks = []
+    // Streamed, so that the frame declares its window rather than its content size.
+    const zstd = zlib.createZstdCompress({ params: { [zlib.constants.ZSTD_c_windowLog]: windowLog } })
+    zstd.on('data', (chunk) => chunks.push(chunk))
+    zstd.on('end', () => resolve(Buffer.concat(chunks)))
+    zstd.end(BODY)
+  })
+  await expectDecoded(t, 'zstd', await frame(23))
+  const body = await frame(24)
+  const srv = await serve(t, (req, res) => {
+    sse(res, undefined, { headers: { 'content-encoding': 'zstd' } })
+    res.end(body)
+  })
+  const es = srv.eventSource('/', { reconnectionTime: 60_000 })
+  const error = await record(es).wait('error')
+  t.same([error.event.code, error.readyState], ['ERR_EVENTSOURCE_DECODING', CONNECTING])
+  t.match(error.event.cause.code, /^ZSTD_error_frameParameter_windowTooLarge$/)
+  es.close()
 })
 
 t.test('raw deflate (no zlib header) is decoded too, as browsers do', async (t) => {
@@ -77,8 +131,9 @@ t.test('several codings are undone in reverse order', async (t) => {
 })
 
 t.test('bodies left as they are', async (t) => {
-  // No coding, identity only, empty values; and an unknown coding, which fetch also leaves alone.
-  for (const value of ['identity', '', ' , ', 'identity, identity', 'compress', 'zstd', 'gzip, foo']) {
+  // No coding, identity only, empty values; and an unknown coding, which fetch also leaves alone (zstd
+  // where zlib cannot decode it).
+  for (const value of ['identity', '', ' , ', 'identity, identity', 'compress', ...(ZSTD ? [] : ['zstd']), 'gzip, foo']) {
     await expectDecoded(t, value, Buffer.from(BODY))
   }
 })
@@ -157,6 +212,7 @@ t.test('a corrupt body is a network error: the connection is reestablished', asy
     })(), 'gzip'],
     'deflate garbage': [Buffer.from([0x78, 0x9c, 0xff, 0xff, 0xff, 0xff, 0x00]), 'deflate'],
     'brotli garbage': [Buffer.from('\xff\xff\xff\xff not brotli', 'latin1'), 'br'],
+    ...(ZSTD ? { 'zstd garbage': [Buffer.from('\x28\xb5\x2f\xfd not a zstd frame', 'latin1'), 'zstd'] } : {}),
     'the inner coding corrupt': [zlib.gzipSync(Buffer.from('not deflate data at all')), 'deflate, gzip']
   }
   for (const [name, [body, coding]] of Object.entries(corrupt)) {
@@ -233,6 +289,7 @@ t.test('close() while decoding stops everything', async (t) => {
 
 t.test('at most 5 codings are decoded: a longer chain fails the connection', async (t) => {
   await expectDecoded(t, 'gzip, br, deflate, gzip, br', encode(['gzip', 'br', 'deflate', 'gzip', 'br'], BODY))
+  if (ZSTD) await expectDecoded(t, 'zstd, gzip, zstd, br, zstd', encode(['zstd', 'gzip', 'zstd', 'br', 'zstd'], BODY))
   // identity is no decoder and does not count.
   await expectDecoded(t, 'identity, gzip, identity, gzip, gzip, gzip, gzip', encode(['gzip', 'gzip', 'gzip', 'gzip', 'gzip'], BODY))
   for (const count of [6, 5000]) {

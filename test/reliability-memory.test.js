@@ -18,20 +18,40 @@ const CHILD = path.join(__dirname, 'children', 'memory.js')
 // Five child processes and two CLI runs decoding 64 MiB each: more than tap's 30 s on a loaded machine.
 t.setTimeout(300_000)
 
-// 64 Ki events of 1 KiB: 64 MiB of event stream, gzipped twice.
+// 64 Ki events of 1 KiB: 64 MiB of event stream, gzipped twice; and zstd twice where Node's zlib has it
+// (22.15 and later).
 const EVENT = `data: ${'x'.repeat(1016)}\n\n`
 const EVENTS = 64 * 1024
-const BOMB = zlib.gzipSync(zlib.gzipSync(Buffer.alloc(EVENTS * EVENT.length, EVENT)))
+const STREAM = Buffer.alloc(EVENTS * EVENT.length, EVENT)
+const BOMB = zlib.gzipSync(zlib.gzipSync(STREAM))
+const ZSTD_BOMB = typeof process.versions.zstd === 'string' ? zlib.zstdCompressSync(zlib.zstdCompressSync(STREAM)) : null
 
-async function bombServer (t) {
+async function bombServer (t, coding = 'gzip') {
   return serve(t, (req, res) => {
-    res.writeHead(200, { ...SSE_HEADERS, 'content-encoding': 'gzip, gzip' })
-    res.end(BOMB)
+    res.writeHead(200, { ...SSE_HEADERS, 'content-encoding': `${coding}, ${coding}` })
+    res.end(coding === 'zstd' ? ZSTD_BOMB : BOMB)
   })
 }
 
 t.test('the bomb is one', async (t) => {
   t.ok(BOMB.length < 1024, `${BOMB.length} bytes hold ${EVENTS * EVENT.length / MiB} MiB`)
+  if (ZSTD_BOMB !== null) t.ok(ZSTD_BOMB.length < 1024, `zstd: ${ZSTD_BOMB.length} bytes hold them too`)
+})
+
+// zstd on the Dispatcher transport (lib/transport/content-decoding.js; Node's fetch decodes it from
+// undici 8 on): the same bound, a consumer that stops reading.
+t.test('dispatcher: a zstd bomb and a consumer that stops reading: the decoder stops too', {
+  skip: ZSTD_BOMB === null && `zstd needs Node 22.15 or later (this is ${process.version})`
+}, async (t) => {
+  const srv = await bombServer(t, 'zstd')
+  const { report, code } = await runHeapChild(t, CHILD, ['stalled', srv.url('/'), EVENTS], 60_000, { env: { MEMORY_TRANSPORT: 'dispatcher' } })
+  t.equal(report.error, undefined, 'the child ran')
+  t.equal(code, 0)
+  t.equal(report.controlEvents, EVENTS, 'a control source read the whole body meanwhile')
+  t.ok(report.queued <= 1000 + 64, `${report.queued} events queued`)
+  t.ok(report.growth < 16 * MiB, `memory growth ${(report.growth / MiB).toFixed(1)} MiB < 16 MiB`)
+  t.equal(report.read, EVENTS, 'then every event arrives')
+  t.notOk(report.mismatch)
 })
 
 // On both transports: the Dispatcher transport decodes with lib/transport/content-decoding.js, the fetch transport

@@ -1,8 +1,11 @@
 'use strict'
 
 // Response body decoding for Content-Encoding, as fetch does it: gzip (x-gzip), deflate (zlib-wrapped
-// or raw, told apart by the first byte, as browsers do) and br, in any combination, undone in reverse
-// order. An unknown coding leaves the body as it is, which is also what fetch does.
+// or raw, told apart by the first byte, as browsers do), br and zstd where zlib has it
+// (lib/transport/codings.js), in any combination, undone in reverse order. An unknown coding leaves the
+// body as it is, which is also what fetch does.
+
+const { isDecoded } = require('./codings')
 
 // node:zlib is loaded with the first encoded body: most event streams are sent as they are, and the
 // module costs every process a few ms of start-up (benchmarks/startup).
@@ -10,11 +13,18 @@ let zlib = null
 // Flush what is available at every chunk: an event must reach the parser as soon as its bytes do.
 let ZLIB_OPTIONS
 let BROTLI_OPTIONS
+let ZSTD_OPTIONS
+
+// The largest window a zstd frame may ask for: 8 MiB, the limit of the "zstd" content coding (RFC 9659,
+// section 3), which Chromium enforces too. zstd's own default lets a frame take 128 MiB of memory.
+const ZSTD_WINDOW_LOG_MAX = 23
 
 function loadZlib () {
   zlib = require('node:zlib')
-  ZLIB_OPTIONS = { flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH }
-  BROTLI_OPTIONS = { flush: zlib.constants.BROTLI_OPERATION_FLUSH, finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH }
+  const { constants } = zlib
+  ZLIB_OPTIONS = { flush: constants.Z_SYNC_FLUSH, finishFlush: constants.Z_SYNC_FLUSH }
+  BROTLI_OPTIONS = { flush: constants.BROTLI_OPERATION_FLUSH, finishFlush: constants.BROTLI_OPERATION_FLUSH }
+  ZSTD_OPTIONS = { params: { [constants.ZSTD_d_windowLogMax]: ZSTD_WINDOW_LOG_MAX } }
 }
 
 // The most codings one body may list. Each is a decoder with its own native state (about 14 KiB of
@@ -36,7 +46,7 @@ function parseContentEncoding (value) {
   for (const part of value.split(',')) {
     const coding = part.trim().toLowerCase()
     if (coding === '' || coding === 'identity') continue
-    if (coding !== 'gzip' && coding !== 'x-gzip' && coding !== 'deflate' && coding !== 'br') return null
+    if (!isDecoded(coding)) return null
     codings.push(coding)
   }
   return codings.length === 0 ? null : codings
@@ -49,6 +59,9 @@ function createStage (coding, firstByte) {
   switch (coding) {
     case 'br':
       return zlib.createBrotliDecompress(BROTLI_OPTIONS)
+    case 'zstd':
+      // zstd's decoder hands out what it has at each write: no flush mode to ask for.
+      return zlib.createZstdDecompress(ZSTD_OPTIONS)
     case 'deflate':
       return firstByte === undefined || (firstByte & 0x0f) === 0x08
         ? zlib.createInflate(ZLIB_OPTIONS)

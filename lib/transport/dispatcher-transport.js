@@ -18,13 +18,14 @@ let contentDecoding = null
 const { RedirectPolicy, isRedirect, isHttpScheme } = require('./redirect-policy')
 const { UndiciHandler } = require('./undici-handler')
 const { AttemptTimers } = require('./attempt-timers')
+const { acceptEncoding } = require('./codings')
 
 // What a fetch sends for an EventSource's request beyond the request's own headers, as Node's fetch (undici
 // 6 to 8) sends it, so that a server sees the same request from this transport as from Node's built-in
 // EventSource: Accept-Language `*` and the client's User-Agent (unless the request has them), Sec-Fetch-Mode
 // for the request's mode, "cors" (always: the header is fetch's, not the user's), and for the request's cache
 // mode, "no-store", Pragma and Cache-Control `no-cache` (unless the request has them). Accept-Encoding is
-// per hop: see acceptEncoding().
+// per hop (lib/transport/codings.js).
 const FETCH_HEADERS = [['accept-language', '*'], ['user-agent', userAgent()], ['pragma', 'no-cache'], ['cache-control', 'no-cache']]
 
 // Node's fetch says `node`; Deno's, which runs this transport through its Node compatibility, `Deno/<version>`.
@@ -38,13 +39,6 @@ function withFetchHeaders (requestHeaders) {
   for (const [name, value] of FETCH_HEADERS) headers[name] ??= value
   headers['sec-fetch-mode'] = 'cors'
   return headers
-}
-
-// The codings lib/transport/content-decoding.js decodes, offered as fetch offers them (and browsers do): br only
-// over https:, where no proxy or middlebox in between can mangle it. Asked per hop: a redirect may change
-// the scheme.
-function acceptEncoding (url) {
-  return url.protocol === 'https:' ? 'br, gzip, deflate' : 'gzip, deflate'
 }
 
 class DispatcherAttempt {
