@@ -100,6 +100,9 @@ export interface EventSource extends EventTarget {
   /** The URL given, after redirects too. */
   readonly url: string
   readonly withCredentials: boolean
+  // A plain property, unlike the accessor pair of types/index.d.ts: ErrorEvent's own members are
+  // optional, so an Event is an ErrorEvent, and this type and lib.dom's `(ev: Event) => any` are
+  // assignable both ways under strictFunctionTypes (test/types/eventsource-dom-compat.ts).
   onerror: ((this: EventSource, ev: ErrorEvent) => unknown) | null
   onmessage: ((this: EventSource, ev: MessageEvent) => unknown) | null
   onopen: ((this: EventSource, ev: Event) => unknown) | null

@@ -1,6 +1,13 @@
 // Type definitions for whatwg-eventsource.
 // EventSource mirrors lib.dom's interface, so browser code type-checks unchanged; the Node
 // extensions are typed on EventSourceInit and documented in the README.
+//
+// They compile with and without lib.dom (strict, skipLibCheck false; test/types/tsconfig*.json).
+// Without it, the globals come from @types/node, which declares Event, EventTarget, MessageEvent,
+// Headers, AbortSignal and TransformStream, but not EventInit, AddEventListenerOptions or the
+// EventListener types (its own are module-scoped). Those are declared below with lib.dom's names and
+// shapes (as the `eventsource` package does), exported rather than global so that they cannot clash
+// with lib.dom's, and assignable to and from them where lib.dom is present.
 
 /// <reference types="node" />
 
@@ -151,9 +158,41 @@ export interface EventSourceInit {
   }
 }
 
+/** lib.dom's EventListenerOptions. */
+export interface EventListenerOptions {
+  capture?: boolean
+}
+
+/** lib.dom's AddEventListenerOptions. */
+export interface AddEventListenerOptions extends EventListenerOptions {
+  once?: boolean
+  passive?: boolean
+  signal?: AbortSignal
+}
+
+/** lib.dom's EventListener. */
+export interface EventListener {
+  (evt: Event): void
+}
+
+/** lib.dom's EventListenerObject. */
+export interface EventListenerObject {
+  handleEvent (object: Event): void
+}
+
+/** lib.dom's EventListenerOrEventListenerObject. */
+export type EventListenerOrEventListenerObject = EventListener | EventListenerObject
+
+/** The second argument of `new EventSourceErrorEvent()`: lib.dom's EventInit members and the event's own. */
+export interface EventSourceErrorEventInit extends Partial<Omit<EventSourceErrorEvent, keyof Event>> {
+  bubbles?: boolean
+  cancelable?: boolean
+  composed?: boolean
+}
+
 /** The `error` event: a plain Event for browser code, with the reasons for Node code. */
 export declare class EventSourceErrorEvent extends Event {
-  constructor (type: string, init?: EventInit & Partial<Omit<EventSourceErrorEvent, keyof Event>>)
+  constructor (type: string, init?: EventSourceErrorEventInit)
   readonly message: string | undefined
   readonly code: ErrorCode | string | undefined
   /** The underlying error: ECONNREFUSED, a TLS error, the parser's too-large error, a timeout... */
@@ -169,7 +208,8 @@ export declare class EventSourceErrorEvent extends Event {
 
 /**
  * The standard interface, member for member as lib.dom declares it, so that each is assignable to the
- * other and browser code type-checks unchanged.
+ * other and browser code type-checks unchanged; `onerror` is given an EventSourceErrorEvent, as an
+ * `error` listener is.
  */
 export interface StandardEventSource extends EventTarget {
   readonly url: string
@@ -181,7 +221,20 @@ export interface StandardEventSource extends EventTarget {
   readonly CLOSED: 2
   onopen: ((this: StandardEventSource, ev: Event) => any) | null
   onmessage: ((this: StandardEventSource, ev: MessageEvent) => any) | null
-  onerror: ((this: StandardEventSource, ev: Event) => any) | null
+  /*
+   * A get/set pair, so that the two directions differ. Set: a handler of the EventSourceErrorEvent it
+   * is called with, so that `source.onerror = (ev) => ev.code` compiles under strict. Read: lib.dom's
+   * type, so that our EventSource stays a lib.dom EventSource (test/types/dom-compat.ts). TypeScript
+   * compares a property by its read type, and under strictFunctionTypes compares the parameters of a
+   * function type contravariantly: a plain property taking an EventSourceErrorEvent is not assignable
+   * to lib.dom's `(ev: Event) => any` (an Event has no `code`). Method-style bivariance does not help
+   * here: it applies when the target is a method, and lib.dom's `onerror` is a property of a function
+   * type. The getter's type is assignable to the setter's, as TypeScript before 5.1 requires. The
+   * cost: a handler read back is typed as taking any Event, so one called by hand with a plain Event
+   * compiles, the hole lib.dom's `addEventListener` overloads (methods, bivariant) already have.
+   */
+  get onerror (): ((this: StandardEventSource, ev: Event) => any) | null
+  set onerror (handler: ((this: StandardEventSource, ev: EventSourceErrorEvent) => any) | null)
   close (): void
   addEventListener<K extends keyof EventSourceEventMap>(type: K, listener: (this: StandardEventSource, ev: EventSourceEventMap[K]) => any, options?: boolean | AddEventListenerOptions): void
   addEventListener (type: string, listener: (this: StandardEventSource, event: MessageEvent) => any, options?: boolean | AddEventListenerOptions): void

@@ -10,7 +10,8 @@ import {
   type EventSourceInit,
   type EventSourceFetchInit,
   type ErrorCode,
-  type Http2Options
+  type Http2Options,
+  type StandardEventSource
 } from '../..'
 
 const source = new EventSource('http://127.0.0.1/events')
@@ -21,6 +22,17 @@ expectType<0>(EventSource.CONNECTING)
 expectType<1>(source.OPEN)
 expectType<2>(EventSource.CLOSED)
 source.onmessage = (event) => { expectType<MessageEvent>(event) }
+source.onopen = (event) => { expectType<Event>(event) }
+// Each handler takes its event's type: onerror an EventSourceErrorEvent, as addEventListener('error').
+source.onerror = function (event) {
+  expectType<EventSourceErrorEvent>(event)
+  expectType<ErrorCode | string | undefined>(event.code)
+  expectType<boolean>(event.willReconnect)
+  expectType<StandardEventSource>(this)
+}
+expectError(source.onerror = (event: MessageEvent) => event.data)
+// Read back, it is lib.dom's type (see StandardEventSource's onerror).
+expectType<((this: StandardEventSource, ev: Event) => any) | null>(source.onerror)
 source.onerror = null
 source.addEventListener('open', (event) => { expectType<Event>(event) })
 source.addEventListener('message', (event) => { expectType<MessageEvent>(event) })
