@@ -9,8 +9,8 @@
 // init's fetch, dispatcher and http2): the undici Dispatcher transport (lib/transport/dispatcher-transport.js),
 // Node's fast path, on the user's dispatcher, the shared HTTP/2 sessions of init.http2
 // (lib/transport/http2-sessions.js) or undici's global dispatcher; or the fetch transport
-// (lib/transport/fetch-transport.js), with init.fetch or where the runtime has no usable dispatcher (Bun,
-// browsers, workers).
+// (lib/transport/fetch-transport.js), with init.fetch, with a globalThis.fetch that a program replaced (a
+// test's mock), or where the runtime has no usable dispatcher (Bun, browsers, workers).
 //
 // The attempt (what createAttempt returns):
 //   start()    sends the request; reports begin after start() has returned, or during it
@@ -70,9 +70,37 @@ const { globalDispatcher, dispatcherMaxEventSize } = require('./dispatchers')
 function createAttempt (request, sink) {
   const transport = request.transport
   if (transport.fetch !== undefined) return fetchAttempt(transport.fetch, request, sink, true)
+  // Nothing chosen, and globalThis.fetch is not the runtime's own: a program put a fetch there (a test's
+  // mock: msw, nock, a stub; a framework's wrapper), and requests go through it, as a fetch's would.
+  if (transport.dispatcher === undefined && transport.http2 === null && fetchReplaced()) {
+    return fetchAttempt(globalThis.fetch, request, sink, false)
+  }
   const dispatcher = dispatcherFor(transport)
   if (dispatcher === null) return fetchAttempt(globalThis.fetch, request, sink, false)
   return new DispatcherAttempt(dispatcher, request, sink)
+}
+
+// Whether globalThis.fetch is another than the runtime's, asked at each attempt, so that a mock set up
+// or torn down between two attempts applies to the next. Mocking libraries replace globalThis.fetch
+// while they intercept (msw 2 and 3, nock 14 and 15: none of them sees a request made on undici's
+// dispatcher, and nock replaces fetch as soon as it is imported, maybe before this module is loaded).
+// So Node's own fetch is recognized by its source, the same on Node 20 to 26: a function of Node's that
+// loads its undici; a replacement has other source. On Deno, the fetch found at load is the runtime's.
+// The answer is kept for the last value seen: an attempt costs one comparison, a new fetch one toString().
+const NODE_FETCH = /^function fetch\(input, init = undefined\) \{/
+const runtimeFetch = globalThis.fetch
+let lastFetch
+let lastReplaced = false
+
+function fetchReplaced () {
+  const fetch = globalThis.fetch
+  if (fetch !== lastFetch) {
+    lastFetch = fetch
+    lastReplaced = typeof fetch === 'function' && (process.versions.deno === undefined
+      ? !NODE_FETCH.test(Function.prototype.toString.call(fetch))
+      : fetch !== runtimeFetch)
+  }
+  return lastReplaced
 }
 
 // The fetch transport and the HTTP/2 sessions are loaded by the first source that takes them: on Node

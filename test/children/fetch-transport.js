@@ -19,14 +19,16 @@
 //   document       a `document` global, as in a browser, and no undici, as there: the runtime's fetch,
 //                  which is left to follow redirects from the first call
 //
-// globalThis.fetch is wrapped before the library is loaded, so that the child can say which calls went
-// through it, with which redirect mode: the fetch transport's, and no other.
+// Which transport carried the attempts is told by the package's own modules loaded: the fetch transport's
+// file is loaded by the first source that takes it. In `document` mode, where the fetch transport is the
+// one expected, globalThis.fetch is wrapped to record the redirect mode of each call. (Anywhere else a
+// wrapped globalThis.fetch would itself send the default transport through it: lib/transport/transport-node.js.)
 //
 // The EventSource is closed once it has reported what the parent expects, or something else. The child
-// prints one JSON line: the log, the calls of globalThis.fetch (the redirect mode of each), the undici
-// modules loaded (files under node_modules/undici/, as paths from there), the package's own modules
-// loaded (lib/), by the end and as the first message event was dispatched, and whether the undici inside
-// Node was.
+// prints one JSON line: the log, the calls of globalThis.fetch in `document` mode (the redirect mode of
+// each), the undici modules loaded (files under node_modules/undici/, as paths from there), the package's
+// own modules loaded (lib/), by the end and as the first message event was dispatched, and whether the
+// undici inside Node was.
 
 const Module = require('node:module')
 const path = require('node:path')
@@ -38,9 +40,11 @@ if (mode === 'document') globalThis.document = {}
 
 const runtimeFetch = globalThis.fetch
 const redirects = []
-globalThis.fetch = function fetch (input, init) {
-  redirects.push(init?.redirect)
-  return runtimeFetch(input, init)
+if (mode === 'document') {
+  globalThis.fetch = function recordingFetch (input, init) {
+    redirects.push(init?.redirect)
+    return runtimeFetch(input, init)
+  }
 }
 
 // Installed before the library is loaded: every require('undici') from then on goes through it.
