@@ -20,7 +20,7 @@ const {
   codes: { ERR_EVENTSOURCE_BAD_CONTENT_TYPE, ERR_EVENTSOURCE_BAD_STATUS, ERR_EVENTSOURCE_REQUEST_INIT, ERR_EVENTSOURCE_STREAM_ENDED },
   fromCallerOf
 } = require('../errors')
-const { defineEventHandler } = require('./event-handler')
+const { defineInterface } = require('./webidl')
 const { resolveInit } = require('./init')
 const { TaskQueue, TASK_MESSAGE, TASK_ANNOUNCE, TASK_REESTABLISH, TASK_FAIL, TASK_END } = require('./task-queue')
 const { SourceDiagnostics } = require('./diagnostics')
@@ -76,7 +76,7 @@ class EventSource extends EventTarget {
   // Network chunks received, for the iterations' queues.
   #chunks = 0
   #onAbort = null
-  // The values of onopen, onmessage and onerror (lib/eventsource/event-handler.js), once any is set.
+  // The values of onopen, onmessage and onerror (lib/eventsource/webidl.js), once any is set.
   #handlers = null
   #tasks
   // What the source counts and publishes on diagnostics_channel (lib/eventsource/diagnostics.js).
@@ -474,21 +474,7 @@ class EventSource extends EventTarget {
   }
 }
 
-// The readyState constants, on the constructor and the prototype, read-only (WebIDL constants).
-for (const [name, value] of [['CONNECTING', CONNECTING], ['OPEN', OPEN], ['CLOSED', CLOSED]]) {
-  const descriptor = { value, enumerable: true, writable: false, configurable: false }
-  Object.defineProperty(EventSource, name, descriptor)
-  Object.defineProperty(EventSource.prototype, name, descriptor)
-}
-
-for (const slot of handlerSlots) defineEventHandler(EventSource.prototype, slot.type, brandCheck, slot)
-
-Object.defineProperties(EventSource.prototype, {
-  [Symbol.toStringTag]: { value: 'EventSource', configurable: true },
-  url: { enumerable: true },
-  withCredentials: { enumerable: true },
-  readyState: { enumerable: true },
-  close: { enumerable: true }
-})
+// The constants, the event handlers and the attributes' descriptors, as WebIDL and HTML have them.
+defineInterface(EventSource, brandCheck, handlerSlots, { CONNECTING, OPEN, CLOSED })
 
 module.exports = { EventSource }

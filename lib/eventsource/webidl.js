@@ -1,5 +1,8 @@
 'use strict'
 
+// The EventSource interface object as WebIDL and HTML define it, around the class: the readyState
+// constants, the event handler attributes, which members are enumerable, the toStringTag.
+//
 // `on<type>` event handler attributes with the HTML semantics:
 // https://html.spec.whatwg.org/multipage/webappapis.html#event-handler-attributes
 // - the first non-null value registers one listener; later values replace the function that
@@ -58,4 +61,29 @@ function defineEventHandler (prototype, type, brandCheck, slot) {
   Object.defineProperty(prototype, name, Object.getOwnPropertyDescriptor(accessors, name))
 }
 
-module.exports = { defineEventHandler }
+/**
+ * Defines the interface's members that the class syntax cannot: WebIDL constants (read-only, on the
+ * constructor and the prototype), the onopen, onmessage and onerror event handlers, enumerable
+ * attributes and operations, and the toStringTag.
+ * @param {Function} EventSource
+ * @param {(receiver: unknown) => void} brandCheck
+ * @param {{ type: string, get(receiver: object): unknown, set(receiver: object, value: unknown): void }[]} handlerSlots
+ * @param {Record<string, number>} constants
+ */
+function defineInterface (EventSource, brandCheck, handlerSlots, constants) {
+  for (const [name, value] of Object.entries(constants)) {
+    const descriptor = { value, enumerable: true, writable: false, configurable: false }
+    Object.defineProperty(EventSource, name, descriptor)
+    Object.defineProperty(EventSource.prototype, name, descriptor)
+  }
+  for (const slot of handlerSlots) defineEventHandler(EventSource.prototype, slot.type, brandCheck, slot)
+  Object.defineProperties(EventSource.prototype, {
+    [Symbol.toStringTag]: { value: 'EventSource', configurable: true },
+    url: { enumerable: true },
+    withCredentials: { enumerable: true },
+    readyState: { enumerable: true },
+    close: { enumerable: true }
+  })
+}
+
+module.exports = { defineInterface }
