@@ -166,6 +166,7 @@ E('ERR_EVENTSOURCE_INVALID_BODY', () =>
   'The fetch returned an event stream response without a body to read (a ReadableStream)', Error, kConnection)
 E('ERR_EVENTSOURCE_NETWORK', (origin, reason) => `The connection to ${origin} failed: ${reason}`, Error, kConnection)
 E('ERR_EVENTSOURCE_REQUEST_INIT', (fn, reason) => `${fn}() failed: ${reason}`, Error, kConnection)
+E('ERR_EVENTSOURCE_RECONNECT_POLICY', (reason) => `init.reconnect.policy() failed: ${reason}`, Error, kConnection)
 E('ERR_EVENTSOURCE_RETRIES_EXHAUSTED', (attempts, reason) =>
   `Gave up after ${attempts} failed attempt${attempts === 1 ? '' : 's'} in a row: ${reason}`, Error, kConnection)
 E('ERR_EVENTSOURCE_STREAM_ENDED', () => 'The server ended the event stream', Error, kConnection)

@@ -23,14 +23,40 @@ export interface EventSourceEventMap {
   end: Event
 }
 
-/** What `init.headers` and `init.body` functions are called with, once per attempt. */
+/** What `init.request` (and `init.headers` and `init.body` functions) are called with, once per attempt. */
 export interface AttemptContext {
   /** 1 for the first request, then one more for each reconnection. */
   attempt: number
   /** The last event ID string, sent as Last-Event-ID when not empty. */
   lastEventId: string
-  /** The URL this attempt requests (after a redirect: the final URL). */
+  /** The URL requests go to now: the constructor's, or the URL the last open response came from (after a redirect, or a URL `init.request` returned). */
   url: string
+  /** The method requests go with now: `init.method`, or the last open response's (a 303 turns it into GET). */
+  method: string
+  /** Why the previous attempt ended; null for the first. */
+  previous: PreviousAttempt | null
+}
+
+/** Why an attempt ended, as the next attempt's `init.request` is told it. */
+export interface PreviousAttempt {
+  /** The error code: 'ERR_EVENTSOURCE_STREAM_ENDED' when the server ended the stream, 'ERR_EVENTSOURCE_NETWORK', 'ERR_EVENTSOURCE_BAD_STATUS'... */
+  readonly code: ErrorCode | string | undefined
+  /** The response's status: 200 for a stream that ended or dropped; undefined without a response. */
+  readonly status: number | undefined
+  /** The response's headers (a server may name the next URL or offset in them); undefined without a response. */
+  readonly headers: Headers | undefined
+}
+
+/** What `init.request` returns: what differs for this attempt. Each member is optional; undefined (or nothing returned) leaves the attempt as it would go. */
+export interface RequestChanges {
+  /** Where this attempt goes, resolved against the source's URL. Credentials (headers of `credentialHeaders`, Authorization, Cookie...) go only to the source URL's origin. */
+  url?: string | URL
+  /** The method of this attempt. */
+  method?: string
+  /** This attempt's headers, in place of `init.headers` (Accept and Last-Event-ID stay managed by EventSource). */
+  headers?: HeadersInitLike
+  /** This attempt's body, or null for none; not with GET or HEAD. Without it, `init.body` goes when the method is `init.method`. */
+  body?: RequestBody | null
 }
 
 export type HeadersInitLike = Headers | Iterable<readonly [string, string]> | Record<string, string>
@@ -49,6 +75,42 @@ export interface ReconnectPolicy {
   maxRetries?: number
   /** Statuses that reconnect instead of failing, e.g. [502, 503, 504, 429], waiting at least their Retry-After. */
   retryOnStatus?: number[]
+  /**
+   * Reconnection as code: called with the cause of every failure that may be retried; returns the delay
+   * in ms before the next attempt, or 'stop' to fail the connection. Replaces factor, maxDelay, jitter,
+   * maxRetries and retryOnStatus (not given with them, ERR_INVALID_ARG_VALUE). A throw, or a value that
+   * is neither, fails the connection with ERR_EVENTSOURCE_RECONNECT_POLICY.
+   */
+  policy?: (cause: ReconnectCause) => number | 'stop'
+  /**
+   * The storm floor: after attempts in a row that delivered no event, the wait is at least 1, 2, 4 ... 512 ms,
+   * then 1 s, whatever the delay. Default true; false lets a policy reconnect as fast as it says.
+   */
+  floor?: boolean
+}
+
+/** What a reconnection policy (`init.reconnect.policy`) is given. */
+export interface ReconnectCause {
+  /** The failure. */
+  readonly error: Error
+  /** Its code: 'ERR_EVENTSOURCE_STREAM_ENDED', 'ERR_EVENTSOURCE_NETWORK', 'ERR_EVENTSOURCE_BAD_STATUS'... */
+  readonly code: ErrorCode | string | undefined
+  /** The response's status, when there was one that failed. */
+  readonly status: number | undefined
+  /** The response's Retry-After in ms, when it had a valid one. */
+  readonly retryAfter: number | undefined
+  /** Events the attempt that failed delivered (0 when it did not open). */
+  readonly events: number
+  /** The reconnection time in ms: the server's last `retry:`, else the initial delay. */
+  readonly retry: number
+  /** Failures in a row without an event, this one included (1 for the first). */
+  readonly failures: number
+  /** Requests made so far, this one included. */
+  readonly attempts: number
+  /** ms since the first of the failures in a row (0 for the first). */
+  readonly elapsed: number
+  /** The standard fails the connection here (a status other than 200, a Content-Type other than text/event-stream): 'stop' fails it with this error; a delay retries anyway. */
+  readonly failsConnection: boolean
 }
 
 /** init.http2 as an object: sources given the same object share sessions (read when the first of them connects). */
@@ -114,15 +176,22 @@ export interface EventSourceInit {
   reconnectionTime?: number
   /** What one event may hold in memory (its data, event type and ID buffer, at their cost in memory, and the line being read) before the connection fails with ERR_EVENTSOURCE_EVENT_TOO_LARGE. Default: the dispatcher's `eventSource.maxEventSize` (undici's `new Agent({ eventSource: { maxEventSize } })`), else 64 MiB; Infinity disables. */
   maxEventSize?: number
-  /** Request headers, or a function (sync or async) called before every attempt. Last-Event-ID stays managed by EventSource. */
+  /** Request headers, or a function (sync or async) called before every attempt (shorthand for `request` returning `{ headers }`). Last-Event-ID stays managed by EventSource. */
   headers?: HeadersInitLike | ((context: AttemptContext) => HeadersInitLike | Promise<HeadersInitLike>)
   /** The request method. Default 'GET'. */
   method?: string
-  /** The request body (not with GET or HEAD), or a function returning one per attempt. Re-sent on every reconnection. */
+  /** The request body (not with GET or HEAD), or a function returning one per attempt (shorthand for `request` returning `{ body }`). Re-sent on every reconnection. */
   body?: RequestBody | ((context: AttemptContext) => RequestBody | Promise<RequestBody>)
+  /**
+   * The request of each attempt as code: called (sync or async) before every attempt, it returns what
+   * differs: URL, method, headers, body. A POST resumed by a GET, a position in the URL's query, a URL
+   * the server named. What it throws reconnects (ERR_EVENTSOURCE_REQUEST_INIT); a result that cannot be
+   * sent fails the connection. Not with a headers or body function (ERR_INVALID_ARG_VALUE).
+   */
+  request?: (context: AttemptContext) => RequestChanges | undefined | void | Promise<RequestChanges | undefined | void>
   /** The last event ID to start from: sent as Last-Event-ID on the very first request. */
   lastEventId?: string
-  /** Backoff, jitter, giving up, and retrying chosen statuses. The defaults are the standard's behaviour. */
+  /** Backoff, jitter, giving up, and retrying chosen statuses, or a policy function. The defaults are the standard's behaviour. */
   reconnect?: ReconnectPolicy
   /** Treat an open connection that receives no byte for this many ms as dropped, and reconnect. Default: none. */
   idleTimeout?: number
@@ -343,6 +412,7 @@ export type ErrorCode =
   | 'ERR_EVENTSOURCE_IDLE_TIMEOUT'
   | 'ERR_EVENTSOURCE_RETRIES_EXHAUSTED'
   | 'ERR_EVENTSOURCE_REQUEST_INIT'
+  | 'ERR_EVENTSOURCE_RECONNECT_POLICY'
   | 'ERR_INVALID_HTTP_TOKEN'
   | 'ERR_INVALID_CHAR'
 

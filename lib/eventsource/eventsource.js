@@ -25,7 +25,7 @@ const { resolveInit } = require('./init')
 const { TaskQueue, TASK_MESSAGE, TASK_ANNOUNCE, TASK_REESTABLISH, TASK_FAIL, TASK_END } = require('./task-queue')
 const { SourceDiagnostics } = require('./diagnostics')
 const { messageEventClass } = require('./message-event')
-const { buildRequest } = require('../transport/request')
+const { buildRequest, previousAttempt } = require('../transport/request')
 const { mimeEssence } = require('../transport/response-headers')
 const { displayHref } = require('../transport/redirect-policy')
 // lib/transport/transport-node.js on Node, Bun and Deno; lib/transport/transport-web.js, fetch only,
@@ -71,6 +71,12 @@ class EventSource extends EventTarget {
   // or a server that answers and ends at once would reset the count forever).
   #attempts = 0
   #failures = 0
+  // For the reconnection policy: events the current attempt delivered; since when attempts have delivered none.
+  #attemptEvents = 0
+  #failingSince = 0
+  // For init.request: why the previous attempt ended; the last response's headers (only with one).
+  #previous = null
+  #responseHeaders = null
   // The iterations of `for await` (lib/eventsource/message-iterator.js), once there is one.
   #iterators = null
   // Network chunks received, for the iterations' queues.
@@ -124,7 +130,7 @@ class EventSource extends EventTarget {
           else source.#diagnostics.message(a, b, c)
           break
         case TASK_ANNOUNCE: source.#announce(); break
-        case TASK_REESTABLISH: source.#reestablish(a); break
+        case TASK_REESTABLISH: source.#reestablish(a, b === true); break
         case TASK_FAIL: source.#failConnection(a); break
         default: source.#end()
       }
@@ -188,6 +194,7 @@ class EventSource extends EventTarget {
       onEvent: (type, data, lastEventId) => {
         // An event is progress: the reconnection policy counts failures from here (see #failures).
         this.#failures = 0
+        this.#attemptEvents++
         // HTML 9.2.6 "dispatch the event", steps 4-6 done by the parser; step 7 queues a task.
         if (this.#readyState !== CLOSED) this.#tasks.push(TASK_MESSAGE, type, data, lastEventId)
       },
@@ -275,16 +282,14 @@ class EventSource extends EventTarget {
     }
   }
 
-  // Ends the current attempt at once (a failure is only announced by a task, later). Ending the parser
-  // also drops the events still to come from the chunk being parsed.
+  // Ends the current attempt at once (a failure is announced by a task, later), and drops the events
+  // still to come from the chunk being parsed.
   #abortConnection () {
     this.#parser.end()
     this.#diagnostics.attemptOver(null)
-    if (this.#connection !== null) {
-      const connection = this.#connection
-      this.#connection = null
-      connection.abort()
-    }
+    const connection = this.#connection
+    this.#connection = null
+    connection?.abort()
     if (this.#timer !== null) {
       clearTimeout(this.#timer)
       this.#timer = null
@@ -300,7 +305,8 @@ class EventSource extends EventTarget {
         sourceUrl: this.#url,
         url: this.#requestUrl,
         method: this.#requestMethod,
-        lastEventId: this.#parser.lastEventId
+        lastEventId: this.#parser.lastEventId,
+        previous: this.#previous
       })
     } catch (err) {
       this.#requestError(err)
@@ -328,6 +334,7 @@ class EventSource extends EventTarget {
 
   #send (request) {
     this.#parser.reset()
+    this.#attemptEvents = 0
     const connection = this.#connection = createAttempt(request, this.#internals)
     if (this.#iterators?.full) connection.pause()
     this.#diagnostics.startAttempt(request, this.#parser.lastEventId, connection)
@@ -350,12 +357,12 @@ class EventSource extends EventTarget {
     if (error !== null) {
       this.#diagnostics.attemptOver(error)
       this.#abortConnection()
-      // Extension: statuses the user chose are retried (lib/eventsource/reconnect-policy.js).
-      reconnectPolicy ??= require('./reconnect-policy')
-      this.#queueTask(reconnectPolicy.retriesStatus(this.#init.reconnect, status) ? TASK_REESTABLISH : TASK_FAIL, error)
+      // The standard fails the connection here; the reconnection policy may retry it instead (retryOnStatus).
+      this.#queueTask(TASK_REESTABLISH, error, true)
       return
     }
     this.#origin = url.origin
+    if (this.#init.request !== null) this.#responseHeaders = headers
     this.#diagnostics.opened(response, url, this.#attempts)
     // Where a reconnection goes after a redirect: the final URL, as Chromium does, unless an entry
     // point departs from it (init.departures.reconnectToFinalUrl: the `eventsource` package always
@@ -387,8 +394,9 @@ class EventSource extends EventTarget {
   }
 
   // Every step that fires an event does so from a task (lib/eventsource/task-queue.js); none after close().
-  #queueTask (kind, error) {
-    if (this.#readyState !== CLOSED) this.#tasks.push(kind, error)
+  // `failsConnection`, for TASK_REESTABLISH: the standard fails the connection here (a response it does not take).
+  #queueTask (kind, error, failsConnection) {
+    if (this.#readyState !== CLOSED) this.#tasks.push(kind, error, failsConnection)
   }
 
   // The tasks, run by the task queue (through the internals).
@@ -422,17 +430,28 @@ class EventSource extends EventTarget {
     this.dispatchEvent(new Event('end'))
   }
 
-  // "Reestablish the connection". `error` says why.
-  #reestablish (error) {
+  // "Reestablish the connection". `error` says why; `failsConnection`: the standard fails the connection on it
+  // (a response it does not take), unless the reconnection policy retries it.
+  #reestablish (error, failsConnection) {
     // Step 1: if the readyState attribute is set to CLOSED, abort these steps.
     if (this.#readyState === CLOSED) return
-    // Extension: the policy may give up (maxRetries), and decides how long to wait: the reconnection
-    // time, or what backoff, Retry-After and the floor for attempts that deliver nothing make of it.
+    // Extension: the reconnection policy (lib/eventsource/reconnect-policy.js) decides whether to try
+    // again and how long to wait: by default the reconnection time, exactly.
     reconnectPolicy ??= require('./reconnect-policy')
-    const next = reconnectPolicy.nextAttempt(this.#init.reconnect, error, ++this.#failures, this.#reconnectionTime)
+    const now = performance.now()
+    if (++this.#failures === 1) this.#failingSince = now
+    const counts = { events: this.#attemptEvents, retry: this.#reconnectionTime, failures: this.#failures, attempts: this.#attempts }
+    const cause = reconnectPolicy.causeOf(error, failsConnection, { ...counts, elapsed: now - this.#failingSince })
+    const next = reconnectPolicy.nextAttempt(this.#init.reconnect, cause)
+    // The policy may have called close().
+    if (this.#readyState === CLOSED) return
     if (typeof next !== 'number') {
       this.#failConnection(next)
       return
+    }
+    if (this.#init.request !== null) {
+      this.#previous = previousAttempt(error, this.#responseHeaders)
+      this.#responseHeaders = null
     }
     // Step 2: set readyState to CONNECTING and fire an event named error.
     this.#setReadyState(CONNECTING)

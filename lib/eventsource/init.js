@@ -6,11 +6,12 @@
 // written for Node's built-in EventSource works unchanged.
 
 const {
-  validateObject, validateNumber, validateLimit, validateTime, validateOneOf, validateStatusList, validateDispatcher,
+  validateObject, validateFunction, validateNumber, validateLimit, validateTime, validateOneOf, validateStatusList, validateDispatcher,
   validateFetch, validateAbortSignal, validateHeaderNameList, validateBodyMethod, validateLastEventId,
   validateBooleanOrObject
 } = require('../validators')
-const { normalizeHeaders, normalizeHeaderName, normalizeMethod, normalizeBody } = require('../transport/request')
+const { normalizeHeaders, normalizeHeaderName, normalizeMethod, normalizeBody, requestFunction } = require('../transport/request')
+const { codes: { ERR_INVALID_ARG_VALUE } } = require('../errors')
 
 // Our error events (lib/eventsource/error-event.js), loaded with the first one: a source that never fails never
 // needs the file, and each file is a few tenths of a millisecond of a fresh process's start.
@@ -66,35 +67,50 @@ function isObject (value) {
  * @param {unknown} value init.reconnect
  */
 function resolveReconnect (value) {
-  const policy = { delay: undefined, factor: 1, maxDelay: Infinity, jitter: 'none', maxRetries: Infinity, statuses: null }
-  if (value === undefined) return policy
+  // `policy` is the user's policy function, or null until the first failure makes the declarative one
+  // (lib/eventsource/reconnect-policy.js); `floor`: the storm floor holds under any policy.
+  const reconnect = {
+    delay: undefined, factor: 1, maxDelay: Infinity, jitter: 'none', maxRetries: Infinity, statuses: null, policy: null, floor: true
+  }
+  if (value === undefined) return reconnect
   validateObject(value, 'init.reconnect', { allowFunction: true })
-  const { delay, factor, maxDelay, jitter, maxRetries, retryOnStatus } = value
+  const { delay, factor, maxDelay, jitter, maxRetries, retryOnStatus, policy, floor } = value
   if (delay !== undefined) {
     validateTime(delay, 'init.reconnect.delay')
-    policy.delay = delay
+    reconnect.delay = delay
   }
+  if (policy !== undefined) {
+    validateFunction(policy, 'init.reconnect.policy')
+    // The declarative options are the default policy: with a policy of the user's they would mean nothing.
+    for (const [name, given] of [['factor', factor], ['maxDelay', maxDelay], ['jitter', jitter], ['maxRetries', maxRetries], ['retryOnStatus', retryOnStatus]]) {
+      if (given !== undefined) {
+        throw new ERR_INVALID_ARG_VALUE(`init.reconnect.${name}`, given, 'cannot be given with init.reconnect.policy, which decides every delay')
+      }
+    }
+    reconnect.policy = policy
+  }
+  if (floor !== undefined) reconnect.floor = Boolean(floor)
   if (factor !== undefined) {
     validateNumber(factor, 'init.reconnect.factor', 1, 1000)
-    policy.factor = factor
+    reconnect.factor = factor
   }
   if (maxDelay !== undefined) {
     validateLimit(maxDelay, 'init.reconnect.maxDelay', { allowInfinity: true })
-    policy.maxDelay = maxDelay
+    reconnect.maxDelay = maxDelay
   }
   if (jitter !== undefined) {
     validateOneOf(jitter, 'init.reconnect.jitter', ['none', 'full'])
-    policy.jitter = jitter
+    reconnect.jitter = jitter
   }
   if (maxRetries !== undefined) {
     validateLimit(maxRetries, 'init.reconnect.maxRetries', { allowInfinity: true })
-    policy.maxRetries = maxRetries
+    reconnect.maxRetries = maxRetries
   }
   if (retryOnStatus !== undefined) {
     validateStatusList(retryOnStatus, 'init.reconnect.retryOnStatus')
-    policy.statuses = new Set(retryOnStatus)
+    reconnect.statuses = new Set(retryOnStatus)
   }
-  return policy
+  return reconnect
 }
 
 /**
@@ -165,6 +181,8 @@ function resolveDictionary (dict) {
     headers: null,
     method: 'GET',
     body: null,
+    // The request of each attempt as code: init.request, or what headers and body functions stand for.
+    request: null,
     lastEventId: '',
     idleTimeout: 0,
     connectTimeout: DEFAULT_CONNECT_TIMEOUT,
@@ -208,6 +226,18 @@ function resolveDictionary (dict) {
     validateBodyMethod(body, 'init.body', init.method)
     init.body = typeof body === 'function' ? body : normalizeBody(body, 'init.body')
   }
+  // Extension: the request of each attempt as code (lib/transport/request.js). Function-valued headers and
+  // body are shorthand for one, so they do not go with it.
+  const request = member(dict, 'request', 'init', validateFunction)
+  if (request !== undefined && (typeof init.headers === 'function' || typeof init.body === 'function')) {
+    throw new ERR_INVALID_ARG_VALUE('init.request', request,
+      'cannot be given with a headers or body function (return { headers, body } from init.request instead)')
+  }
+  init.request = requestFunction({
+    request,
+    headers: typeof init.headers === 'function' ? init.headers : undefined,
+    body: typeof init.body === 'function' ? init.body : undefined
+  })
   init.lastEventId = member(dict, 'lastEventId', 'init', validateLastEventId) ?? init.lastEventId
   init.idleTimeout = member(dict, 'idleTimeout', 'init', validateTime) ?? init.idleTimeout
   init.connectTimeout = member(dict, 'connectTimeout', 'init', validateTime) ?? init.connectTimeout

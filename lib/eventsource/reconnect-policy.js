@@ -1,13 +1,18 @@
 'use strict'
 
-// Every decision to try again (HTML "reestablish the connection", and the extensions of init.reconnect):
-// whether a status that the standard fails on is retried (retryOnStatus), whether to give up
-// (maxRetries), and how long to wait. With the defaults (no status retried, no limit, factor 1, no cap,
-// no jitter) the delay is the reconnection time, exactly as the standard says, for every server that
-// delivers events; the rest is an opt-in policy, plus a floor (stormFloor) for servers that keep
-// answering with nothing. The policy is init.reconnect, as lib/eventsource/init.js resolves it.
+// Every decision to try again (HTML "reestablish the connection", and the extensions of init.reconnect).
+// A policy is a function of the cause of a failure (ReconnectCause, types/index.d.ts) that returns the
+// delay before the next attempt, in ms, or 'stop'. The user may give one (reconnect.policy); without
+// it, the policy is the one the declarative options make (declarativePolicy, below): with the defaults
+// (no status retried, no limit, factor 1, no cap, no jitter) the delay is the reconnection time, exactly
+// as the standard says. Whatever the policy, a floor (stormFloor) holds the wait up for servers that
+// keep answering with nothing, unless the user turns it off explicitly (reconnect.floor false).
+// The policy is consulted for what the standard reestablishes (the end of the body, a network error, a
+// timeout) and for the responses it fails on (a status other than 200, a Content-Type other than
+// text/event-stream: `failsConnection`); failures that retrying would only meet again (a redirect loop, an
+// event over maxEventSize...) fail without it.
 
-const { codes: { ERR_EVENTSOURCE_BAD_STATUS, ERR_EVENTSOURCE_RETRIES_EXHAUSTED } } = require('../errors')
+const { codes: { ERR_EVENTSOURCE_RETRIES_EXHAUSTED, ERR_EVENTSOURCE_RECONNECT_POLICY } } = require('../errors')
 
 // setTimeout takes at most 2^31 - 1 ms and fires after 1 ms for anything larger: clamp instead, so
 // a huge `retry:` or Retry-After never turns into a reconnection loop.
@@ -23,6 +28,11 @@ const MAX_TIMER_DELAY = 2 ** 31 - 1
 // second, then one a second; a reconnection time or backoff above the floor is never changed.
 const STORM_FLOOR_MAX = 1000
 
+// What the declarative policy returns when maxRetries is reached: 'stop', said by a policy that had
+// retried, so that even a response the standard fails on (a retried status) ends in
+// ERR_EVENTSOURCE_RETRIES_EXHAUSTED, as it always has. A user's policy says 'stop' (see nextAttempt).
+const GIVE_UP = Symbol('give up')
+
 /**
  * The least wait after `failures` attempts in a row that delivered no event.
  * @param {number} failures 1 for the first
@@ -34,49 +44,99 @@ function stormFloor (failures) {
 }
 
 /**
- * Whether a response that fails the connection for its status is retried instead (retryOnStatus).
- * @param {{ statuses: Set<number> | null }} policy
- * @param {number} status
+ * The policy the declarative options of init.reconnect make: a status is retried when retryOnStatus
+ * lists it (a Content-Type never is); give up after maxRetries failures in a row; else the backoff delay,
+ * at least the server's Retry-After.
+ * @param {{ statuses: Set<number> | null, maxRetries: number, factor: number, maxDelay: number,
+ *   jitter: 'none' | 'full' }} options
+ * @param {() => number} [random] for tests
+ * @returns {(cause: object) => number | 'stop' | typeof GIVE_UP}
  */
-function retriesStatus (policy, status) {
-  return policy.statuses?.has(status) === true
-}
-
-/**
- * After an attempt that ended in `error`, the `failures`-th in a row that delivered no event: the
- * error to fail the connection with, when maxRetries is reached, else the wait before the next
- * attempt (reconnectDelay, with the Retry-After of a retried status).
- * @param {{ maxRetries: number, factor: number, maxDelay: number, jitter: 'none' | 'full' }} policy
- * @param {Error & { status?: number, statusText?: string, headers?: Record<string, string>, url?: string }} error
- * @param {number} failures
- * @param {number} reconnectionTime the current reconnection time (initial delay or the last `retry:`)
- * @returns {Error | number} ERR_EVENTSOURCE_RETRIES_EXHAUSTED, or milliseconds
- */
-function nextAttempt (policy, error, failures, reconnectionTime) {
-  if (failures > policy.maxRetries) {
-    const { status, statusText, headers, url } = error
-    return new ERR_EVENTSOURCE_RETRIES_EXHAUSTED(failures, error.message, { status, statusText, headers, url }, error)
+function declarativePolicy (options, random = Math.random) {
+  return (cause) => {
+    // (retryOnStatus cannot list 200: a Content-Type other than text/event-stream is never retried.)
+    if (cause.failsConnection && options.statuses?.has(cause.status) !== true) return 'stop'
+    if (cause.failures > options.maxRetries) return GIVE_UP
+    const delay = backoffDelay(cause.retry, cause.failures, options, random)
+    // Retry-After is how long the server asks to be left alone: never sooner than that. It does not
+    // replace the backoff, which may be longer already; a `Retry-After: 0` asks for nothing.
+    return cause.retryAfter !== undefined && cause.retryAfter > delay ? cause.retryAfter : delay
   }
-  const retryAfter = error instanceof ERR_EVENTSOURCE_BAD_STATUS ? parseRetryAfter(error.headers['retry-after'], Date.now()) : null
-  return reconnectDelay(reconnectionTime, failures, policy, retryAfter ?? undefined)
 }
 
 /**
- * The wait before the next attempt: the backoff delay, at least the server's Retry-After, at least the
- * storm floor.
+ * The cause of a failure, as a policy is given it.
+ * @param {Error & { status?: number, headers?: Record<string, string> }} error
+ * @param {boolean} failsConnection the standard fails the connection here (a response it does not take)
+ * @param {{ events: number, retry: number, failures: number, attempts: number, elapsed: number }} counts
+ */
+function causeOf (error, failsConnection, { events, retry, failures, attempts, elapsed }) {
+  const retryAfter = error.headers?.['retry-after'] === undefined ? undefined : parseRetryAfter(error.headers['retry-after'], Date.now()) ?? undefined
+  return { error, code: error.code, status: error.status, retryAfter, events, retry, failures, attempts, elapsed, failsConnection }
+}
+
+/**
+ * What comes after a failure: the delay before the next attempt (the policy's, at least the storm floor
+ * unless reconnect.floor is false), or the error to fail the connection with: the failure itself when
+ * the standard fails the connection on it, ERR_EVENTSOURCE_RETRIES_EXHAUSTED when the policy stopped
+ * reconnections, ERR_EVENTSOURCE_RECONNECT_POLICY when the policy threw or returned something else.
+ * @param {{ policy: Function | null, floor: boolean }} options init.reconnect (the declarative policy is made
+ *   and kept there at the first failure)
+ * @param {ReturnType<typeof causeOf>} cause
+ * @returns {Error | number}
+ */
+function nextAttempt (options, cause) {
+  const policy = options.policy ??= declarativePolicy(options)
+  let decision
+  try {
+    decision = policy(cause)
+  } catch (err) {
+    return new ERR_EVENTSOURCE_RECONNECT_POLICY(err?.message ?? String(err), details(cause.error), err instanceof Error ? err : new Error(String(err)))
+  }
+  // 'stop': the connection fails, on the failure itself when the standard fails on it, else with
+  // ERR_EVENTSOURCE_RETRIES_EXHAUSTED.
+  if (decision === 'stop' && cause.failsConnection) return cause.error
+  if (decision === 'stop' || decision === GIVE_UP) {
+    return new ERR_EVENTSOURCE_RETRIES_EXHAUSTED(cause.failures, cause.error.message, details(cause.error), cause.error)
+  }
+  if (typeof decision !== 'number' || !(decision >= 0)) {
+    return new ERR_EVENTSOURCE_RECONNECT_POLICY(`it returned ${describe(decision)}, not a delay in ms or 'stop'` +
+      // The source reconnects or fails within the task of the failure (HTML "reestablish"), not later.
+      (typeof decision?.then === 'function' ? ' (a policy decides at once: it cannot be async)' : ''),
+    details(cause.error), cause.error)
+  }
+  return clampDelay(options.floor ? Math.max(decision, stormFloor(cause.failures)) : decision)
+}
+
+// A value as an error message shows it.
+function describe (value) {
+  if (typeof value === 'string') return `'${value}'`
+  if (typeof value?.then === 'function') return 'a promise'
+  if (typeof value === 'function') return 'a function'
+  if (typeof value === 'object' && value !== null) return 'an object'
+  return String(value)
+}
+
+// What an error event shows of the response behind a failure.
+function details ({ status, statusText, headers, url }) {
+  return { status, statusText, headers, url }
+}
+
+/**
+ * The wait the declarative options make, with the storm floor: the backoff delay, at least the server's
+ * Retry-After, at least the floor (what nextAttempt() returns for such a failure, without the giving up).
  * @param {number} reconnectionTime the current reconnection time (initial delay or the last `retry:`)
  * @param {number} failures attempts in a row that delivered no event, this one included (1 for the first)
- * @param {{ factor: number, maxDelay: number, jitter: 'none' | 'full' }} policy
+ * @param {{ factor: number, maxDelay: number, jitter: 'none' | 'full' }} options
  * @param {number | undefined} retryAfter the response's Retry-After in ms (parseRetryAfter), if any
  * @param {() => number} [random] for tests
  * @returns {number} milliseconds
  */
-function reconnectDelay (reconnectionTime, failures, policy, retryAfter, random = Math.random) {
-  let delay = backoffDelay(reconnectionTime, failures, policy, random)
-  // Retry-After is how long the server asks to be left alone: never sooner than that. It does not
-  // replace the backoff, which may be longer already; a `Retry-After: 0` asks for nothing.
-  if (retryAfter !== undefined && retryAfter > delay) delay = retryAfter
-  return Math.max(delay, stormFloor(failures))
+function reconnectDelay (reconnectionTime, failures, options, retryAfter, random = Math.random) {
+  const delay = declarativePolicy({ statuses: null, maxRetries: Infinity, ...options }, random)({
+    failsConnection: false, retry: reconnectionTime, failures, retryAfter
+  })
+  return clampDelay(Math.max(delay, stormFloor(failures)))
 }
 
 /**
@@ -149,4 +209,4 @@ function parseRetryAfter (value, now) {
   return clampDelay(date - now)
 }
 
-module.exports = { retriesStatus, nextAttempt, reconnectDelay, parseRetryAfter }
+module.exports = { causeOf, nextAttempt, reconnectDelay, parseRetryAfter }

@@ -12,9 +12,10 @@
 // https://html.spec.whatwg.org/multipage/server-sent-events.html#reestablish-the-connection (Last-Event-ID)
 
 const { utf8AsLatin1, isUint8Array, isArrayBuffer, bytesView } = require('#bytes')
-const { codes: { ERR_EVENTSOURCE_REQUEST_INIT, ERR_INVALID_ARG_TYPE } } = require('../errors')
+const { codes: { ERR_EVENTSOURCE_REQUEST_INIT, ERR_INVALID_ARG_TYPE, ERR_INVALID_ARG_VALUE } } = require('../errors')
 const {
-  validateHeadersInit, validateHeaderPair, validateHeaderName, validateHeaderValue, validateMethod, isSendableLastEventId
+  validateObject, validateHeadersInit, validateHeaderPair, validateHeaderName, validateHeaderValue, validateMethod,
+  isSendableLastEventId
 } = require('../validators')
 
 // Leading and trailing HTTP whitespace is removed, as fetch normalizes header values.
@@ -119,42 +120,62 @@ function normalizeBody (body, optionName) {
  * @property {string} url where requests go now
  * @property {string} method the method requests go with now
  * @property {string} lastEventId the source's last event ID string
+ * @property {{ code: string, status: number | undefined, headers: Headers | undefined } | null} previous
+ *   why the previous attempt ended, and its response's headers; null for the first
  */
 
 /**
- * The request of one attempt, or a promise of it when init.headers or init.body is a function that
- * returned one. Throws (or rejects with) ERR_EVENTSOURCE_REQUEST_INIT when such a function threw, to
- * be retried; any other error is a value that cannot be sent.
- * @param {object} init the source's resolved init (lib/eventsource/init.js)
- * @param {RequestTarget} target
- * @returns {EventSourceRequest | Promise<EventSourceRequest>}
+ * @typedef {object} RequestChanges what init.request() says of an attempt, normalized: each member
+ *   undefined where the attempt goes as it would
+ * @property {string} [url]
+ * @property {string} [method]
+ * @property {Record<string, string>} [headers] the attempt's headers, in place of the init's
+ * @property {{ body: string | Uint8Array, contentType: string | null } | null} [body]
  */
-function buildRequest (init, target) {
-  const context = { attempt: target.attempt, lastEventId: target.lastEventId, url: target.url }
-  const headersFn = typeof init.headers === 'function'
-  const bodyFn = typeof init.body === 'function'
-  const headers = headersFn ? callInit(init.headers, context, 'init.headers') : init.headers
-  let body
-  try {
-    body = bodyFn ? callInit(init.body, context, 'init.body') : init.body
-  } catch (err) {
-    // The headers promise is abandoned: its rejection, if any, must not go unhandled.
-    if (typeof headers?.then === 'function') headers.catch(() => {})
-    throw err
+
+/**
+ * The init's `request` function as the source calls it before each attempt: the user's, or the one that
+ * function-valued `headers` and `body` members stand for (headers and body functions are shorthand for a
+ * request function that returns `{ headers }` or `{ body }`). It returns the changes normalized, or a
+ * promise of them when a user function returned one. What a user function throws or rejects with is
+ * wrapped as ERR_EVENTSOURCE_REQUEST_INIT, which reestablishes the connection (a token service may be
+ * down for a moment); a result that cannot be sent throws as it is, and fails the connection.
+ * @param {{ request?: Function, headers?: Function, body?: Function }} functions the init's functions
+ * @returns {((context: object, sourceUrl: string) => RequestChanges | Promise<RequestChanges>) | null} null when
+ *   there is none; `sourceUrl` is what a relative URL in the result is resolved against
+ */
+function requestFunction ({ request, headers, body }) {
+  if (request !== undefined) {
+    return (context, sourceUrl) => settle(callUser(request, context, 'init.request'), (changes) => normalizeChanges(changes, sourceUrl))
   }
-  const finish = (headers, body) => assemble(init, target,
-    headersFn && headers != null ? normalizeHeaders(headers, 'the result of init.headers()') : headers ?? null,
-    bodyFn ? normalizeBody(body, 'the result of init.body()') : body)
-  if (typeof headers?.then === 'function' || typeof body?.then === 'function') {
-    return Promise.all([headers, body]).then(([headers, body]) => finish(headers, body))
+  if (headers === undefined && body === undefined) return null
+  return (context) => {
+    const h = headers === undefined ? undefined : callUser(headers, context, 'init.headers')
+    let b
+    try {
+      // No body once a redirect turned the request into a GET (the init's method, with a body, is neither).
+      b = body === undefined || !hasBody(context.method) ? undefined : callUser(body, context, 'init.body')
+    } catch (err) {
+      // The headers promise is abandoned: its rejection, if any, must not go unhandled.
+      if (typeof h?.then === 'function') h.catch(() => {})
+      throw err
+    }
+    const finish = (h, b) => ({
+      headers: h == null ? undefined : normalizeHeaders(h, 'the result of init.headers()'),
+      body: body === undefined || !hasBody(context.method) ? undefined : normalizeBody(b, 'the result of init.body()')
+    })
+    if (typeof h?.then === 'function' || typeof b?.then === 'function') return Promise.all([h, b]).then(([h, b]) => finish(h, b))
+    return finish(h, b)
   }
-  return finish(headers, body)
 }
 
-// Calls a user's init.headers or init.body function. What it throws or rejects with is wrapped as
-// ERR_EVENTSOURCE_REQUEST_INIT, which reestablishes the connection (a token service may be down for a
-// moment); a result that is not valid is thrown as it is and fails the connection.
-function callInit (fn, context, name) {
+// Whether a request with this method may carry a body (fetch: not GET or HEAD).
+function hasBody (method) {
+  return method !== 'GET' && method !== 'HEAD'
+}
+
+// Calls a user function of the init. What it throws or rejects with becomes ERR_EVENTSOURCE_REQUEST_INIT.
+function callUser (fn, context, name) {
   const wrap = (err) => new ERR_EVENTSOURCE_REQUEST_INIT(name, err?.message ?? err, undefined,
     // The error event's cause is an Error, even when the function threw something else.
     err instanceof Error ? err : new Error(String(err)))
@@ -167,20 +188,103 @@ function callInit (fn, context, name) {
   return typeof result?.then === 'function' ? Promise.resolve(result).catch((err) => { throw wrap(err) }) : result
 }
 
+// `then(value)` now, or once `value` has settled when it is a promise.
+function settle (value, then) {
+  return typeof value?.then === 'function' ? value.then(then) : then(value)
+}
+
+const CHANGE_MEMBERS = ['url', 'method', 'headers', 'body']
+const NO_CHANGES = Object.freeze({})
+
+// What init.request() returned, checked and normalized: undefined (or null) for no change, else an
+// object with url, method, headers and body, each optional.
+function normalizeChanges (changes, sourceUrl) {
+  if (changes == null) return NO_CHANGES
+  const name = 'the result of init.request()'
+  validateObject(changes, name)
+  // A member we do not know is a mistake (a headers object returned as such, a misspelling), not
+  // something to ignore.
+  for (const key of Object.keys(changes)) {
+    if (!CHANGE_MEMBERS.includes(key)) {
+      throw new ERR_INVALID_ARG_VALUE(name, changes, `has a member '${key}': it may have url, method, headers and body`)
+    }
+  }
+  const { url, method, headers, body } = changes
+  const normalized = {}
+  if (url !== undefined) {
+    if (typeof url !== 'string' && !(url instanceof URL)) throw new ERR_INVALID_ARG_TYPE(`${name}.url`, 'a string or a URL', url)
+    try {
+      normalized.url = new URL(`${url}`, sourceUrl).href
+    } catch (cause) {
+      throw new ERR_INVALID_ARG_VALUE(`${name}.url`, url, 'is not a valid URL')
+    }
+  }
+  if (method !== undefined) normalized.method = normalizeMethod(method, `${name}.method`)
+  if (headers !== undefined && headers !== null) normalized.headers = normalizeHeaders(headers, `${name}.headers`)
+  if (body !== undefined) normalized.body = body === null ? null : normalizeBody(body, `${name}.body`)
+  return normalized
+}
+
+/**
+ * The request of one attempt, or a promise of it when an init function returned one. Throws (or
+ * rejects with) ERR_EVENTSOURCE_REQUEST_INIT when such a function threw, to be retried; any other error
+ * is a value that cannot be sent.
+ * @param {object} init the source's resolved init (lib/eventsource/init.js)
+ * @param {RequestTarget} target
+ * @returns {EventSourceRequest | Promise<EventSourceRequest>}
+ */
+function buildRequest (init, target) {
+  if (init.request === null) return assemble(init, target, NO_CHANGES)
+  // What a user function is given: AttemptContext in types/index.d.ts.
+  const context = {
+    attempt: target.attempt,
+    lastEventId: target.lastEventId,
+    url: target.url,
+    method: target.method,
+    previous: target.previous
+  }
+  return settle(init.request(context, target.sourceUrl), (changes) => assemble(init, target, changes))
+}
+
+/**
+ * What init.request() is told of the previous attempt (`previous`): why it ended, and the headers of its
+ * response, or of the last response before it ended (a stream that ended or dropped).
+ * @param {Error & { status?: number, headers?: Record<string, string> }} error
+ * @param {Record<string, string> | null} responseHeaders
+ */
+function previousAttempt (error, responseHeaders) {
+  const headers = error.headers ?? responseHeaders
+  // A stream that ended or dropped had a 200 response.
+  const status = error.status ?? (responseHeaders === null ? undefined : 200)
+  return Object.freeze({ code: error.code, status, headers: headers == null ? undefined : new Headers(headers) })
+}
+
 /**
  * @param {object} init
  * @param {RequestTarget} target
- * @param {Record<string, string> | null} userHeaders
- * @param {{ body: string | Buffer, contentType: string | null } | null} body
+ * @param {RequestChanges} changes
  * @returns {EventSourceRequest}
  */
-function assemble (init, target, userHeaders, body) {
+function assemble (init, target, changes) {
+  const method = changes.method ?? target.method
+  // The init's body goes with the method it was given for only: not after a redirect turned the request
+  // into a GET (303, or 301/302 after a POST; reconnections to the final URL go the same way), not with
+  // another method init.request() chose. A body that init.request() returns goes as it is, but not with
+  // GET or HEAD.
+  let body
+  if (changes.body !== undefined) {
+    body = changes.body
+    if (body !== null && !hasBody(method)) {
+      throw new ERR_INVALID_ARG_VALUE('the result of init.request().body', '[body]', `cannot be sent with ${method}`)
+    }
+  } else {
+    body = method === init.method && typeof init.body !== 'function' ? init.body : null
+  }
   // The request's cache mode is "no-store": the headers fetch sends for it (Pragma, Cache-Control), and
-  // Accept-Encoding, are the transport's to add, as a fetch adds them itself.
-  const headers = { accept: 'text/event-stream', ...userHeaders }
-  // A redirect that turned the request into a GET (303, or 301/302 after a POST) took its body along;
-  // reconnections to the final URL go the same way.
-  if (target.method !== init.method) body = null
+  // Accept-Encoding, are the transport's to add, as a fetch adds them itself. Headers that
+  // init.request() returns are the attempt's, in place of the init's (a resumption may need fewer: no
+  // Content-Type on the GET that resumes a POST).
+  const headers = { accept: 'text/event-stream', ...(changes.headers ?? (typeof init.headers === 'function' ? null : init.headers)) }
   if (body !== null && body.contentType !== null && headers['content-type'] === undefined) {
     headers['content-type'] = body.contentType
   }
@@ -196,8 +300,10 @@ function assemble (init, target, userHeaders, body) {
   const location = globalThis.location
   return Object.freeze({
     attempt: target.attempt,
-    url: target.url,
-    method: target.method,
+    // A URL init.request() chose is as any other: credentials (headers, or in the URL) go only to the
+    // source URL's origin (credentialOrigin), as after a redirect.
+    url: changes.url ?? target.url,
+    method,
     headers: Object.freeze(headers),
     body: body === null ? null : body.body,
     withCredentials: init.withCredentials,
@@ -211,4 +317,4 @@ function assemble (init, target, userHeaders, body) {
   })
 }
 
-module.exports = { buildRequest, normalizeHeaders, normalizeHeaderName, normalizeMethod, normalizeBody }
+module.exports = { buildRequest, requestFunction, previousAttempt, normalizeHeaders, normalizeHeaderName, normalizeMethod, normalizeBody }

@@ -102,7 +102,8 @@ const routes = {
       contentType: req.headers['content-type'],
       authorization: req.headers.authorization,
       custom: req.headers['x-custom'],
-      lastEventId: headerUtf8(req.headers['last-event-id'])
+      lastEventId: headerUtf8(req.headers['last-event-id']),
+      offset: query.get('offset') ?? undefined
     }
     const event = `retry: 1\nid: ${n}\ndata: ${JSON.stringify(seen)}\n\n`
     if (query.get('end') === '1') res.end(event)

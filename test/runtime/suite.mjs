@@ -171,6 +171,34 @@ test('headers: a function called at each attempt, with its number and the last e
   ], 'Authorization, X-Custom, Last-Event-ID sent')
 })
 
+test('request: a POST resumed by a GET with the position in the URL; told why the last attempt ended', async ({ open, url }) => {
+  const contexts = []
+  const source = open(url('echo', 'end=1'), {
+    method: 'POST',
+    body: 'call',
+    request: (context) => {
+      contexts.push(context)
+      if (context.attempt === 1) return undefined
+      const next = new URL(url('echo', 'end=1'))
+      next.searchParams.set('offset', context.lastEventId)
+      return { method: 'GET', url: next }
+    }
+  })
+  const events = record(source, ['message'])
+  await events.wait('message', 3)
+  same(events.of('message').slice(0, 3).map((e) => JSON.parse(e.data)).map((s) => [s.method, s.body, s.offset ?? null, s.lastEventId ?? null]), [
+    ['POST', 'call', null, null],
+    ['GET', '', '1', '1'],
+    ['GET', '', '2', '2']
+  ], 'method, body, offset in the query, Last-Event-ID')
+  same(contexts.slice(0, 2).map((c) => [c.attempt, c.method, c.previous?.code ?? null, c.previous?.status ?? null]), [
+    [1, 'POST', null, null],
+    [2, 'POST', 'ERR_EVENTSOURCE_STREAM_ENDED', 200]
+  ], 'the contexts')
+  equal(contexts[1].previous.headers.get('content-type'), 'text/event-stream', 'the previous response\'s Content-Type')
+  equal(source.url, url('echo', 'end=1'), 'url: the constructor\'s')
+})
+
 test('close() from a synchronous headers function: no request at all', async ({ open, url, requests }) => {
   let calls = 0
   const closing = open(url('basic'), {

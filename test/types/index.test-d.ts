@@ -11,7 +11,11 @@ import {
   type EventSourceFetchInit,
   type ErrorCode,
   type Http2Options,
-  type StandardEventSource
+  type StandardEventSource,
+  type ReconnectCause,
+  type RequestChanges,
+  type AttemptContext,
+  type PreviousAttempt
 } from '../..'
 
 const source = new EventSource('http://127.0.0.1/events')
@@ -96,6 +100,46 @@ expectAssignable<ErrorCode>('ERR_EVENTSOURCE_TOO_MANY_CODINGS')
 new EventSource('http://127.0.0.1/', { headers: [['x-a', '1']] })
 new EventSource('http://127.0.0.1/', { headers: new Headers({ 'x-a': '1' }) })
 expectError(new EventSource('http://127.0.0.1/', { reconnect: { jitter: 'half' } }))
+
+// The request of each attempt as code; reconnection as code.
+new EventSource('http://127.0.0.1/', {
+  method: 'POST',
+  body: '{}',
+  request: ({ attempt, lastEventId, url, method, previous }) => {
+    expectType<number>(attempt)
+    expectType<string>(lastEventId)
+    expectType<string>(url)
+    expectType<string>(method)
+    expectType<ErrorCode | string | undefined>(previous?.code)
+    expectType<number | undefined>(previous?.status)
+    expectType<Headers | undefined>(previous?.headers)
+    if (attempt === 1) return undefined
+    return { method: 'GET', url: new URL('/next', url), headers: { 'x-a': '1' }, body: null }
+  }
+})
+new EventSource('http://127.0.0.1/', { request: async () => ({ url: '?offset=1' }) })
+new EventSource('http://127.0.0.1/', { request: () => {} })
+expectError(new EventSource('http://127.0.0.1/', { request: () => ({ url: 1 }) }))
+expectError(new EventSource('http://127.0.0.1/', { request: () => ({ headers: 'x' }) }))
+new EventSource('http://127.0.0.1/', {
+  reconnect: {
+    delay: 1000,
+    floor: false,
+    policy: (cause: ReconnectCause) => {
+      expectType<Error>(cause.error)
+      expectType<number | undefined>(cause.retryAfter)
+      expectType<boolean>(cause.failsConnection)
+      return cause.failures > 5 ? 'stop' : cause.retry * cause.failures + cause.events + cause.attempts + cause.elapsed
+    }
+  }
+})
+expectError(new EventSource('http://127.0.0.1/', { reconnect: { policy: () => 'later' } }))
+expectError(new EventSource('http://127.0.0.1/', { reconnect: { policy: async () => 5 } }))
+expectAssignable<ErrorCode>('ERR_EVENTSOURCE_RECONNECT_POLICY')
+const changes: RequestChanges = { url: 'http://127.0.0.1/' }
+const context: AttemptContext | undefined = undefined
+const previous: PreviousAttempt | null = null
+void [changes, context, previous]
 source.addEventListener('error', (event) => {
   expectType<EventSourceErrorEvent>(event)
   expectType<number | undefined>(event.status)
