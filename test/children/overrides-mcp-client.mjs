@@ -1,0 +1,97 @@
+// The MCP client of test/eventsource-overrides.test.js. The test copies this file into a temporary
+// project where npm installed the MCP SDK with `overrides` pointing `eventsource` and
+// `eventsource-parser` at the packages of packages/, and runs it there: every import below resolves
+// as it does in a user's project with those overrides, and nothing here aliases a module.
+//
+//   node overrides-mcp-client.mjs <origin of the test's MCP server>
+//
+// The server answers GET /sse and POST /messages (the SDK's SSEServerTransport) and /mcp (its
+// StreamableHTTPServerTransport), each session with one tool, `add`. Prints one JSON line per finding:
+// where the SDK's client modules find eventsource and eventsource-parser, whether what they get is
+// whatwg-eventsource's, and for each build of the SDK (ESM, CommonJS) and each transport, what a
+// client saw: the tools listed, the result of `add`, and what it read the event stream with.
+
+import { createRequire } from 'node:module'
+import path from 'node:path'
+
+const require = createRequire(import.meta.url)
+const origin = process.argv[2]
+const print = (report) => process.stdout.write(`${JSON.stringify(report)}\n`)
+
+// Every EventSourceParserStream of ours made, counted. The class is replaced on the CommonJS exports of
+// whatwg-eventsource/parser/stream before anything imports the entry's ESM wrapper (parser-stream.mjs),
+// which reads the class off those exports once, as it loads: what either build of the SDK constructs
+// through the package in place of eventsource-parser is counted, if that package is ours.
+const ourStream = require('whatwg-eventsource/parser/stream')
+let streamsMade = 0
+const { EventSourceParserStream } = ourStream
+ourStream.EventSourceParserStream = class CountingEventSourceParserStream extends EventSourceParserStream {
+  constructor (options) {
+    super(options)
+    streamsMade++
+  }
+}
+
+// Where the SDK's client modules find the two packages: from the modules that import them.
+const SDK_IMPORTS = [
+  ['client/sse.js', 'eventsource', 'whatwg-eventsource/eventsource'],
+  ['client/streamableHttp.js', 'eventsource-parser/stream', 'whatwg-eventsource/parser/stream'],
+  ['client/streamableHttp.js', 'eventsource-parser', 'whatwg-eventsource/parser']
+]
+for (const [from, specifier, entry] of SDK_IMPORTS) {
+  const sdkRequire = createRequire(require.resolve(`@modelcontextprotocol/sdk/${from}`))
+  const file = sdkRequire.resolve(specifier)
+  const packageName = sdkRequire(`${specifier.split('/')[0]}/package.json`).name
+  // The same objects under require and import as whatwg-eventsource's entry point. import() resolves
+  // from this file, at the project's root: the same package as from the SDK when `file` is the same.
+  const cjs = sdkRequire(specifier)
+  const esm = require.resolve(specifier) === file ? await import(specifier) : {}
+  const ours = require(entry)
+  const names = Object.keys(ours).sort()
+  print({
+    resolved: specifier,
+    from,
+    file: path.relative(process.cwd(), file),
+    packageName,
+    names,
+    sameUnderRequire: cjs === ours,
+    sameUnderImport: Object.keys(esm).sort().join() === names.join() && names.every((name) => esm[name] === ours[name])
+  })
+}
+
+const { EventSource } = require('whatwg-eventsource/eventsource')
+
+// A client on `transport`: initialize, list the tools, call `add`, close. `look(transport)`, once
+// connected, adds what it returns to the report.
+async function session (Client, transport, look = () => ({})) {
+  const client = new Client({ name: 'overrides-client', version: '1.0.0' })
+  await client.connect(transport)
+  try {
+    const seen = look(transport)
+    const { tools } = await client.listTools()
+    const result = await client.callTool({ name: 'add', arguments: { a: 2, b: 3 } })
+    return { tools: tools.map((tool) => tool.name), content: result.content, ...seen }
+  } finally {
+    await client.close()
+  }
+}
+
+const BUILDS = {
+  esm: (name) => import(`@modelcontextprotocol/sdk/${name}`),
+  cjs: async (name) => require(`@modelcontextprotocol/sdk/${name}`)
+}
+for (const [build, load] of Object.entries(BUILDS)) {
+  const { Client } = await load('client/index.js')
+  const { SSEClientTransport } = await load('client/sse.js')
+  const { StreamableHTTPClientTransport } = await load('client/streamableHttp.js')
+
+  // The SDK keeps the EventSource it made on the transport.
+  const sse = await session(Client, new SSEClientTransport(new URL('/sse', origin)),
+    (transport) => ({ eventSourceIsOurs: transport._eventSource instanceof EventSource }))
+  print({ build, transport: 'sse', ...sse })
+
+  const before = streamsMade
+  const streamable = await session(Client, new StreamableHTTPClientTransport(new URL('/mcp', origin)))
+  print({ build, transport: 'streamable-http', ...streamable, parserStreams: streamsMade - before })
+}
+print({ done: true })
