@@ -1,10 +1,10 @@
 'use strict'
 
-// `require('whatwg-eventsource/parser')`: a drop-in for eventsource-parser (version 4), on this
-// package's parser. Change `eventsource-parser` to `whatwg-eventsource/parser` in an import and the
+// `require('whatwg-eventsource/parser')`: a drop-in for eventsource-parser (version 4), a parser of
+// strings. Change `eventsource-parser` to `whatwg-eventsource/parser` in an import and the
 // code works as before; the README's "Switching from eventsource-parser" says what differs.
 
-const { createParser } = require('./lib/parser-drop-in')
-const { ParseError } = require('./lib/parse-error')
+const { createParser } = require('./lib/compat/eventsource-parser/create-parser')
+const { ParseError } = require('./lib/compat/eventsource-parser/parse-error')
 
 module.exports = { createParser, ParseError }

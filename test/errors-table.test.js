@@ -72,6 +72,8 @@ t.test('a bad option\'s stack starts at the user\'s call', async (t) => {
   const { EventSource } = require('../')
   const { EventSource: PackageEventSource } = require('../eventsource')
   const { EventSourceParser, EventSourceStream, EventSourceParserStream } = require('../')
+  const { createParser } = require('../parser')
+  const { EventSourceParserStream: DropInParserStream } = require('../parser-stream')
   const here = path.basename(__filename)
   const cases = [
     ['new EventSource', () => new EventSource('http://127.0.0.1:1/', { reconnect: { factor: 'x' } })],
@@ -79,7 +81,10 @@ t.test('a bad option\'s stack starts at the user\'s call', async (t) => {
     ['the eventsource package\'s EventSource', () => new PackageEventSource('http://127.0.0.1:1/', { maxBufferSize: -1 })],
     ['new EventSourceParser', () => new EventSourceParser({ onEvent: 1 })],
     ['new EventSourceStream', () => new EventSourceStream({ maxEventSize: 0 })],
-    ['new EventSourceParserStream', () => new EventSourceParserStream({ maxEventSize: 0 })]
+    ['new EventSourceParserStream', () => new EventSourceParserStream({ maxEventSize: 0 })],
+    ['eventsource-parser\'s createParser', () => createParser({ onEvent: 1 })],
+    ['eventsource-parser\'s createParser, a function for the config', () => createParser(() => {})],
+    ['eventsource-parser\'s EventSourceParserStream', () => new DropInParserStream({ maxBufferSize: -1 })]
   ]
   for (const [name, fn] of cases) {
     let err

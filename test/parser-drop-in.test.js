@@ -135,20 +135,20 @@ t.test('line ends: a CR that ends a feed ends its line at once; an LF that start
 
 t.test('surrogate pairs cut by a feed boundary stay whole', async (t) => {
   t.same(feed(['id: \ud83d', '\udd11\ndata: \ud83d', '\ude00\n\n']), [['id', '🔑'], event('😀', { id: '🔑' })])
-  // The one difference: a lone surrogate (no TextDecoder makes one) cannot be UTF-8, and becomes U+FFFD.
-  t.same(feed(['data: a\udc00b\n\n']), [event('a\ufffdb')])
+  // A lone surrogate (no TextDecoder makes one) stays as it is, as in eventsource-parser.
+  t.same(feed(['data: a\udc00b\n\n']), [event('a\udc00b')])
 })
 
-t.test('simple blocks (data, event and id lines only) are parsed on the string, with the same results', async (t) => {
-  // A feed without CR that starts with such blocks is parsed by the drop-in itself; the same text with
-  // CRLF line ends takes the general path (the byte parser). Both must report the same.
+t.test('blocks of data, event and id lines: the same results with LF and with CRLF line ends', async (t) => {
+  // A feed without CR takes the parser's LF-only shortcuts (one-line events among them); the same text
+  // with CRLF line ends takes none of them. Both must report the same.
   const texts = [
     ['one-line events, as LLM token streams send them', 'data: {"a":1}\n\ndata:b\n\ndata:\n\n'],
     ['event, id and data lines', 'event: delta\nid: 7\ndata: 1\ndata:  2\n\nid: 8\n\nevent:\ndata:\n\nid\ndata: x\n\n'],
     ['an id with U+0000 is ignored', 'id: 1\ndata: a\n\nid: b\u0000\ndata: c\n\n'],
     ['then a block the general path takes, then simple ones again', 'data: 1\n\nretry: 5\ndata: 2\n\n: c\ndata: 3\n\ndata: 4\n\n'],
     ['a block not ended in the feed', 'data: 1\n\nevent: e\ndata: 2\n'],
-    ['lone surrogates in every value become U+FFFD', 'id: a\udc00\nevent: \ud800b\ndata: c\udfff\n\n']
+    ['lone surrogates in every value stay as they are', 'id: a\udc00\nevent: \ud800b\ndata: c\udfff\n\n']
   ]
   for (const [name, text] of texts) {
     for (const options of [{}, { callbacks: ['onId', 'onRetry', 'onError', 'onComment'] }]) {
@@ -157,7 +157,7 @@ t.test('simple blocks (data, event and id lines only) are parsed on the string, 
       t.same(simple, feed([text.replaceAll('\n', '\r\n')], options), `${name} ${JSON.stringify(options)}`)
     }
   }
-  t.same(feed(['id: a\udc00\nevent: \ud800b\ndata: c\udfff\n\n']), [['id', 'a\ufffd'], event('c\ufffd', { id: 'a\ufffd', type: '\ufffdb' })])
+  t.same(feed(['id: a\udc00\nevent: \ud800b\ndata: c\udfff\n\n']), [['id', 'a\udc00'], event('c\udfff', { id: 'a\udc00', type: '\ud800b' })])
 
   const records = []
   const parser = createParser({
@@ -169,16 +169,16 @@ t.test('simple blocks (data, event and id lines only) are parsed on the string, 
     'reset() from onId drops its event; from onEvent, the rest of the feed is parsed')
 })
 
-t.test('without String#isWellFormed (browsers before 2023), every feed takes the general path', async (t) => {
+t.test('without String#isWellFormed (browsers before 2023), the parser works the same', async (t) => {
   const text = 'event: delta\nid: 7\ndata: 1\ndata: 2\n\ndata: a\udc00\n\n'
   const expected = feed([text])
   const descriptor = Object.getOwnPropertyDescriptor(String.prototype, 'isWellFormed')
-  const path = require.resolve('../lib/parser-drop-in')
+  const path = require.resolve('../lib/compat/eventsource-parser/create-parser')
   delete String.prototype.isWellFormed
   try {
     delete require.cache[path]
-    const withoutIt = require('../lib/parser-drop-in')
-    // The string path would call isWellFormed(), which is gone: these records come from the general path.
+    const withoutIt = require('../lib/compat/eventsource-parser/create-parser')
+    // A parser loaded while isWellFormed() is gone must not need it.
     t.same(feedStrings(withoutIt.createParser, [[text]]).filter((r) => r[0] !== 'feed'), expected)
   } finally {
     Object.defineProperty(String.prototype, 'isWellFormed', descriptor) // eslint-disable-line no-extend-native -- restores it
@@ -280,6 +280,27 @@ t.test('an overflow in a callback\'s feed drops the rest of the feed being parse
       parser.feed(`${first.replaceAll('\n', eol)}${eol}${eol}data: b${eol}${eol}`)
       t.same(records, ['a', 'max-buffer-size-exceeded'], JSON.stringify([first, eol]))
     }
+  }
+})
+
+t.test('an overflow in a callback\'s feed stops the feed being parsed, whichever line made the callback', async (t) => {
+  const cases = [
+    ['the blank line of a two-line event', ['data: a\ndata: b\n\ndata: c\n\n'], ['event', 'a\nb']],
+    ['a comment', [': a\ndata: c\n\n'], ['comment', 'a']],
+    ['a one-line event that ends an incomplete line', ['dat', 'a:a\n\ndata: c\n\n'], ['event', 'a']],
+    ['the same with CRLF', ['dat', 'a:a\r\n\r\ndata: c\r\n\r\n'], ['event', 'a']]
+  ]
+  for (const [name, feeds, first] of cases) {
+    const records = []
+    const overflow = () => parser.feed('data: 12345')
+    const parser = createParser({
+      maxBufferSize: 4,
+      onEvent (e) { records.push(['event', e.data]); if (e.data !== 'c') overflow() },
+      onComment (text) { records.push(['comment', text]); overflow() },
+      onError (e) { records.push(['error', e.type]) }
+    })
+    for (const feed of feeds) parser.feed(feed)
+    t.same(records, [first, ['error', 'max-buffer-size-exceeded']], name)
   }
 })
 

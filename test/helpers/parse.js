@@ -78,7 +78,7 @@ function feedStrings (createParser, streams, options = {}) {
   }
   const all = {
     onEvent (e) { records.push(['event', e.id, e.event, e.data, Object.keys(e).join()]); after() },
-    // Not from onId: there eventsource-parser's two dispatch paths differ (see lib/parser-drop-in.js).
+    // Not from onId: there eventsource-parser's two dispatch paths differ (see lib/compat/eventsource-parser/create-parser.js).
     onId (id) { records.push(['id', id]) },
     onRetry (ms) { records.push(['retry', ms]); after() },
     onComment (text) { records.push(['comment', text]); after() },

@@ -1,6 +1,6 @@
 'use strict'
 
-// ParseError: what the eventsource-parser drop-in (lib/parser-drop-in.js) hands to `onError`, and
+// ParseError: what the eventsource-parser drop-in (./create-parser.js) hands to `onError`, and
 // what its stream form errors with. It has eventsource-parser's shape, so that code which checks
 // `error.type`, `error.field`, `error.value`, `error.line` or `error.name` works unchanged:
 // - 'unknown-field': a line whose field name is none of data, event, id, retry (field, value, line);

@@ -2,8 +2,7 @@
 
 // EventSourceParserStream: a drop-in for eventsource-parser's (version 4), a TransformStream of strings
 // in (`response.body.pipeThrough(new TextDecoderStream())`) and eventsource-parser's messages out,
-// `{ id, event, data }`, on the drop-in's createParser (lib/parser-drop-in.js). As in
-// eventsource-parser:
+// `{ id, event, data }`, on the drop-in's createParser (./create-parser.js). As in eventsource-parser:
 // - `onError`: a function is called with each ParseError and parsing goes on; 'terminate' errors the
 //   stream with the first one; anything else ignores them;
 // - an overflow of `maxBufferSize` always errors the stream (the parser cannot go on without a reset(),
@@ -12,7 +11,8 @@
 // Unlike this package's EventSourceParserStream (lib/parser/web-stream.js), whose events are
 // EventSource's `{ type, data, lastEventId }`.
 
-const { createParser } = require('./parser-drop-in')
+const { fromCallerOf } = require('../../errors')
+const { createParser } = require('./create-parser')
 
 class EventSourceParserStream extends TransformStream {
   /**
@@ -25,26 +25,32 @@ class EventSourceParserStream extends TransformStream {
    */
   constructor ({ onError, onRetry, onComment, onId, maxBufferSize } = {}) {
     let parser
-    super({
-      start (controller) {
-        parser = createParser({
-          onEvent (event) {
-            controller.enqueue(event)
-          },
-          onError (error) {
-            if (typeof onError === 'function') onError(error)
-            if (onError === 'terminate' || error.type === 'max-buffer-size-exceeded') controller.error(error)
-          },
-          onRetry,
-          onComment,
-          onId,
-          maxBufferSize
-        })
-      },
-      transform (chunk) {
-        parser.feed(chunk)
-      }
-    })
+    // start() runs within super(): a bad option throws from it, with a stack that starts at the user's call.
+    const entry = new.target
+    try {
+      super({
+        start (controller) {
+          parser = createParser({
+            onEvent (event) {
+              controller.enqueue(event)
+            },
+            onError (error) {
+              if (typeof onError === 'function') onError(error)
+              if (onError === 'terminate' || error.type === 'max-buffer-size-exceeded') controller.error(error)
+            },
+            onRetry,
+            onComment,
+            onId,
+            maxBufferSize
+          })
+        },
+        transform (chunk) {
+          parser.feed(chunk)
+        }
+      })
+    } catch (err) {
+      throw fromCallerOf(err, entry)
+    }
   }
 }
 

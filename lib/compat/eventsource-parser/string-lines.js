@@ -1,0 +1,63 @@
+'use strict'
+
+// The lines of the eventsource-parser drop-in (./string-parser.js): its known fields matched on the
+// code units of a string, and the ParseErrors it reports, with eventsource-parser's messages.
+
+const { COLON, SPACE } = require('../../constants')
+const { FIELD_CODES } = require('../../parser/field-rules')
+const { ParseError } = require('./parse-error')
+
+// Whether the line at `pos` of `text` starts with `data:`.
+function isDataField (text, pos) {
+  return text.charCodeAt(pos) === 0x64 && text.charCodeAt(pos + 1) === 0x61 && text.charCodeAt(pos + 2) === 0x74 &&
+    text.charCodeAt(pos + 3) === 0x61 && text.charCodeAt(pos + 4) === COLON
+}
+
+// Whether the line at `pos` of `text` starts with `event:`.
+function isEventField (text, pos) {
+  return text.charCodeAt(pos) === 0x65 && text.charCodeAt(pos + 1) === 0x76 && text.charCodeAt(pos + 2) === 0x65 &&
+    text.charCodeAt(pos + 3) === 0x6e && text.charCodeAt(pos + 4) === 0x74 && text.charCodeAt(pos + 5) === COLON
+}
+
+// Whether the line at `pos` of `text` starts with `id:`.
+function isIdField (text, pos) {
+  return text.charCodeAt(pos) === 0x69 && text.charCodeAt(pos + 1) === 0x64 && text.charCodeAt(pos + 2) === COLON
+}
+
+// Whether the line [start, end) of `text`, whose first unit made it a candidate for `kind`, is that
+// field: the rest of its name, then a colon or the end of the line (a name alone has an empty value).
+function isField (text, start, end, kind) {
+  const name = FIELD_CODES[kind]
+  const nameEnd = start + name.length
+  if (nameEnd > end) return false
+  for (let i = 1; i < name.length; i++) {
+    if (text.charCodeAt(start + i) !== name[i]) return false
+  }
+  return nameEnd === end || text.charCodeAt(nameEnd) === COLON
+}
+
+// eventsource-parser's report of a field the standard ignores: the name up to the first colon (the
+// whole line without one), the value after it, and the line.
+function unknownFieldError (line) {
+  const colon = line.indexOf(':')
+  const field = colon === -1 ? line : line.slice(0, colon)
+  const value = colon === -1 ? '' : line.slice(line.charCodeAt(colon + 1) === SPACE ? colon + 2 : colon + 1)
+  const shown = field.length > 20 ? `${field.slice(0, 20)}…` : field
+  return new ParseError(`Unknown field "${shown}"`, { type: 'unknown-field', field, value, line })
+}
+
+// A `retry` value that is not all digits: its value and its line.
+function invalidRetryError (value, line) {
+  return new ParseError(`Invalid \`retry\` value: "${value}"`, { type: 'invalid-retry', value, line })
+}
+
+// What is buffered went past maxBufferSize.
+function overflowError (maxBufferSize) {
+  return new ParseError(`Buffered data exceeded max buffer size of ${maxBufferSize} characters`, {
+    type: 'max-buffer-size-exceeded'
+  })
+}
+
+module.exports = {
+  isDataField, isEventField, isIdField, isField, unknownFieldError, invalidRetryError, overflowError
+}

@@ -1,0 +1,129 @@
+'use strict'
+
+// The standard's interpretation of a field, the part of it that does not depend on what the parser
+// reads: bytes (lib/parser.js) or UTF-16 strings (lib/compat/eventsource-parser/create-parser.js).
+// https://html.spec.whatwg.org/multipage/server-sent-events.html#processField
+//
+// Everything here takes numbers (code units) or strings already cut out of the input, never the
+// input itself: a helper that read from "a Uint8Array or a string" would see both kinds at one call
+// site and make the byte parser's loop polymorphic. The names of the four fields are ASCII, so a
+// field name's UTF-8 bytes and its UTF-16 code units are the same numbers, and one table serves both
+// parsers. What each parser does with its own input (finding line ends, matching `data:` before
+// anything else, reading the digits of `retry` in place) stays in that parser.
+
+const { COLON, DIGIT_0, DIGIT_9 } = require('../constants')
+
+// Field kinds; FIELD_UNKNOWN for any other name ("the field is ignored").
+const FIELD_UNKNOWN = 0
+const FIELD_DATA = 1
+const FIELD_EVENT = 2
+const FIELD_ID = 3
+const FIELD_RETRY = 4
+
+// Each kind's name, and the same as code units. Names are compared literally: no case folding.
+const FIELD_NAMES = Object.freeze(['', 'data', 'event', 'id', 'retry'])
+const FIELD_CODES = Object.freeze(FIELD_NAMES.map((name) => Object.freeze(Array.from(name, (c) => c.charCodeAt(0)))))
+
+// The longest name: the colon that ends a known name is within a line's first MAX_FIELD_NAME + 1 units.
+const MAX_FIELD_NAME = 5
+
+// Up to this many digits, a value summed digit by digit is exact in a double (below 2^53).
+const EXACT_DIGITS = 15
+
+/**
+ * The only kind a field whose name starts with code unit `code` can be: no two names share a first
+ * letter, so a parser switches on it and compares the rest.
+ * @param {number} code
+ * @returns {number} a FIELD_* kind
+ */
+function fieldStartingWith (code) {
+  switch (code) {
+    case 0x64: return FIELD_DATA // d
+    case 0x65: return FIELD_EVENT // e
+    case 0x69: return FIELD_ID // i
+    case 0x72: return FIELD_RETRY // r
+    default: return FIELD_UNKNOWN
+  }
+}
+
+/**
+ * Whether code unit `code`, at `index` in a line whose first unit made it a candidate for `kind`,
+ * keeps it one: the name's own letter up to its length, then the colon, then anything (a line that
+ * ends there is the name with an empty value). `kind` must not be FIELD_UNKNOWN.
+ * @param {number} kind
+ * @param {number} index 1 or more
+ * @param {number} code
+ */
+function continuesField (kind, index, code) {
+  const name = FIELD_CODES[kind]
+  if (index < name.length) return code === name[index]
+  return index !== name.length || code === COLON
+}
+
+/**
+ * The value of an ASCII digit, or -1 for any other code unit.
+ * @param {number} code
+ */
+function digitValue (code) {
+  return code >= DIGIT_0 && code <= DIGIT_9 ? code - DIGIT_0 : -1
+}
+
+/**
+ * `retry`: "If the field value consists of only ASCII digits", the reconnection time it gives; else
+ * -1 (the field is ignored). An empty value is not a number, as in Chromium and Firefox. A value of
+ * more digits than a double holds exactly is read once, rounded as parseInt() rounds (it may be
+ * Infinity: clamping it to what a timer takes is the caller's business).
+ * @param {string} value
+ * @returns {number}
+ */
+function retryValue (value) {
+  const length = value.length
+  if (length === 0) return -1
+  let ms = 0
+  for (let i = 0; i < length; i++) {
+    const digit = digitValue(value.charCodeAt(i))
+    if (digit === -1) return -1
+    ms = ms * 10 + digit
+  }
+  return length > EXACT_DIGITS ? parseInt(value, 10) : ms
+}
+
+/**
+ * `id`: "If the field value does not contain U+0000 NULL, then set the last event ID buffer to the
+ * field value." In UTF-8 the byte 0x00 is U+0000 and nothing else, so a byte parser may also test
+ * the bytes before decoding.
+ * @param {string} value
+ */
+function isAcceptedId (value) {
+  return value.indexOf('\0') === -1
+}
+
+/**
+ * `data`: "Append the field value to the data buffer, then append a single U+000A LINE FEED (LF)",
+ * with the last LF removed at dispatch: the buffer is kept without it, and `lines` (how many data
+ * lines came before) tells an empty first line from none.
+ * @param {string} data
+ * @param {number} lines
+ * @param {string} value
+ */
+function appendData (data, lines, value) {
+  return lines === 0 ? value : `${data}\n${value}`
+}
+
+module.exports = {
+  FIELD_UNKNOWN,
+  FIELD_DATA,
+  FIELD_EVENT,
+  FIELD_ID,
+  FIELD_RETRY,
+  FIELD_NAMES,
+  FIELD_CODES,
+  MAX_FIELD_NAME,
+  EXACT_DIGITS,
+  fieldStartingWith,
+  continuesField,
+  digitValue,
+  retryValue,
+  isAcceptedId,
+  appendData
+}

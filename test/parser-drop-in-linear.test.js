@@ -1,0 +1,223 @@
+'use strict'
+
+// whatwg-eventsource/parser does linear work whatever the chunking, proved without a clock, as
+// test/parser-linear.test.js proves it for the byte parser: while the parser runs, the primitives it
+// works with are wrapped and counted. String#indexOf counts the characters it searched,
+// String#charCodeAt the characters read one by one, Array#join and String#slice the characters they
+// copied (an upper bound: V8 may make a slice a view), String#concat the appends to the tail of an
+// incomplete line and the longest string appended to (an append copies that string in an engine
+// without ropes). A parser that joins the incomplete line on every feed, or searches it again, does
+// O(N^2) work on a line dripped in small feeds, which these bounds reject, as the naive splitter below
+// shows with the same meter.
+
+const t = require('tap')
+const { createParser } = require('../parser')
+const { prng, randomCuts, splitString, sizeCuts } = require('./helpers')
+
+const originals = {
+  indexOf: String.prototype.indexOf,
+  charCodeAt: String.prototype.charCodeAt,
+  slice: String.prototype.slice,
+  join: Array.prototype.join,
+  concat: String.prototype.concat
+}
+/* eslint-disable no-extend-native -- restore() and meter() swap the primitives on purpose */
+function restore () {
+  String.prototype.indexOf = originals.indexOf
+  String.prototype.charCodeAt = originals.charCodeAt
+  String.prototype.slice = originals.slice
+  Array.prototype.join = originals.join
+  String.prototype.concat = originals.concat
+}
+t.teardown(restore)
+
+/** Runs `fn` synchronously with the primitives counted; restores them whatever happens. */
+function meter (fn) {
+  const counts = { searched: 0, read: 0, sliced: 0, joined: 0, largestJoin: 0, appends: 0, longestAppendedTo: 0 }
+  const { indexOf, charCodeAt, slice, join, concat } = originals
+  String.prototype.indexOf = function (search, from = 0) {
+    const at = indexOf.call(this, search, from)
+    const start = Math.min(Math.max(from, 0), this.length)
+    counts.searched += (at === -1 ? this.length : at + search.length) - start
+    return at
+  }
+  String.prototype.charCodeAt = function (index) {
+    counts.read++
+    return charCodeAt.call(this, index)
+  }
+  String.prototype.slice = function (start, end) {
+    const result = slice.call(this, start, end)
+    counts.sliced += result.length
+    return result
+  }
+  Array.prototype.join = function (separator) {
+    const result = join.call(this, separator)
+    counts.joined += result.length
+    counts.largestJoin = Math.max(counts.largestJoin, this.length)
+    return result
+  }
+  String.prototype.concat = function (...strings) {
+    counts.appends++
+    counts.longestAppendedTo = Math.max(counts.longestAppendedTo, this.length)
+    return concat.apply(this, strings)
+  }
+  try {
+    fn()
+  } finally {
+    restore()
+  }
+  return counts
+}
+/* eslint-enable no-extend-native */
+
+/** Cuts `text` into feeds of min..max characters, from a seeded PRNG (made before metering starts). */
+function drip (text, min, max, seed = 1) {
+  return splitString(text, randomCuts(text.length, prng(seed), { min, max }))
+}
+
+/** Feeds `feeds` to a fresh parser, metered; returns the events' data and the counts. */
+function run (feeds) {
+  const events = []
+  const parser = createParser({ onEvent (event) { events.push(event.data) } })
+  const counts = meter(() => {
+    for (const feed of feeds) parser.feed(feed)
+  })
+  return { events, counts }
+}
+
+/** Checks each count against `factor` times the input's length. */
+function linear (t, counts, length, factor) {
+  for (const what of ['searched', 'read', 'sliced', 'joined']) {
+    t.ok(counts[what] <= factor * length, `${what} ${counts[what]} characters for ${length}`)
+  }
+}
+
+// The O(N^2) ways: join the incomplete line with each feed, and search it again from its start.
+function naiveSplitter (feeds) {
+  let pending = ''
+  const lines = []
+  return meter(() => {
+    for (const feed of feeds) {
+      pending = [pending, feed].join('')
+      let lf
+      while ((lf = pending.indexOf('\n')) !== -1) {
+        lines.push(pending.slice(0, lf))
+        pending = pending.slice(lf + 1)
+      }
+    }
+  })
+}
+
+// A bound of 3 per input character, as for the byte parser: each is searched once for LF and once for
+// CR, read one by one at most twice (feeds of up to 16 characters, the start of each line), and copied
+// once into its line (and sliced once as a value). Measured: at most 2.0.
+const FACTOR = 3
+// The tail an incomplete line's tiny pieces are appended to is at most this long (TAIL_BATCH in
+// lib/compat/eventsource-parser/create-parser.js): an append copies at most that much, in any engine.
+const TAIL_BATCH = 1024
+
+t.test('a 256 KiB data line dripped in 1-8 character feeds costs linear work', async (t) => {
+  const value = 'x'.repeat(256 * 1024)
+  const input = `data: ${value}\n\n`
+  const feeds = drip(input, 1, 8)
+  const { events, counts } = run(feeds)
+  t.same(events, [value])
+  linear(t, counts, input.length, FACTOR)
+  // Joining the incomplete line with each feed would copy it once per feed.
+  let quadratic = 0
+  let pending = 0
+  for (const feed of feeds) {
+    quadratic += pending + feed.length
+    pending += feed.length
+  }
+  t.ok(quadratic > 1000 * FACTOR * input.length, `pending + feed would copy ${quadratic} characters`)
+})
+
+t.test('the meter rejects the naive splitter', async (t) => {
+  // Small enough to run the quadratic splitter quickly, large enough to fail the bound by far.
+  const input = `data: ${'x'.repeat(16 * 1024)}\n\n`
+  const feeds = drip(input, 1, 8, 7)
+  const naive = naiveSplitter(feeds)
+  t.ok(naive.joined > 100 * FACTOR * input.length, `naive joined ${naive.joined} characters for ${input.length}`)
+  t.ok(naive.searched > 100 * FACTOR * input.length, `naive searched ${naive.searched} characters for ${input.length}`)
+  const { events, counts } = run(feeds)
+  t.equal(events[0].length, 16 * 1024)
+  linear(t, counts, input.length, FACTOR)
+})
+
+t.test('a line dripped one character per feed is kept in batches, not one piece per feed', async (t) => {
+  const value = 'y'.repeat(64 * 1024)
+  const input = `data:${value}\n\n`
+  const { events, counts } = run(splitString(input, sizeCuts(input.length, 1)))
+  t.same(events, [value])
+  linear(t, counts, input.length, FACTOR)
+  // Tiny pieces are appended to a tail of at most 1 KiB, which then becomes one piece: each character is
+  // appended once and joined once, and the line's join reads a few dozen pieces, not 64 K of them.
+  t.ok(counts.appends <= input.length, `${counts.appends} appends for ${input.length} feeds`)
+  t.ok(counts.longestAppendedTo < TAIL_BATCH, `appended to strings of ${counts.longestAppendedTo} characters at most`)
+  t.ok(counts.joined <= input.length, `joined ${counts.joined} characters for ${input.length}`)
+  t.ok(counts.largestJoin <= input.length / TAIL_BATCH + 3, `the largest join read ${counts.largestJoin} pieces`)
+})
+
+t.test('a long line in 1 KiB feeds is joined once', async (t) => {
+  // Pieces this long are kept as they are, never appended to a tail: each character is copied once.
+  const value = 'z'.repeat(1024 * 1024)
+  const input = `data:${value}\n\n`
+  const { events, counts } = run(splitString(input, sizeCuts(input.length, 1024)))
+  t.same(events, [value])
+  t.ok(counts.joined <= input.length, `joined ${counts.joined} characters for ${input.length}`)
+  t.equal(counts.appends, 0, 'no appends')
+  linear(t, counts, input.length, FACTOR)
+})
+
+t.test('many short events dripped in 1-8 character feeds cost linear work, LF and CRLF', async (t) => {
+  for (const eol of ['\n', '\r\n', '\r']) {
+    const parts = []
+    for (let i = 0; i < 8192; i++) parts.push(`id: ${i}${eol}event: tick${eol}data: ${'y'.repeat(i % 40)}${eol}${eol}`)
+    const input = parts.join('')
+    const { events, counts } = run(drip(input, 1, 8, 11))
+    t.equal(events.length, 8192, JSON.stringify(eol))
+    linear(t, counts, input.length, FACTOR)
+  }
+})
+
+t.test('large feeds: each character searched once for LF and once for CR', async (t) => {
+  const parts = []
+  let ids = 0
+  for (let i = 0; i < 2000; i++) {
+    parts.push(`id: ${i}\nevent: e\ndata: ${'v'.repeat(i % 300)}\n\n`)
+    ids += String(i).length
+  }
+  const input = parts.join('')
+  for (const size of [16 * 1024, 64 * 1024]) {
+    const { events, counts } = run(splitString(input, sizeCuts(input.length, size)))
+    t.equal(events.length, 2000)
+    // And each id value once for U+0000.
+    t.ok(counts.searched <= 2 * input.length + ids, `searched ${counts.searched} characters for ${input.length}`)
+  }
+})
+
+t.test('a dripped line keeps its order across tails and pieces of every size', async (t) => {
+  // Distinct characters; pieces of 1 to 7 characters with a 20,000-character one now and then, so that
+  // a tail is cut short by a long piece, as well as full.
+  const value = Array.from({ length: 100_000 }, (_, i) => 'abcdefghijklmnopqrstuvwxyz'[i % 26]).join('')
+  const input = `data:${value}\n\n`
+  const cuts = []
+  for (let at = 0, n = 0; at < input.length; n++) {
+    at += n % 150 === 149 ? 20_000 : 1 + (n % 7)
+    if (at < input.length) cuts.push(at)
+  }
+  const events = []
+  const parser = createParser({ onEvent (event) { events.push(event.data) } })
+  for (const feed of splitString(input, cuts)) parser.feed(feed)
+  t.equal(events.length, 1)
+  t.ok(events[0] === value, 'the value, character for character')
+})
+
+t.test('the meter is restored after use', async (t) => {
+  t.equal(String.prototype.indexOf, originals.indexOf)
+  t.equal(String.prototype.charCodeAt, originals.charCodeAt)
+  t.equal(String.prototype.slice, originals.slice)
+  t.equal(Array.prototype.join, originals.join)
+  t.equal(String.prototype.concat, originals.concat)
+})
