@@ -21,14 +21,6 @@ const CLOSED = 2
 // small enough that a hostile server cannot take the process down.
 const DEFAULT_MAX_EVENT_SIZE = 64 * 1024 * 1024
 
-// Between EventSourceParser and the eventsource-parser drop-in (lib/parser-drop-in.js): the option
-// that hands the parser the drop-in's hooks, and the members only the drop-in uses.
-const kDropIn = Symbol('kDropIn')
-const kWriteText = Symbol('kWriteText')
-const kClearEvent = Symbol('kClearEvent')
-const kDataLength = Symbol('kDataLength')
-const kEventEmpty = Symbol('kEventEmpty')
-
 module.exports = {
   LF,
   CR,
@@ -41,10 +33,5 @@ module.exports = {
   CONNECTING,
   OPEN,
   CLOSED,
-  DEFAULT_MAX_EVENT_SIZE,
-  kDropIn,
-  kWriteText,
-  kClearEvent,
-  kDataLength,
-  kEventEmpty
+  DEFAULT_MAX_EVENT_SIZE
 }

@@ -1,0 +1,112 @@
+'use strict'
+
+// PendingLine: the bytes of a line that spans chunks, kept until its end arrives and then joined once.
+// Appending each chunk to one growing buffer would copy the line once per write: O(N^2) for a long line
+// dripped in small chunks. Here a piece is kept by reference (a view of the caller's chunk) or, when
+// small, copied into a scratch buffer, and the whole line is copied once, by join().
+
+const { allocUnsafe } = require('#bytes')
+
+// Pieces shorter than this are copied into the scratch buffer rather than kept by reference: a line
+// dripped one byte per chunk then costs its bytes in memory, not one object per byte.
+const SMALL_PIECE = 128
+const SCRATCH_SIZE = 4096
+// Pieces up to this long are copied byte by byte: cheaper than a subarray view and set().
+const COPY_MAX = 64
+
+class PendingLine {
+  // How many bytes are pending: read by the parser on every write.
+  length = 0
+  // Where join()'s line is in the buffer it returned.
+  lineStart = 0
+  lineEnd = 0
+  // The pieces in order (views of callers' chunks, or sealed parts of the scratch buffer), then the
+  // unsealed part of the scratch buffer, [#scratchStart, #scratchUsed).
+  #pieces = []
+  #scratch = null
+  #scratchUsed = 0
+  #scratchStart = 0
+
+  /** Keeps bytes [start, end) of `chunk` as the next piece of the line. */
+  add (chunk, start, end) {
+    const length = end - start
+    this.length += length
+    if (length >= SMALL_PIECE) {
+      this.#sealScratch()
+      this.#pieces.push(start === 0 && end === chunk.length ? chunk : chunk.subarray(start, end))
+      return
+    }
+    if (this.#scratch === null || this.#scratchUsed + length > this.#scratch.length) {
+      this.#sealScratch()
+      this.#scratch = allocUnsafe(SCRATCH_SIZE)
+      this.#scratchUsed = this.#scratchStart = 0
+    }
+    this.#copyToScratch(chunk, start, end)
+  }
+
+  /**
+   * The pending pieces and bytes [start, end) of `chunk` as one line: returns the buffer that holds
+   * it, at [lineStart, lineEnd). Nothing is pending afterwards. The buffer may be the scratch buffer,
+   * which the next add() reuses: read the line before adding to it.
+   */
+  join (chunk, start, end) {
+    const scratch = this.#scratch
+    if (this.#pieces.length === 0 && end - start <= COPY_MAX && this.#scratchUsed + (end - start) <= SCRATCH_SIZE) {
+      // The common case of a short line cut in two: the pending part is all in the scratch buffer,
+      // so complete it there, to be parsed in place.
+      this.lineStart = this.#scratchStart
+      this.#copyToScratch(chunk, start, end)
+      this.lineEnd = this.#scratchUsed
+      this.length = 0
+      this.#scratchUsed = this.#scratchStart = 0
+      return scratch
+    }
+    this.#sealScratch()
+    const pieces = this.#pieces
+    const total = this.length + (end - start)
+    const line = allocUnsafe(total)
+    let offset = 0
+    for (let i = 0; i < pieces.length; i++) {
+      line.set(pieces[i], offset)
+      offset += pieces[i].length
+    }
+    if (end > start) line.set(chunk.subarray(start, end), offset)
+    this.#pieces = []
+    this.length = 0
+    // The scratch buffer's sealed bytes now live in `line`; start it over.
+    this.#scratchUsed = this.#scratchStart = 0
+    this.lineStart = 0
+    this.lineEnd = total
+    return line
+  }
+
+  /** Forgets the line, and the scratch buffer with it. */
+  clear () {
+    this.length = 0
+    this.#pieces = []
+    this.#scratch = null
+    this.#scratchUsed = this.#scratchStart = 0
+  }
+
+  #copyToScratch (chunk, start, end) {
+    const scratch = this.#scratch
+    if (end - start > COPY_MAX) {
+      scratch.set(start === 0 && end === chunk.length ? chunk : chunk.subarray(start, end), this.#scratchUsed)
+      this.#scratchUsed += end - start
+      return
+    }
+    let used = this.#scratchUsed
+    for (let i = start; i < end; i++) scratch[used++] = chunk[i]
+    this.#scratchUsed = used
+  }
+
+  // Turns the unsealed part of the scratch buffer into a piece, so later pieces follow it in order.
+  #sealScratch () {
+    if (this.#scratchUsed > this.#scratchStart) {
+      this.#pieces.push(this.#scratch.subarray(this.#scratchStart, this.#scratchUsed))
+      this.#scratchStart = this.#scratchUsed
+    }
+  }
+}
+
+module.exports = { PendingLine }
