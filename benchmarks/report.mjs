@@ -1,5 +1,6 @@
-// Generates the benchmark tables of README.md ("## Performance") and benchmarks/README.md from the
-// committed results (benchmarks/results/<kind>-<node version>.json, every Node version present), between
+// Generates the benchmark tables of the documentation (README.md's one table, the summaries in docs/:
+// report/docs.mjs) and of benchmarks/README.md from the committed results
+// (benchmarks/results/<kind>-<node version>.json, every Node version present), between
 // `<!-- bench:<name>:start -->` and `<!-- bench:<name>:end -->` markers, so the figures in the docs are
 // the figures in the JSON.
 //
@@ -11,14 +12,18 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { compareVersions } from './report/format.mjs'
 import { applyBlocks, changedBlocks } from './report/markers.mjs'
-import { e2eSection, memorySection, wholeClientSummary, floorTable } from './report/whole-client.mjs'
-import { parserSection, parserSummary, dropInSummary } from './report/parser.mjs'
-import { startupSection, startupSummary } from './report/startup.mjs'
-import { tlsSection, http2Summary } from './report/tls.mjs'
+import { e2eSection, memorySection, floorTable } from './report/whole-client.mjs'
+import { parserSection } from './report/parser.mjs'
+import { startupSection } from './report/startup.mjs'
+import { tlsSection } from './report/tls.mjs'
+import { DOC_FILES, docBlocks, repositoryRaw } from './report/docs.mjs'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 export const RESULTS_DIR = `${root}benchmarks/results`
-export const FILES = { readme: `${root}README.md`, benchmarks: `${root}benchmarks/README.md` }
+export const FILES = {
+  ...Object.fromEntries(Object.entries(DOC_FILES).map(([key, path]) => [key, `${root}${path}`])),
+  benchmarks: `${root}benchmarks/README.md`
+}
 
 // e2eTls and memoryTls: the same runners with --tls (results/e2e-tls-<node>.json, memory-tls-<node>.json).
 const KINDS = ['e2e', 'memory', 'parser', 'startup', 'e2eTls', 'memoryTls']
@@ -35,16 +40,10 @@ export function loadResults (dir = RESULTS_DIR) {
   return out
 }
 
-/** The blocks of each file: { readme: { name: markdown }, benchmarks: { name: markdown } }. */
+/** The blocks of each file, by the keys of FILES: { readme: { name: markdown }, ..., benchmarks: { ... } }. */
 export function renderBlocks (results, dir = RESULTS_DIR) {
   return {
-    readme: {
-      'readme-whole-client': wholeClientSummary(results.e2e, results.memory, dir),
-      'readme-startup': startupSummary(results.startup),
-      'readme-parser': parserSummary(results.parser),
-      'readme-parser-drop-in': dropInSummary(results.parser),
-      'readme-http2': http2Summary(results.memoryTls, results.e2eTls)
-    },
+    ...docBlocks(results, dir, repositoryRaw(root)),
     benchmarks: {
       parser: parserSection(results.parser),
       e2e: e2eSection(results.e2e, dir),

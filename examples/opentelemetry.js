@@ -1,7 +1,7 @@
 'use strict'
 
 // OpenTelemetry for every EventSource of the process, from whatwg-eventsource's diagnostics channels
-// (README, "Diagnostics"), with @opentelemetry/api alone: the application registers the SDK and the
+// (docs/diagnostics.md), with @opentelemetry/api alone: the application registers the SDK and the
 // exporters it wants, this file only talks to the API.
 //
 // - One span per connection attempt ("EventSource GET", kind CLIENT), started by the attempt's

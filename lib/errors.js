@@ -9,7 +9,7 @@
 // is its one own enumerable property, and it prints as Node's errors do: `Name [CODE]: message`, in
 // toString() and on the first line of its stack. Codes that Node also uses keep Node's meaning and
 // wording; conditions specific to this package carry the ERR_EVENTSOURCE_ prefix. Every code that is not
-// internal is listed in the README's Errors section and in the ErrorCode type
+// internal is listed in docs/errors.md and in the ErrorCode type
 // (test/errors-documented.test.js reads this table to check).
 
 // util.inspect on Node, Bun and Deno; a small stand-in elsewhere (package.json's "imports").

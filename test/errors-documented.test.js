@@ -1,7 +1,7 @@
 'use strict'
 
 // Every error code the library can produce is declared once, in lib/errors.js's table, and is one a
-// program can switch on: the README lists it and the ErrorCode type names it. The codes are read from
+// program can switch on: docs/errors.md lists it and the ErrorCode type names it. The codes are read from
 // the table itself, so a new code without documentation fails here; and a code spelled out anywhere
 // else in lib/ must be one the table declares, so none can drift from it.
 
@@ -21,13 +21,13 @@ const declared = Object.keys(codes)
 const internal = declared.filter((code) => codes[code].kind === 'internal')
 const public_ = declared.filter((code) => codes[code].kind !== 'internal')
 
-// The README's "Errors" section: from its heading to the next one of the same level.
-function readmeErrorsSection () {
-  const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8')
-  const start = readme.indexOf('\n## Errors\n')
-  t.not(start, -1, 'the README has an Errors section')
-  const end = readme.indexOf('\n## ', start + 1)
-  return readme.slice(start, end === -1 ? undefined : end)
+// The "Codes" section of docs/errors.md: from its heading to the next one of the same level.
+function documentedCodes () {
+  const page = fs.readFileSync(path.join(root, 'docs', 'errors.md'), 'utf8')
+  const start = page.indexOf('\n## Codes\n')
+  t.not(start, -1, 'docs/errors.md has a Codes section')
+  const end = page.indexOf('\n## ', start + 1)
+  return page.slice(start, end === -1 ? undefined : end)
 }
 
 t.test('the table declares every code, each as a constructor named after it', async (t) => {
@@ -39,8 +39,8 @@ t.test('the table declares every code, each as a constructor named after it', as
   }
 })
 
-t.test('every declared code is listed in the README', async (t) => {
-  const section = readmeErrorsSection()
+t.test('every declared code is listed in docs/errors.md', async (t) => {
+  const section = documentedCodes()
   for (const code of public_) t.ok(section.includes(`\`${code}\``), `${code} is documented`)
 })
 
@@ -51,7 +51,7 @@ t.test('every declared code is in the ErrorCode type', async (t) => {
 })
 
 t.test('the internal codes stay internal', async (t) => {
-  const section = readmeErrorsSection()
+  const section = documentedCodes()
   for (const code of internal) t.notOk(section.includes(code), `${code} is not presented as one to handle`)
 })
 

@@ -26,7 +26,7 @@ function version5 (name, fn) {
   t.test(`${name} (whatwg-eventsource/eventsource, as eventsource 5)`, (t) => fn(t, dropIn))
 }
 
-// A check of where we differ from that package on purpose (README, "Switching from `eventsource`").
+// A check of where we differ from that package on purpose (docs/migrating-from-eventsource.md).
 function differs (name, fn) {
   t.test(`${name} (whatwg-eventsource/eventsource, unlike eventsource)`, (t) => fn(t, dropIn))
 }

@@ -1,8 +1,8 @@
 'use strict'
 
 // The documented way to make a dependency use the drop-ins: npm `overrides` pointing `eventsource` and
-// `eventsource-parser` at the two packages of packages/ (README, "Using the drop-ins inside your
-// dependencies"). In a temporary directory the test
+// `eventsource-parser` at the two packages of packages/ (docs/drop-ins-in-dependencies.md). In a
+// temporary directory the test
 // 1. packs whatwg-eventsource and the two packages (`npm pack`), the tarballs standing in for the registry;
 // 2. writes a project that depends on the MCP SDK, at the version installed here, with `overrides` for
 //    eventsource and eventsource-parser (the tarballs), and for whatwg-eventsource, which the packages

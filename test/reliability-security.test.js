@@ -1,6 +1,6 @@
 'use strict'
 
-// Security properties the README promises (Security, Node extensions): credential headers never reach
+// Security properties SECURITY.md and docs/extensions.md promise: credential headers never reach
 // another origin after a redirect, https: -> http: redirects are refused unless opted in, CR/LF/NUL
 // in a user-supplied Last-Event-ID or header never reach the wire, and event names are only names.
 // Two origins are two servers: http://127.0.0.1:<a> and http://localhost:<b>, where `localhost` is
@@ -76,7 +76,7 @@ t.test('credential headers and a cross-origin redirect', async (t) => {
   })
 
   t.test('nor sent to the other origin when the connection is reestablished there', async (t) => {
-    // The reconnection goes to the final URL (as in Chromium; see the README): the other origin.
+    // The reconnection goes to the final URL (as in Chromium; see docs/api.md): the other origin.
     for (const headers of [USER_HEADERS, () => USER_HEADERS]) {
       t.test(typeof headers === 'function' ? 'headers from a function' : 'headers from an object', async (t) => {
         const b = await serve(t, (req, res, i) => {

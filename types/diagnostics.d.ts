@@ -1,5 +1,5 @@
-// The messages of whatwg-eventsource's diagnostics channels (lib/platform/channels-node.js; the README's
-// "Diagnostics" section). node:diagnostics_channel types every message as `unknown`: a subscriber
+// The messages of whatwg-eventsource's diagnostics channels (lib/platform/channels-node.js;
+// docs/diagnostics.md). node:diagnostics_channel types every message as `unknown`: a subscriber
 // narrows it with these, e.g.
 //
 //   import { subscribe } from 'node:diagnostics_channel'

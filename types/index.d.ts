@@ -1,6 +1,6 @@
 // Type definitions for whatwg-eventsource.
 // EventSource mirrors lib.dom's interface, so browser code type-checks unchanged; the Node
-// extensions are typed on EventSourceInit and documented in the README.
+// extensions are typed on EventSourceInit and documented in docs/extensions.md.
 //
 // They compile with and without lib.dom (strict, skipLibCheck false; test/types/tsconfig*.json).
 // Without it, the globals come from @types/node, which declares Event, EventTarget, MessageEvent,

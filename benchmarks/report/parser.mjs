@@ -111,7 +111,7 @@ function ratioByNode (runs, rowsOf, firstHeader) {
   return table(header, body)
 }
 
-/** README.md: the string form's ratio per fixture (rows) and Node version (columns). */
+/** docs/migrating-from-eventsource-parser.md: the string form's ratio per fixture (rows) and Node version (columns). */
 export function dropInSummary (runs) {
   const withStrings = runs.filter((run) => stringRows(run.json).length !== 0)
   if (withStrings.length === 0) return '_No string-form results yet._'
@@ -119,7 +119,7 @@ export function dropInSummary (runs) {
     `Drop-in time ÷ eventsource-parser's, the same strings, from ${withStrings.map((r) => `\`benchmarks/results/${r.file}\``).join(', ')}.`].join('\n')
 }
 
-/** README.md: ratio per fixture (rows) and Node version (columns). */
+/** docs/performance.md: ratio per fixture (rows) and Node version (columns). */
 export function parserSummary (runs) {
   if (runs.length === 0) return '_No parser results yet._'
   const notes = runs.filter((r) => r.json.note).map((r) => `> Note (Node ${r.json.node}): ${r.json.note}.`)

@@ -50,7 +50,7 @@ export function startupSection (runs) {
   return out.join('\n')
 }
 
-/** README.md: spawn → first event per client (rows) and Node version (columns), parent clock. */
+/** docs/performance.md: spawn → first event per client (rows) and Node version (columns), parent clock. */
 export function startupSummary (runs) {
   if (runs.length === 0) return '_No startup results yet._'
   const ids = ORDER.filter((c) => runs.some((run) => run.json.results[c]))

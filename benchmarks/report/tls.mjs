@@ -1,7 +1,7 @@
 // The TLS and HTTP/2 sections of the report (../report.mjs): idle connections (results/memory-tls-<node>.json,
 // `npm run bench:memory -- --tls`) and throughput (results/e2e-tls-<node>.json, `npm run bench:e2e -- --tls`),
 // every client over HTTPS/1.1 and over h2. Variants are named `<transport>:<client>`; ratios compare a
-// client with ours on the same transport. The README's HTTP/2 section gets the h2 figures and targets.
+// client with ours on the same transport. docs/http2.md gets the h2 figures and targets.
 
 import { wholeClientHeading, e2eHeading } from './whole-client.mjs'
 import { table, spread, plural, fmtRate, fmtUs, fmtKiB, fmtMs } from './format.mjs'
@@ -103,7 +103,7 @@ export function tlsSection (memoryRuns, e2eRuns) {
   return out.join('\n')
 }
 
-/** README.md's HTTP/2 section: per Node version, ours over HTTPS/1.1 and over h2, the floor, the targets. */
+/** docs/http2.md: per Node version, ours over HTTPS/1.1 and over h2, the floor, the targets. */
 export function http2Summary (memoryRuns, e2eRuns) {
   if (memoryRuns.length === 0) return '_No results/memory-tls-*.json yet: run `npm run bench:memory -- --tls`._'
   const out = []

@@ -1,5 +1,5 @@
 // The whole-client sections of the report (../report.mjs): throughput (results/e2e-<node>.json) and
-// idle connections (results/memory-<node>.json), as benchmarks/README.md tables and the README summary.
+// idle connections (results/memory-<node>.json), as benchmarks/README.md tables and the summary of docs/performance.md.
 // Ratios are ratios of medians; their range is that of the per-round ratios (round p pairs the p-th
 // process of each client: the runners interleave processes across clients).
 
@@ -226,7 +226,7 @@ export function floorTable (runs) {
 
 const fmtRatioX = (x) => `${x.toFixed(2)}x`
 
-// ---- README summary ----
+// ---- docs/performance.md summary ----
 
 // What no spec-exact EventSource goes below per event: a MessageEvent of the runtime's own (the global
 // one) built and dispatched to one listener, from the hot-path benchmark of the same run, set against
@@ -246,7 +246,7 @@ function messageEventFloor (run) {
     (fast ? `undici's builds its own (\`createFastMessageEvent\`, ${fmtNs(fast.p50Ns)}), which is not \`instanceof MessageEvent\`.` : '')
 }
 
-/** README.md: one table per Node version with an e2e or memory file: the headline figures. */
+/** docs/performance.md: one table per Node version with an e2e or memory file: the headline figures. */
 export function wholeClientSummary (e2eRuns, memoryRuns, resultsDir) {
   const versions = [...new Set([...e2eRuns, ...memoryRuns].map((r) => r.json.environment.node))]
   if (versions.length === 0) return '_No whole-client results yet._'

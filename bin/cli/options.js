@@ -359,7 +359,7 @@ function parseCommandLine (args, { stdin = 0 } = {}) {
   if (values.timeout !== undefined) config.timeout = parseTime(values.timeout, 'timeout', { min: 1 })
 
   if (values.proxy !== undefined) {
-    // init.http2 has sessions of its own, which do not go through a proxy (see the README).
+    // init.http2 has sessions of its own, which do not go through a proxy (see docs/http2.md).
     if (config.http2) throw new UsageError('--http2 connects directly, so it cannot be used with --proxy')
     config.proxy = parseUrl(values.proxy, '--proxy', ['http:', 'https:', 'socks5:', 'socks:']).href
   }

@@ -1,9 +1,9 @@
 'use strict'
 
 // The EventSourceInit dictionary: WebIDL conversion of the standard member (withCredentials) and
-// validation of the Node extensions, which live at the top level of the dictionary (see the README
-// for why). undici's shape (`node: { dispatcher, reconnectionTime }`) is accepted as it is, so code
-// written for Node's built-in EventSource works unchanged.
+// validation of the Node extensions, which live at the top level of the dictionary (see
+// docs/extensions.md for why). undici's shape (`node: { dispatcher, reconnectionTime }`) is accepted as
+// it is, so code written for Node's built-in EventSource works unchanged.
 
 const {
   validateObject, validateFunction, validateNumber, validateLimit, validateTime, validateOneOf, validateStatusList, validateDispatcher,

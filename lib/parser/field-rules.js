@@ -1,7 +1,7 @@
 'use strict'
 
 // The standard's interpretation of a field, the part of it that does not depend on what the parser
-// reads: bytes (lib/parser.js) or UTF-16 strings (lib/compat/eventsource-parser/create-parser.js).
+// reads: bytes (./parser.js) or UTF-16 strings (lib/compat/eventsource-parser/string-parser.js).
 // https://html.spec.whatwg.org/multipage/server-sent-events.html#processField
 //
 // Everything here takes numbers (code units) or strings already cut out of the input, never the

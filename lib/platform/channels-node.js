@@ -3,7 +3,7 @@
 // What EventSources do, published on diagnostics_channel, the way Node core and undici publish HTTP:
 // APM tools (OpenTelemetry, Datadog, Sentry) and logs observe every source without wrapping user code.
 // A message is built only when the channel has subscribers (`hasSubscribers`), so that nothing is
-// paid when nobody listens. The README lists every channel and its message; types/diagnostics.d.ts
+// paid when nobody listens. docs/diagnostics.md lists every channel and its message; types/diagnostics.d.ts
 // types them.
 //
 //   whatwg-eventsource:create   { source, url }

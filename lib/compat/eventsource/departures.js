@@ -31,7 +31,7 @@
 // Where that package's versions differ, version 5 is followed, as it follows the standard (and so do we):
 // `on*` handlers run in their place among the listeners, an event without `id:` keeps the last event ID,
 // the Content-Type is compared by its essence, nothing is dispatched after close().
-// What stays ours, and why, is listed in the README ("Switching from `eventsource`").
+// What stays ours, and why, is listed in docs/migrating-from-eventsource.md.
 
 const { kDepartures } = require('../../eventsource/init')
 const { errorEventFactory } = require('./error-event')

@@ -1,0 +1,172 @@
+'use strict'
+
+// The server the examples of docs/ run against: `node examples/docs-server.js` prints the two origins
+// to give them (SSE_ORIGIN, plain HTTP/1.1; SSE_TLS_ORIGIN, HTTPS with HTTP/2 and HTTP/1.1), and the
+// certificate to save as ca.pem beside an example that reads one. test/docs-examples.test.js starts it
+// the same way and runs every example of README.md and docs/ against it. Loopback only, port 0.
+//
+// Routes, the same on both origins:
+//   GET  /events              three events (hello; a `price` event; done), then stays open
+//   GET  /flaky               two numbered events per connection, each ended by the server; resumes
+//                             after Last-Event-ID; the fifth event is `done`; `retry: 50`
+//   POST /chat                an LLM-style answer to {"prompt"} in OpenAI's chunks, `data: [DONE]`,
+//                             then the end of the response; 401 without an Authorization header
+//   POST /resume, GET /resume MCP-style: the POST answers two events and is cut; a GET with
+//                             Last-Event-ID gets the rest: the result, then `done`
+//   GET  /log?offset=n        two lines of a log from offset n per connection, the next offset as
+//                             each event's ID; `done` at offset 4
+//   GET  /part/1, /part/2     part 1 names part 2 in a `stream-next-url` header and ends; part 2 is `done`
+//   GET  /status/<code>       that status (401 with WWW-Authenticate; ?retry-after=s adds Retry-After)
+
+const http = require('node:http')
+const http2 = require('node:http2')
+const fs = require('node:fs')
+const path = require('node:path')
+const { once } = require('node:events')
+
+const TLS_DIR = path.join(__dirname, '..', 'test', 'fixtures', 'tls')
+const SSE = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' }
+
+const event = ({ id, type, data, retry }) =>
+  `${retry === undefined ? '' : `retry: ${retry}\n`}${id === undefined ? '' : `id: ${id}\n`}${type ? `event: ${type}\n` : ''}data: ${data}\n\n`
+
+function readBody (req) {
+  return new Promise((resolve, reject) => {
+    const chunks = []
+    req.on('data', (chunk) => chunks.push(chunk))
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
+    req.on('error', reject)
+  })
+}
+
+const routes = {
+  '/events' (req, res) {
+    res.writeHead(200, SSE)
+    res.write(event({ id: 1, data: 'hello' }))
+    res.write(event({ id: 2, type: 'price', data: '{"symbol":"ACME","price":42}' }))
+    res.write(event({ id: 3, data: 'done' }))
+  },
+
+  '/flaky' (req, res) {
+    const after = Number(req.headers['last-event-id'] ?? 0)
+    res.writeHead(200, SSE)
+    if (after >= 4) return res.write(event({ id: 5, data: 'done' }))
+    res.write(event({ id: after + 1, data: `tick ${after + 1}`, retry: 50 }))
+    res.end(event({ id: after + 2, data: `tick ${after + 2}` }))
+  },
+
+  async '/chat' (req, res) {
+    if (!req.headers.authorization) {
+      res.writeHead(401, { 'www-authenticate': 'Bearer realm="docs"' })
+      return res.end()
+    }
+    const { prompt } = JSON.parse(await readBody(req))
+    res.writeHead(200, SSE)
+    for (const token of `You said: ${prompt}`.split(/(?= )/)) {
+      res.write(event({ data: JSON.stringify({ choices: [{ delta: { content: token } }] }) }))
+    }
+    res.end(event({ data: '[DONE]' }))
+  },
+
+  async '/resume' (req, res) {
+    res.writeHead(200, SSE)
+    if (req.method === 'POST') {
+      await readBody(req)
+      res.write(event({ id: 1, data: 'working', retry: 50 }))
+      return res.end(event({ id: 2, data: 'still working' }))
+    }
+    if (req.headers['last-event-id'] !== '2') return res.end(event({ data: 'error: resume after event 2' }))
+    res.write(event({ id: 3, data: '{"result":42}' }))
+    res.write(event({ id: 4, data: 'done' }))
+  },
+
+  '/log' (req, res, url) {
+    const offset = Number(url.searchParams.get('offset') ?? 0)
+    res.writeHead(200, SSE)
+    if (offset >= 4) return res.write(event({ id: offset, data: 'done' }))
+    res.write(event({ id: offset + 1, data: `line ${offset}`, retry: 50 }))
+    res.end(event({ id: offset + 2, data: `line ${offset + 1}` }))
+  },
+
+  '/part/1' (req, res) {
+    res.writeHead(200, { ...SSE, 'stream-next-url': '/part/2' })
+    res.end(event({ data: 'part 1', retry: 50 }))
+  },
+
+  '/part/2' (req, res) {
+    res.writeHead(200, SSE)
+    res.write(event({ data: 'done' }))
+  }
+}
+
+function handle (req, res) {
+  const url = new URL(req.url, 'http://localhost')
+  const status = /^\/status\/(\d{3})$/.exec(url.pathname)
+  if (status) {
+    const headers = { 'content-type': 'text/plain' }
+    if (status[1] === '401') headers['www-authenticate'] = 'Bearer realm="docs"'
+    if (url.searchParams.has('retry-after')) headers['retry-after'] = url.searchParams.get('retry-after')
+    res.writeHead(Number(status[1]), headers)
+    return res.end(`status ${status[1]}\n`)
+  }
+  const route = routes[url.pathname]
+  if (!route) {
+    res.writeHead(404, { 'content-type': 'text/plain' })
+    return res.end('not found\n')
+  }
+  Promise.resolve(route(req, res, url)).catch((error) => res.destroy(error))
+}
+
+async function listen (server) {
+  const sockets = new Set()
+  const track = (socket) => {
+    sockets.add(socket)
+    socket.once('close', () => sockets.delete(socket))
+  }
+  server.on('connection', track)
+  server.on('secureConnection', track)
+  server.listen(0, '127.0.0.1')
+  await once(server, 'listening')
+  return {
+    port: server.address().port,
+    close () {
+      for (const socket of sockets) socket.destroy()
+      return new Promise((resolve) => server.close(() => resolve()))
+    }
+  }
+}
+
+/**
+ * Starts both servers.
+ * @returns {Promise<{ origin: string, tlsOrigin: string, caFile: string, close(): Promise<void> }>}
+ */
+async function startDocsServer () {
+  const plain = await listen(http.createServer(handle))
+  const tls = {
+    key: fs.readFileSync(path.join(TLS_DIR, 'key.pem')),
+    cert: fs.readFileSync(path.join(TLS_DIR, 'cert.pem'))
+  }
+  const secureServer = http2.createSecureServer({ ...tls, allowHTTP1: true }, handle)
+  // A client that goes away mid-stream, or refuses the certificate, is not the server's problem.
+  secureServer.on('session', (session) => session.on('error', () => {}))
+  secureServer.on('tlsClientError', () => {})
+  const secure = await listen(secureServer)
+  return {
+    origin: `http://127.0.0.1:${plain.port}`,
+    tlsOrigin: `https://127.0.0.1:${secure.port}`,
+    caFile: path.join(TLS_DIR, 'cert.pem'),
+    async close () {
+      await Promise.all([plain.close(), secure.close()])
+    }
+  }
+}
+
+module.exports = { startDocsServer }
+
+if (require.main === module) {
+  startDocsServer().then(({ origin, tlsOrigin, caFile }) => {
+    console.log(`export SSE_ORIGIN=${origin}`)
+    console.log(`export SSE_TLS_ORIGIN=${tlsOrigin}`)
+    console.log(`# for the examples that read ca.pem: cp ${path.relative(process.cwd(), caFile)} ca.pem`)
+  })
+}
