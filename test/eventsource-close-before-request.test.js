@@ -13,9 +13,7 @@ const { serve, sse, runChild } = require('./helpers')
 const CHILD = path.join(__dirname, 'children', 'close-before-request.js')
 // How long a child may take to start and exit. One with a request or a timer left running does not exit.
 const TIMEOUT = 5000
-const OPEN = 1
-const CONNECTING = 0
-const CLOSED = 2
+const { CONNECTING, OPEN, CLOSED } = require('..').EventSource
 
 async function run (t, where, attempt) {
   // The first response delivers an event and ends: the source reconnects at once (reconnectionTime 1).

@@ -45,6 +45,27 @@ async function expectDecoded (t, contentEncoding, body) {
   t.equal(rec.events[1].lastEventId, '1')
 }
 
+// One compressed stream, flushed after each event: the second event is only compressed once the first
+// has been dispatched, so a decoder that waited for more input (or the end) would never deliver the first.
+async function expectStreamed (t, coding, createCompressor, flushKind) {
+  const second = deferred()
+  const srv = await serve(t, (req, res) => {
+    sse(res, undefined, { headers: { 'content-encoding': coding } })
+    const compressor = createCompressor()
+    compressor.on('data', (chunk) => res.write(chunk))
+    compressor.write('data: first\n\n')
+    compressor.flush(flushKind)
+    second.promise.then(() => {
+      compressor.write('data: second\n\n')
+      compressor.flush(flushKind)
+    })
+  })
+  const rec = record(srv.eventSource('/'))
+  t.equal((await rec.wait('message')).data, 'first')
+  second.resolve()
+  t.equal((await rec.wait('message', 2)).data, 'second')
+}
+
 t.test('the request advertises the codings it decodes, br over https: only, hop by hop, as fetch does', async (t) => {
   const { key, cert } = tlsFixture()
   const secure = await serve(t, (req, res) => sse(res, 'data: x\n\n', { end: false }), { tls: { key, cert } })
@@ -76,23 +97,7 @@ t.test('zstd, alone and with the others', { skip: NO_ZSTD }, async (t) => {
 })
 
 t.test('zstd events are delivered as their compressed bytes arrive', { skip: NO_ZSTD }, async (t) => {
-  // One zstd stream, flushed after each event: the first must be dispatched before the second is sent.
-  const second = deferred()
-  const srv = await serve(t, (req, res) => {
-    sse(res, undefined, { headers: { 'content-encoding': 'zstd' } })
-    const zstd = zlib.createZstdCompress()
-    zstd.on('data', (chunk) => res.write(chunk))
-    zstd.write('data: first\n\n')
-    zstd.flush(zlib.constants.ZSTD_e_flush)
-    second.promise.then(() => {
-      zstd.write('data: second\n\n')
-      zstd.flush(zlib.constants.ZSTD_e_flush)
-    })
-  })
-  const rec = record(srv.eventSource('/'))
-  t.equal((await rec.wait('message')).data, 'first')
-  second.resolve()
-  t.equal((await rec.wait('message', 2)).data, 'second')
+  await expectStreamed(t, 'zstd', () => zlib.createZstdCompress(), zlib.constants.ZSTD_e_flush)
 })
 
 t.test('a zstd frame that asks for a window over 8 MiB is not decoded: a decoding error', { skip: NO_ZSTD }, async (t) => {
@@ -139,24 +144,7 @@ t.test('bodies left as they are', async (t) => {
 })
 
 t.test('events are delivered as their compressed bytes arrive', async (t) => {
-  const next = deferred()
-  const srv = await serve(t, (req, res) => {
-    sse(res, undefined, { headers: { 'content-encoding': 'gzip' } })
-    const gzip = zlib.createGzip()
-    gzip.pipe(res)
-    gzip.write('data: one\n\n')
-    gzip.flush(zlib.constants.Z_SYNC_FLUSH)
-    // The second event is only compressed once the first has been dispatched: a decoder that
-    // waited for more input (or the end) would never deliver the first.
-    next.promise.then(() => {
-      gzip.write('data: two\n\n')
-      gzip.flush(zlib.constants.Z_SYNC_FLUSH)
-    })
-  })
-  const rec = record(srv.eventSource('/'))
-  t.equal((await rec.wait('message')).data, 'one')
-  next.resolve()
-  t.equal((await rec.wait('message', 2)).data, 'two')
+  await expectStreamed(t, 'gzip', () => zlib.createGzip(), zlib.constants.Z_SYNC_FLUSH)
 })
 
 t.test('brotli streams are delivered as they arrive', async (t) => {

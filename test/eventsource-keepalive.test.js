@@ -18,9 +18,7 @@ const TIMEOUT = 5000
 // The reconnection time of the close-on-event child.
 const RECONNECTION_TIME = 300
 
-const OPEN = 1
-const CONNECTING = 0
-const CLOSED = 2
+const { CONNECTING, OPEN, CLOSED } = require('..').EventSource
 
 /**
  * A server whose /events answers are scripted by the test: respond(req, res, index), index counting
@@ -174,31 +172,23 @@ t.test('after a redirect, close() leaves no request behind (undici 7\'s Agent)',
 // Whether the wait before a reconnection keeps the process alive is an option: keepAliveWhileReconnecting,
 // true by default on the main entry (above), false by default on the `eventsource` package's entry, as
 // that package unrefs its timer. An open connection keeps the process alive either way.
-t.test('keepAliveWhileReconnecting false: the process exits while the source waits to reconnect', async (t) => {
-  const server = await startServer(t, (req, res) => {
-    eventStream(res)
-    res.end('data: one\n\n')
+for (const [name, child, body] of [
+  ['keepAliveWhileReconnecting false', 'unref-while-waiting', 'data: one\n\n'],
+  ['the eventsource package\'s entry', 'compat-while-waiting', 'retry: 60000\ndata: one\n\n']
+]) {
+  t.test(`${name}: the process exits while the source waits to reconnect`, async (t) => {
+    const server = await startServer(t, (req, res) => {
+      eventStream(res)
+      res.end(body)
+    })
+    const proc = startChild(t, child, 'undici7', server)
+    const result = await proc.exited(TIMEOUT, 'the child to exit while its source waits to reconnect')
+    checkExit(t, result)
+    t.same(result.report.log, [['open', OPEN], ['message', 'one'], ['error', CONNECTING]])
+    t.equal(result.report.readyStateAtExit, CONNECTING, 'exited without close(), while CONNECTING')
+    t.equal(server.requests.length, 1)
   })
-  const proc = startChild(t, 'unref-while-waiting', 'undici7', server)
-  const result = await proc.exited(TIMEOUT, 'the child to exit while its source waits to reconnect')
-  checkExit(t, result)
-  t.same(result.report.log, [['open', OPEN], ['message', 'one'], ['error', CONNECTING]])
-  t.equal(result.report.readyStateAtExit, CONNECTING, 'exited without close(), while CONNECTING')
-  t.equal(server.requests.length, 1)
-})
-
-t.test('the eventsource package\'s entry: the process exits while the source waits to reconnect', async (t) => {
-  const server = await startServer(t, (req, res) => {
-    eventStream(res)
-    res.end('retry: 60000\ndata: one\n\n')
-  })
-  const proc = startChild(t, 'compat-while-waiting', 'undici7', server)
-  const result = await proc.exited(TIMEOUT, 'the child to exit while its source waits to reconnect')
-  checkExit(t, result)
-  t.same(result.report.log, [['open', OPEN], ['message', 'one'], ['error', CONNECTING]])
-  t.equal(result.report.readyStateAtExit, CONNECTING)
-  t.equal(server.requests.length, 1)
-})
+}
 
 t.test('the eventsource package\'s entry with keepAliveWhileReconnecting true: alive until it reconnects', async (t) => {
   const server = await startServer(t, (req, res, index) => {
