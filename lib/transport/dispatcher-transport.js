@@ -15,7 +15,8 @@ const {
 // lib/transport/content-decoding.js is loaded with the first response that names a coding: most event streams
 // are sent as they are, and a file is a few tenths of a millisecond of a fresh process's start.
 let contentDecoding = null
-const { RedirectPolicy, isRedirect, isHttpScheme } = require('./redirect-policy')
+const { RedirectPolicy, isRedirect } = require('./redirect-policy')
+const { isHttpScheme } = require('./url')
 const { UndiciHandler } = require('./undici-handler')
 const { AttemptTimers } = require('./attempt-timers')
 const { acceptEncoding } = require('./codings')

@@ -31,12 +31,12 @@ const {
     ERR_EVENTSOURCE_UNSUPPORTED_SCHEME, ERR_INVALID_ARG_TYPE
   }
 } = require('../errors')
-const { RedirectPolicy, isRedirect, isHttpScheme, carriesCredentialsFetchKeeps } = require('./redirect-policy')
+// lib/transport/redirect-policy.js on Node, Bun and Deno; lib/transport/redirect-policy-web.js elsewhere, where
+// the runtime's fetch follows every redirect itself (package.json's "imports").
+const { RedirectPolicy, isRedirect, fetchRedirects } = require('#redirect-policy')
+const { isHttpScheme } = require('./url')
 const { AttemptTimers } = require('./attempt-timers')
 const { fromFetchHeaders } = require('./response-headers')
-
-// Where code runs in a document or a worker, fetch's manual redirects are opaque: follow from the start.
-const BROWSER = typeof globalThis.document !== 'undefined' || typeof globalThis.WorkerGlobalScope !== 'undefined'
 
 // The errors of zlib (Z_DATA_ERROR...), of its brotli decoder (ERR__ERROR_FORMAT_PADDING_2...) and of
 // its zstd decoder: a body that does not decode.
@@ -105,8 +105,8 @@ class FetchAttempt {
     this.#usersFetch = usersFetch
     this.#credentialOrigin = request.credentialOrigin
     // Who follows redirects: see the top of this file.
-    const withinOrigin = usersFetch && !BROWSER && carriesCredentialsFetchKeeps(request)
-    this.#redirect = BROWSER || (usersFetch && !withinOrigin) ? 'follow' : 'manual'
+    const { redirect, withinOrigin } = fetchRedirects(request, usersFetch)
+    this.#redirect = redirect
     this.#policy = new RedirectPolicy(request, { withinOrigin })
     // The standard's request: credentials mode "include" with withCredentials, else "same-origin".
     this.#credentials = request.withCredentials ? 'include' : 'same-origin'
