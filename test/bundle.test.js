@@ -13,16 +13,12 @@
 const t = require('tap')
 const fs = require('node:fs')
 const path = require('node:path')
-const { serve, sse, bounded, packedInstall, bundle, runBundled, BUNDLERS, TARGETS } = require('./helpers')
+const { serve, sse, bounded, packedInstall, bundle, runBundled, NODE_ONLY, BUNDLERS, TARGETS } = require('./helpers')
 
 const root = path.join(__dirname, '..')
 const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'))
 
 const UNTIL_STRING_DROP_IN = 'until the string drop-in lands (node:buffer in lib/parser-drop-in.js)'
-
-// Files no bundle for a browser or a worker may hold: the Node side of each of package.json's "imports",
-// the Node-only transports and streams, the Node entry, and undici.
-const NODE_ONLY = /^(?:index\.js|lib\/.*-node\.js|lib\/transport\/(?:redirect-policy|dispatcher-transport|dispatchers|content-decoding|codings|undici-handler|http2-sessions)\.js|lib\/parser\/node-stream\.js|node_modules\/undici\/.*)$/
 
 // One statement per entry point, and what running its bundle checks.
 const ENTRIES = [

@@ -30,6 +30,11 @@ function packedInstall (t) {
   return dir
 }
 
+// Files no bundle for a browser or a worker may hold, as paths from the package (or from node_modules):
+// the Node side of each of package.json's "imports", the Node-only transports and streams, the Node
+// entry, and undici. (test/runtime/run.mjs checks its bundles against it too.)
+const NODE_ONLY = /^(?:index\.js|lib\/.*-node\.js|lib\/transport\/(?:redirect-policy|dispatcher-transport|dispatchers|content-decoding|codings|undici-handler|http2-sessions)\.js|lib\/parser\/node-stream\.js|node_modules\/undici\/.*)$/
+
 const BUNDLERS = ['esbuild', 'rollup']
 const TARGETS = ['browser', 'worker']
 
@@ -124,4 +129,4 @@ function runBundled (code) {
   return { exports: context.bundled ?? {}, context }
 }
 
-module.exports = { packedInstall, bundle, runBundled, BUNDLERS, TARGETS, WEB_GLOBALS }
+module.exports = { packedInstall, bundle, runBundled, NODE_ONLY, BUNDLERS, TARGETS, WEB_GLOBALS }
