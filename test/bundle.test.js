@@ -54,12 +54,13 @@ t.before(async () => {
     if (url.pathname === '/missing') return res.writeHead(404, { 'content-type': 'text/plain' }).end('no')
     if (url.pathname === '/away') return res.writeHead(302, { location: other.url('/there') }).end()
     if (url.pathname === '/auth') return res.writeHead(401, { 'www-authenticate': 'Basic realm="x"' }).end()
+    if (url.pathname === '/loop') return res.writeHead(302, { location: '/loop' }).end()
     res.writeHead(500).end()
   })
   servers = { main, other }
 })
 
-async function runMain (t, exports) {
+async function runMain (t, exports, context) {
   const { EventSource, EventSourceParser, EventSourceParserStream, EventSourceErrorEvent } = exports
   t.same(Object.keys(exports).sort(), ['EventSource', 'EventSourceErrorEvent', 'EventSourceParser', 'EventSourceParserStream'])
 
@@ -77,6 +78,22 @@ async function runMain (t, exports) {
   t.same([message.data, message.lastEventId, message.origin, source.readyState], ['hello', '1', main.origin, EventSource.OPEN])
   source.close()
 
+  // dispatcher and http2 are Node's: validated as there, then ignored.
+  const nodeOptions = new EventSource(main.url('/events'), { http2: true, dispatcher: { dispatch () { throw new Error('not here') } } })
+  t.equal((await next(nodeOptions, 'message')).data, 'hello', 'dispatcher and http2 ignored')
+  nodeOptions.close()
+  let invalid
+  try {
+    // eslint-disable-next-line no-new -- it throws
+    new EventSource(main.url('/events'), { http2: 'yes' })
+  } catch (err) {
+    invalid = err
+  }
+  // (A TypeError of the bundle's realm, the vm context's.)
+  t.same([invalid?.code, invalid?.name, String(invalid)],
+    ['ERR_INVALID_ARG_TYPE', 'TypeError', 'TypeError [ERR_INVALID_ARG_TYPE]: invalid arg type: init.http2, of type boolean or object, yes'],
+    'a bad http2 throws what it throws on Node, with the short message')
+
   // The web build's error messages: the code in words and its values; the code and the rest as on Node.
   const failing = new EventSource(main.url('/missing'))
   const error = await next(failing, 'error')
@@ -92,6 +109,20 @@ async function runMain (t, exports) {
   t.same(other.requests.map((req) => [req.url, req.headers.authorization ?? null, req.headers['x-kept']]),
     [['/there', null, 'k'], ['/there', null, 'k']], 'the other origin never saw the credentials')
   other.requests.length = 0
+
+  // A redirect loop is the fetch's network error, and reconnects (Node's transports fail the connection).
+  const looping = new EventSource(main.url('/loop'), { reconnectionTime: 60_000 })
+  const loop = await next(looping, 'error')
+  t.same([loop.code, loop.willReconnect, looping.readyState], ['ERR_EVENTSOURCE_NETWORK', true, EventSource.CONNECTING], 'a redirect loop')
+  looping.close()
+
+  // No Origin header of ours, even where there is a document at another origin (a browser sends its own).
+  context.location = { href: 'http://page.example/app/' }
+  const fromPage = new EventSource(main.url('/events'))
+  await next(fromPage, 'message')
+  fromPage.close()
+  delete context.location
+  t.equal(main.requests.at(-1).headers.origin, undefined, 'no Origin header')
 
   // Credentials in the URL are not used: a browser's fetch refuses them, and a 401 is the response.
   const before = main.requests.length
