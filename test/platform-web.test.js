@@ -228,3 +228,15 @@ t.test('#diagnostics: nobody can subscribe, so nothing is counted; the attempt s
     Object.getOwnPropertyNames(require('../lib/eventsource/diagnostics-node').SourceDiagnostics.prototype)
       .filter((name) => name !== 'constructor').sort(), 'the methods of lib/eventsource/diagnostics-node.js')
 })
+
+t.test('browser.mjs: the classes of browser.js, each from its own module', async (t) => {
+  const esm = await import('../browser.mjs')
+  const cjs = require('../browser.js')
+  const names = ['EventSource', 'EventSourceErrorEvent', 'EventSourceParser', 'EventSourceParserStream']
+  t.same(Object.keys(cjs).sort(), names)
+  for (const name of names) {
+    t.equal(esm[name], cjs[name], name)
+    t.equal(esm.default[name], cjs[name], `default.${name}`)
+  }
+  t.same(Object.keys(esm).filter((name) => name !== 'default').sort(), names)
+})
