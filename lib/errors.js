@@ -1,8 +1,9 @@
 'use strict'
 
 // Every error code this package produces, declared once, as Node core declares its own in
-// lib/internal/errors.js: E(code, message, Base, kind) makes a class under `codes`, and a throw site
-// writes `throw new ERR_X(...args)`; a code is never spelled out where an error is made.
+// lib/internal/errors.js: E(code, arity, Base, kind) makes a class under `codes`, and a throw site
+// writes `throw new ERR_X(...args)`; a code is never spelled out where an error is made. Each code's
+// message is in lib/error-messages-node.js.
 //
 // Each code's class extends Base (TypeError, RangeError or Error), so `err instanceof ERR_X` and
 // `err instanceof TypeError` both hold; `name` stays the plain class name (inherited, not own), `code`
@@ -12,13 +13,14 @@
 // internal is listed in docs/errors.md and in the ErrorCode type
 // (test/errors-documented.test.js reads this table to check).
 
-// util.inspect on Node, Bun and Deno; a small stand-in elsewhere (package.json's "imports").
-// Loaded with the first message that shows a value (an invalid argument): most processes build none,
-// and the `#` import is a millisecond or two of a fresh process's start (benchmarks/startup).
-let loadedInspect = null
-function inspect (value, options) {
-  loadedInspect ??= require('#inspect').inspect
-  return loadedInspect(value, options)
+// The messages: Node's wording (lib/error-messages-node.js) on Node, Bun and Deno; a short message made from
+// the code and its arguments (lib/error-messages-web.js) elsewhere, where the wording would be most of
+// what a browser bundle of the EventSource downloads (package.json's "imports"). Loaded with the first
+// error made: most processes make none.
+let messages = null
+function messageOf (code, args) {
+  messages ??= require('#error-messages')
+  return messages.message(code, args)
 }
 
 /** @type {Record<string, Function>} code -> class */
@@ -53,19 +55,17 @@ function captureStack (error, callee) {
 /**
  * Declares a code.
  * @param {string} code
- * @param {(...args: any[]) => string} message builds the message from the constructor's leading
- *   arguments. Its `length` says how many: no default values or rest parameters, or a connection
- *   error's details would be taken for a message argument.
+ * @param {number} arity how many of the constructor's leading arguments the message is made from (the
+ *   message of each code takes as many: test/errors-table.test.js checks)
  * @param {ErrorConstructor} Base Error, TypeError or RangeError
  * @param {string} [kind] kConnection or kInternal
  */
-function E (code, message, Base, kind) {
-  const arity = message.length
+function E (code, arity, Base, kind) {
   const connection = kind === kConnection
   const EventSourceError = class extends Base {
     constructor (...args) {
       const cause = connection ? args[arity + 1] : undefined
-      super(message(...args), cause === undefined ? undefined : { cause })
+      super(messageOf(code, args.slice(0, arity)), cause === undefined ? undefined : { cause })
       this.code = code
       captureStack(this, new.target)
       if (connection && args[arity] !== undefined) Object.assign(this, args[arity])
@@ -97,87 +97,43 @@ function fromCallerOf (error, entry) {
   return error
 }
 
-/**
- * Describes a received value the way Node's ERR_INVALID_ARG_TYPE message does.
- * @param {unknown} value
- * @returns {string}
- */
-function describeReceived (value) {
-  if (value == null) return ` Received ${value}`
-  if (typeof value === 'function') return ` Received function ${value.name || '<anonymous>'}`
-  if (typeof value === 'object') {
-    if (value.constructor?.name) return ` Received an instance of ${value.constructor.name}`
-    return ` Received ${inspect(value, { depth: -1 })}`
-  }
-  let shown = inspect(value, { colors: false })
-  if (shown.length > 28) shown = `${shown.slice(0, 25)}...`
-  return ` Received type ${typeof value} (${shown})`
-}
-
-// A dotted name ("options.maxEventSize") is a property of an options bag; a plain one is an argument.
-function describeName (name) {
-  return name.includes('.') ? `"${name}" property` : `"${name}" argument`
-}
-
-// Arguments and options, with Node's codes, classes and wording.
-E('ERR_INVALID_ARG_TYPE', (name, expected, value) =>
-  `The ${describeName(name)} must be ${expected}.${describeReceived(value)}`, TypeError)
-E('ERR_INVALID_ARG_VALUE', (name, value, reason) =>
-  `The ${describeName(name)} ${reason}. Received ${inspect(value)}`, TypeError)
-E('ERR_INVALID_CHAR', (name, value) =>
-  `Invalid character in ${name} ${inspect(value)}: control characters other than tab cannot be sent`, TypeError)
-E('ERR_INVALID_HTTP_TOKEN', (name, value) => `${name} must be a valid HTTP token ["${String(value)}"]`, TypeError)
-E('ERR_OUT_OF_RANGE', (name, range, value) =>
-  `The value of "${name}" is out of range. It must be ${range}. Received ${inspect(value)}`, RangeError)
+// Arguments and options, with Node's codes and classes: (name, expected or reason, value).
+E('ERR_INVALID_ARG_TYPE', 3, TypeError)
+E('ERR_INVALID_ARG_VALUE', 3, TypeError)
+E('ERR_INVALID_CHAR', 2, TypeError)
+E('ERR_INVALID_HTTP_TOKEN', 2, TypeError)
+E('ERR_OUT_OF_RANGE', 3, RangeError)
 
 // The parser. An event too large also fails an EventSource's connection, with this error.
-E('ERR_EVENTSOURCE_EVENT_TOO_LARGE', (limit) =>
-  `An event exceeded the maximum event size of ${limit} bytes (maxEventSize)`, RangeError)
+E('ERR_EVENTSOURCE_EVENT_TOO_LARGE', 1, RangeError)
 // init.http2: a session whose PING went unanswered is destroyed with this error, which then reaches each
 // source on it as the cause of its ERR_EVENTSOURCE_NETWORK.
-E('ERR_EVENTSOURCE_HTTP2_PING_TIMEOUT', (origin, timeout) =>
-  `The HTTP/2 session to ${origin} did not answer a PING within ${timeout} ms (http2.pingTimeout)`, Error)
-E('ERR_EVENTSOURCE_WRITE_AFTER_END', () =>
-  'write() was called after end(); call reset() to parse a new stream', Error)
+E('ERR_EVENTSOURCE_HTTP2_PING_TIMEOUT', 2, Error)
+E('ERR_EVENTSOURCE_WRITE_AFTER_END', 0, Error)
 // The eventsource-parser drop-in's feed() after an overflow of maxBufferSize, with eventsource-parser's
 // message.
-E('ERR_EVENTSOURCE_PARSER_TERMINATED', () =>
-  'Cannot feed parser: it was terminated after exceeding the configured max buffer size. Call `reset()` to resume parsing.', Error)
+E('ERR_EVENTSOURCE_PARSER_TERMINATED', 0, Error)
 
 // Connections: new ERR_X(...messageArgs, details, cause).
-E('ERR_EVENTSOURCE_BAD_CONTENT_TYPE', (contentType) =>
-  `The server answered with Content-Type "${contentType ?? ''}": an event stream needs text/event-stream`, Error, kConnection)
-E('ERR_EVENTSOURCE_BAD_STATUS', (status, statusText) =>
-  `The server answered ${status}${statusText ? ` ${statusText}` : ''}: an event stream needs status 200`, Error, kConnection)
-E('ERR_EVENTSOURCE_CONNECT_TIMEOUT', (origin, timeout) =>
-  `No response from ${origin} within ${timeout} ms (connectTimeout)`, Error, kConnection)
-E('ERR_EVENTSOURCE_DECODING', (contentEncoding) =>
-  `The response body could not be decoded (Content-Encoding: ${contentEncoding})`, Error, kConnection)
-E('ERR_EVENTSOURCE_DISPATCHER_REDIRECT', (from) =>
-  `The dispatcher followed a redirect from ${from} by itself; EventSource follows redirects itself, to keep ` +
-  'credentials and https: safe: use a dispatcher without a redirect interceptor', Error, kConnection)
-E('ERR_EVENTSOURCE_IDLE_TIMEOUT', (origin, timeout) =>
-  `No data from ${origin} for ${timeout} ms (idleTimeout)`, Error, kConnection)
-E('ERR_EVENTSOURCE_INSECURE_REDIRECT', (target) =>
-  `The server redirected from https: to ${target}; set allowInsecureRedirect to follow it`, Error, kConnection)
-// `problem` says what is wrong with the target: "an invalid URL: ...", "a URL that includes credentials".
-E('ERR_EVENTSOURCE_INVALID_REDIRECT', (problem) => `The server redirected to ${problem}`, Error, kConnection)
-E('ERR_EVENTSOURCE_INVALID_BODY', () =>
-  'The fetch returned an event stream response without a body to read (a ReadableStream)', Error, kConnection)
-E('ERR_EVENTSOURCE_NETWORK', (origin, reason) => `The connection to ${origin} failed: ${reason}`, Error, kConnection)
-E('ERR_EVENTSOURCE_REQUEST_INIT', (fn, reason) => `${fn}() failed: ${reason}`, Error, kConnection)
-E('ERR_EVENTSOURCE_RECONNECT_POLICY', (reason) => `init.reconnect.policy() failed: ${reason}`, Error, kConnection)
-E('ERR_EVENTSOURCE_RETRIES_EXHAUSTED', (attempts, reason) =>
-  `Gave up after ${attempts} failed attempt${attempts === 1 ? '' : 's'} in a row: ${reason}`, Error, kConnection)
-E('ERR_EVENTSOURCE_STREAM_ENDED', () => 'The server ended the event stream', Error, kConnection)
-E('ERR_EVENTSOURCE_TOO_MANY_CODINGS', (count, max) =>
-  `The response lists ${count} content codings; at most ${max} are decoded`, Error, kConnection)
-E('ERR_EVENTSOURCE_TOO_MANY_REDIRECTS', (max, target) =>
-  `More than ${max} redirects, the last to ${target}`, Error, kConnection)
-E('ERR_EVENTSOURCE_UNSUPPORTED_SCHEME', (protocol) =>
-  `The URL scheme "${protocol}" is not supported: an event stream needs http: or https:`, Error, kConnection)
+E('ERR_EVENTSOURCE_BAD_CONTENT_TYPE', 1, Error, kConnection)
+E('ERR_EVENTSOURCE_BAD_STATUS', 2, Error, kConnection)
+E('ERR_EVENTSOURCE_CONNECT_TIMEOUT', 2, Error, kConnection)
+E('ERR_EVENTSOURCE_DECODING', 1, Error, kConnection)
+E('ERR_EVENTSOURCE_DISPATCHER_REDIRECT', 1, Error, kConnection)
+E('ERR_EVENTSOURCE_IDLE_TIMEOUT', 2, Error, kConnection)
+E('ERR_EVENTSOURCE_INSECURE_REDIRECT', 1, Error, kConnection)
+E('ERR_EVENTSOURCE_INVALID_REDIRECT', 1, Error, kConnection)
+E('ERR_EVENTSOURCE_INVALID_BODY', 0, Error, kConnection)
+E('ERR_EVENTSOURCE_NETWORK', 2, Error, kConnection)
+E('ERR_EVENTSOURCE_REQUEST_INIT', 2, Error, kConnection)
+E('ERR_EVENTSOURCE_RECONNECT_POLICY', 1, Error, kConnection)
+E('ERR_EVENTSOURCE_RETRIES_EXHAUSTED', 2, Error, kConnection)
+E('ERR_EVENTSOURCE_STREAM_ENDED', 0, Error, kConnection)
+E('ERR_EVENTSOURCE_TOO_MANY_CODINGS', 2, Error, kConnection)
+E('ERR_EVENTSOURCE_TOO_MANY_REDIRECTS', 2, Error, kConnection)
+E('ERR_EVENTSOURCE_UNSUPPORTED_SCHEME', 1, Error, kConnection)
 
 // Internal: the reason handed to undici when we abort a request ourselves; its outcome is discarded.
-E('ERR_EVENTSOURCE_ABORTED', () => 'The request was aborted', Error, kInternal)
+E('ERR_EVENTSOURCE_ABORTED', 0, Error, kInternal)
 
 module.exports = { codes, fromCallerOf }

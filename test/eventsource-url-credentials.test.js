@@ -1,7 +1,7 @@
 'use strict'
 
 // Credentials in the URL (http://user:pass@host/events), used as fetch uses them for a same-origin
-// request (lib/transport/redirect-policy.js): never sent up front, one answer to a Basic challenge, never to
+// request (lib/transport/redirect-policy-node.js): never sent up front, one answer to a Basic challenge, never to
 // another origin, never over the user's own Authorization header.
 // https://fetch.spec.whatwg.org/#http-network-or-cache-fetch
 

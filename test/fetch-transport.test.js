@@ -355,18 +355,20 @@ t.test('the Dispatcher transport loads one undici: the Agent of the one inside N
     t.notOk(report.undici.some((file) => file.startsWith('lib/web/')), 'nor its fetch, WebSocket or EventSource')
   }
   // Nor what this EventSource does not use: the stream classes (index.js's getters), the fetch transport
-  // and the HTTP/2 sessions (lib/transport/transport-node.js), util.inspect (lib/errors.js: no error message built).
+  // and the HTTP/2 sessions (lib/transport/transport-node.js).
   t.ok(report.lib.includes('eventsource/eventsource.js'))
-  for (const file of ['parser/node-stream.js', 'parser/web-stream.js', 'transport/fetch-transport.js', 'transport/http2-sessions.js', 'platform/inspect-node.js']) {
+  for (const file of ['parser/node-stream.js', 'parser/web-stream.js', 'transport/fetch-transport.js', 'transport/http2-sessions.js']) {
     t.notOk(report.lib.includes(file), `not lib/${file}`)
   }
   // Nor, by its first event, what only a `for await`, a body with a Content-Encoding, an error event or
-  // a reconnection needs. The last two came with the reconnection (the stream ended once).
+  // a reconnection needs. The last two came with the reconnection (the stream ended once), and so did the
+  // error messages (lib/errors.js loads them with the first error made: the end of the stream's).
   t.ok(report.libAtFirstMessage.includes('eventsource/eventsource.js'))
   for (const file of ['eventsource/message-iterator.js', 'transport/content-decoding.js', 'eventsource/error-event.js', 'eventsource/reconnect-policy.js']) {
     t.notOk(report.libAtFirstMessage.includes(file), `not lib/${file} by the first event`)
   }
-  t.ok(report.lib.includes('eventsource/error-event.js') && report.lib.includes('eventsource/reconnect-policy.js'), 'the reconnection loaded what it needs')
+  t.ok(['eventsource/error-event.js', 'eventsource/reconnect-policy.js', 'error-messages-node.js'].every((file) => report.lib.includes(file)),
+    'the reconnection loaded what it needs')
 })
 
 t.test('a global slot already filled (Node\'s fetch ran first): its dispatcher, and the undici package never loaded', async (t) => {

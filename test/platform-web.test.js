@@ -1,16 +1,20 @@
 'use strict'
 
-// The web side of package.json's "imports" (lib/*-web.js: what browsers and workers load for `#bytes`,
-// `#inspect`, `#listeners` and `#transport`), run here on Node and checked against the Node side, which
-// every other test runs. test/runtime/ runs the whole package on them in Chromium.
+// The web side of package.json's "imports" (lib/**/*-web.js: what browsers and workers load for `#bytes`,
+// `#error-messages`, `#listeners`, `#transport`, `#redirect-policy` and `#diagnostics`), run here on Node and
+// checked against the Node side, which every other test runs. test/bundle.test.js runs the package bundled
+// for browsers on them, and test/runtime/ runs it in Chromium.
 
 const t = require('tap')
 const vm = require('node:vm')
-const util = require('node:util')
 const { serve, sse, bounded, prng } = require('./helpers')
 const nodeBytes = require('../lib/platform/bytes-node')
 const webBytes = require('../lib/platform/bytes-web')
-const { inspect } = require('../lib/platform/inspect-web')
+const webMessages = require('../lib/error-messages-web')
+const nodeMessages = require('../lib/error-messages-node')
+const { codes } = require('../lib/errors')
+const webRedirects = require('../lib/transport/redirect-policy-web')
+const webDiagnostics = require('../lib/eventsource/diagnostics-web')
 const hasListenerWeb = require('../lib/platform/listeners-web')
 const transportWeb = require('../lib/transport/transport-web')
 const { FetchAttempt } = require('../lib/transport/fetch-transport')
@@ -44,9 +48,11 @@ t.test('on Node, the imports give Node\'s own functions: the hot path calls what
   t.equal(bytes.isAscii, isAscii)
   t.equal(bytes.isUint8Array, isUint8Array)
   // allocUnsafe calls Buffer.allocUnsafe as it is at the time: test/parser-linear.test.js counts through it.
-  t.equal(require('#inspect').inspect, util.inspect)
+  t.equal(require('#error-messages'), nodeMessages)
   t.equal(require('#listeners'), require('../lib/platform/listeners-node'))
   t.equal(require('#transport'), require('../lib/transport/transport-node'))
+  t.equal(require('#redirect-policy'), require('../lib/transport/redirect-policy-node'))
+  t.equal(require('#diagnostics'), require('../lib/eventsource/diagnostics-node'))
 })
 
 t.test('#bytes: decoding, searching and checking bytes as Buffer does', async (t) => {
@@ -61,30 +67,25 @@ t.test('#bytes: decoding, searching and checking bytes as Buffer does', async (t
       t.fail(`utf8Slice, ${where}`)
     }
     if (webBytes.isAscii(view) !== nodeBytes.isAscii(view)) t.fail(`isAscii, ${where}`)
-    if (webBytes.isUtf8(view) !== nodeBytes.isUtf8(view)) t.fail(`isUtf8, ${where}`)
     if (nodeBytes.isAscii(view) && webBytes.asciiSlice.call(bytes, start, end) !== nodeBytes.asciiSlice.call(bytes, start, end)) {
       t.fail(`asciiSlice, ${where}`)
     }
     const byte = random.pick([0x0a, 0x0d, 0xc3, 0x41])
     if (webBytes.indexOf.call(bytes, byte, start) !== nodeBytes.indexOf.call(bytes, byte, start)) t.fail(`indexOf, ${where}`)
-    if (webBytes.toBase64(view) !== nodeBytes.toBase64(view)) t.fail(`toBase64, ${where}`)
   }
   t.pass('2,000 random byte strings: the same answers')
   t.equal(webBytes.utf8Slice.call(Uint8Array.from([0x41, 0xef, 0xbb, 0xbf, 0x42]), 0, 5), 'A\ufeffB', 'a BOM inside a value stays')
   t.equal(webBytes.utf8Slice.call(Uint8Array.from([0xef, 0xbb, 0xbf, 0x42]), 0, 4), '\ufeffB', 'a BOM at the start of a value too')
   t.equal(webBytes.asciiSlice.call(Uint8Array.from([0x68, 0x69]), 0, 2), 'hi')
-  const large = new Uint8Array(20000).fill(0xe9)
-  t.equal(webBytes.toBase64(large), nodeBytes.toBase64(large), 'more bytes than one String.fromCharCode call takes')
+  t.same(Object.keys(nodeBytes).filter((name) => !Object.hasOwn(webBytes, name)), ['isUtf8', 'concatBytes', 'toBase64'],
+    'the web side lacks only what the Node-only redirect policy uses')
 })
 
 t.test('#bytes: strings to bytes, latin1 spellings, views and concatenation', async (t) => {
-  for (const string of ['', 'plain', 'é1', '😀 €', 'lone \ud800 surrogate', 'x'.repeat(10000) + 'é']) {
+  for (const string of ['', 'plain', 'é1', '😀 €', 'lone \ud800 surrogate', 'x'.repeat(10000) + 'é', 'é'.repeat(20000)]) {
     t.same(webBytes.utf8Bytes(string), new Uint8Array(nodeBytes.utf8Bytes(string)), `utf8Bytes ${JSON.stringify(string.slice(0, 20))}`)
     t.equal(webBytes.utf8AsLatin1(string), nodeBytes.utf8AsLatin1(string), `utf8AsLatin1 ${JSON.stringify(string.slice(0, 20))}`)
   }
-  const parts = [Uint8Array.from([1, 2]), new Uint8Array(0), Uint8Array.from([3])]
-  t.same(webBytes.concatBytes(parts), Uint8Array.from([1, 2, 3]))
-  t.same(new Uint8Array(nodeBytes.concatBytes(parts)), Uint8Array.from([1, 2, 3]))
   const memory = new ArrayBuffer(8)
   const view = webBytes.bytesView(memory, 2, 3)
   view[0] = 7
@@ -108,25 +109,28 @@ t.test('#bytes: type checks as node:util/types makes them, across realms too', a
   }
 })
 
-t.test('#inspect: util.inspect\'s output for what error messages show', async (t) => {
-  class Foo { constructor () { this.x = 1 } }
-  const values = [
-    // eslint-disable-next-line no-template-curly-in-string -- a string with `${x}` in it, to be inspected
-    'plain', "it's", 'a"b\'c', 'a"b\'c`', 'a"b\'c`${x}', 'x\ny\0\x7f\x85\t\r\b\f\\', 'lone \ud83d', 'lone \ude00', 'pair \ud83d\ude00', '',
-    1, -0, 0, NaN, Infinity, 1.5, 10n, true, false, null, undefined, Symbol('s'), Symbol(), // eslint-disable-line symbol-description -- one without, to be inspected
-    () => {}, function named () {}, class K {}, class {},
-    [], [1, 'a', [2, [3, [4, [5]]]]], {}, { a: 1, 'b-c': 'x', nested: { deeper: { deepest: {} } } },
-    Object.create(null), Object.assign(Object.create(null), { a: 1 }), new Foo()
-  ]
-  for (const value of values) {
-    for (const options of [undefined, { depth: -1 }, { colors: false }]) {
-      const expected = util.inspect(value, options)
-      t.equal(inspect(value, options), expected, `${expected} ${JSON.stringify(options) ?? ''}`)
+t.test('#error-messages: the code in words and the values it was made from; the code and class as on Node', async (t) => {
+  t.same(Object.keys(nodeMessages.MESSAGES).sort(), Object.keys(codes).sort(), 'Node\'s wording for every code')
+  for (const [code, Ctor] of Object.entries(codes)) {
+    const message = nodeMessages.MESSAGES[code]
+    t.equal(message.length, Ctor.length, `${code}: the Node message takes the ${Ctor.length} arguments declared`)
+    const args = Array.from({ length: Ctor.length }, (_, i) => `argument ${i}`)
+    const words = webMessages.message(code, args)
+    if (code === 'ERR_EVENTSOURCE_PARSER_TERMINATED') {
+      t.equal(words, nodeMessages.message(code, args), `${code}: eventsource-parser's message, everywhere`)
+      continue
     }
+    const expected = code.replace(/^ERR_(EVENTSOURCE_)?/, '').toLowerCase().replaceAll('_', ' ')
+    t.equal(words, args.length === 0 ? expected : `${expected}: ${args.join(', ')}`, `${code}: ${words}`)
   }
-  t.equal(inspect(new Map()), 'Map {}', 'another object: its class name')
-  // (util.inspect names the prototype chain: `Object <[Object: null prototype] {}> {}`.)
-  t.equal(inspect(Object.create(Object.create(null))), '{}', 'a prototype chain without a constructor: a plain object')
+  t.equal(webMessages.message('ERR_EVENTSOURCE_BAD_STATUS', [404, 'Not Found']), 'bad status: 404, Not Found')
+  t.equal(webMessages.message('ERR_INVALID_ARG_TYPE', ['init.reconnect', 'of type object', 1n]), 'invalid arg type: init.reconnect, of type object, 1')
+  // Objects and functions by their type: converting them could run their code, or throw.
+  const hostile = { toString () { throw new Error('called') } }
+  t.equal(webMessages.message('ERR_INVALID_ARG_VALUE', ['x', hostile, 'is wrong']), 'invalid arg value: x, object, is wrong')
+  t.equal(webMessages.message('ERR_INVALID_ARG_VALUE', ['x', Object.create(null), () => {}]), 'invalid arg value: x, object, function')
+  t.equal(webMessages.message('ERR_INVALID_ARG_TYPE', ['x', 'y', Symbol('s')]), 'invalid arg type: x, y, Symbol(s)')
+  t.equal(webMessages.message('ERR_INVALID_ARG_TYPE', ['x', 'y', null]), 'invalid arg type: x, y, null')
 })
 
 t.test('#listeners: not known where an EventTarget cannot count its listeners', async (t) => {
@@ -178,4 +182,61 @@ t.test('#transport: every attempt through a fetch, called as a plain function', 
   await attempt(undefined, { dispatch () { throw new Error('not here') } })
   t.equal(calls, 1, 'without init.fetch, the runtime\'s fetch, looked up at the attempt; the dispatcher ignored')
   t.equal(transportWeb.transportMaxEventSize(resolveInit({}).transport), undefined, 'no transport limit on events')
+})
+
+t.test('#redirect-policy: the fetch follows every redirect; credentials stay with their origin', async (t) => {
+  t.same(webRedirects.fetchRedirects(), { redirect: 'follow', withinOrigin: false })
+  t.equal(webRedirects.isRedirect(302, { location: '/' }), false, 'no response is a redirect for the policy to follow')
+  const request = (url, more) => ({
+    url,
+    method: 'POST',
+    body: 'b',
+    headers: Object.freeze({ accept: 'text/event-stream', authorization: 'Bearer t', cookie: 'c=1', 'x-token': 'k', 'x-other': 'o' }),
+    credentialOrigin: 'https://a.example',
+    credentialHeaders: ['x-token'],
+    allowInsecureRedirect: false,
+    ...more
+  })
+  const home = new webRedirects.RedirectPolicy(request('https://user:pw@a.example/events'))
+  t.same([home.url.href, home.displayUrl, home.method, home.body, home.withinOrigin],
+    ['https://user:pw@a.example/events', 'https://a.example/events', 'POST', 'b', false], 'the request, shown without its credentials')
+  t.same(home.hopHeaders(), request().headers, 'every header to the credentials\' own origin')
+  t.equal(home.answerChallenge({ 'www-authenticate': 'Basic' }), false, 'a 401 is not answered with the URL\'s credentials')
+  home.release()
+  // A reconnection that goes straight to the final URL of a redirect to another origin.
+  const away = new webRedirects.RedirectPolicy(request('https://b.example/events'))
+  t.same(away.hopHeaders(), { accept: 'text/event-stream', 'x-other': 'o' }, 'no credentials to another origin')
+  t.same(Object.keys(request().headers).length, 5, 'the request\'s headers are left as they were')
+
+  t.equal(home.followedTo('https://a.example/moved'), null, 'redirects within https:')
+  t.equal(home.url.href, 'https://a.example/moved', 'the final URL')
+  const insecure = home.followedTo('http://a.example/clear')
+  t.same([insecure.code, insecure.url, insecure.message], ['ERR_EVENTSOURCE_INSECURE_REDIRECT', 'https://a.example/moved',
+    'The server redirected from https: to http://a.example/clear; set allowInsecureRedirect to follow it'], 'https: to http: refused')
+  const allowed = new webRedirects.RedirectPolicy(request('https://a.example/', { allowInsecureRedirect: true }))
+  t.equal(allowed.followedTo('http://a.example/clear'), null, 'unless allowInsecureRedirect')
+})
+
+t.test('#diagnostics: nobody can subscribe, so nothing is counted; the attempt still starts', async (t) => {
+  const diagnostics = new webDiagnostics.SourceDiagnostics(new EventTarget(), new URL('http://a.example/'))
+  let started = 0
+  diagnostics.startAttempt({}, '', { start: () => { started++ } })
+  t.equal(started, 1)
+  const calls = ['received', 'message', 'attemptOver', 'opened', 'readyStateChanged', 'error', 'closed']
+  for (const name of calls) t.equal(diagnostics[name](), undefined, name)
+  t.same(Object.getOwnPropertyNames(webDiagnostics.SourceDiagnostics.prototype).filter((name) => name !== 'constructor').sort(),
+    Object.getOwnPropertyNames(require('../lib/eventsource/diagnostics-node').SourceDiagnostics.prototype)
+      .filter((name) => name !== 'constructor').sort(), 'the methods of lib/eventsource/diagnostics-node.js')
+})
+
+t.test('browser.mjs: the classes of browser.js, each from its own module', async (t) => {
+  const esm = await import('../browser.mjs')
+  const cjs = require('../browser.js')
+  const names = ['EventSource', 'EventSourceErrorEvent', 'EventSourceParser', 'EventSourceParserStream']
+  t.same(Object.keys(cjs).sort(), names)
+  for (const name of names) {
+    t.equal(esm[name], cjs[name], name)
+    t.equal(esm.default[name], cjs[name], `default.${name}`)
+  }
+  t.same(Object.keys(esm).filter((name) => name !== 'default').sort(), names)
 })

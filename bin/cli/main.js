@@ -13,7 +13,7 @@ const { parseCommandLine, helpText, UsageError } = require('./options')
 const { colorEnabled, painter, escapeLines, MESSAGE_INDENT, formatEvent, formatJson, createReporter } = require('./output')
 const { createDispatcher, proxyEnvironment, http2Options } = require('./dispatcher')
 const { startVerbose } = require('./verbose')
-const { displayHref } = require('../../lib/transport/redirect-policy')
+const { displayHref } = require('../../lib/transport/url')
 
 // After a stop, how long the process may take to wind down before it is made to exit.
 const EXIT_GRACE = 2000

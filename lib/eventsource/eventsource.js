@@ -8,7 +8,7 @@
 // dispatch of events, and nothing else. Around it, in this folder: the init dictionary (init.js), the
 // task queue that runs each event in a task of its own (task-queue.js), every retry decision
 // (reconnect-policy.js), `for await` (message-iterator.js), the error event (error-event.js) and what is
-// published on diagnostics_channel (diagnostics.js). Each attempt is a request (lib/transport/request.js)
+// published on diagnostics_channel (diagnostics-node.js). Each attempt is a request (lib/transport/request.js)
 // sent by a transport (lib/transport/transport-node.js), which reports to the source's internals; the
 // body's bytes go to an EventSourceParser (lib/parser/parser.js), whose events come back here as tasks.
 // With no extension in the init, every step is the standard's.
@@ -23,11 +23,11 @@ const {
 const { defineInterface } = require('./webidl')
 const { resolveInit } = require('./init')
 const { TaskQueue, TASK_MESSAGE, TASK_ANNOUNCE, TASK_REESTABLISH, TASK_FAIL, TASK_END } = require('./task-queue')
-const { SourceDiagnostics } = require('./diagnostics')
+const { SourceDiagnostics } = require('#diagnostics') // diagnostics-node.js; diagnostics-web.js, doing nothing, in browsers
 const { messageEventClass } = require('./message-event')
 const { buildRequest, previousAttempt } = require('../transport/request')
 const { mimeEssence } = require('../transport/response-headers')
-const { displayHref } = require('../transport/redirect-policy')
+const { displayHref } = require('../transport/url')
 // lib/transport/transport-node.js on Node, Bun and Deno; lib/transport/transport-web.js, fetch only,
 // elsewhere (package.json's "imports").
 const { createAttempt, transportMaxEventSize } = require('#transport')
@@ -85,7 +85,7 @@ class EventSource extends EventTarget {
   // The values of onopen, onmessage and onerror (lib/eventsource/webidl.js), once any is set.
   #handlers = null
   #tasks
-  // What the source counts and publishes on diagnostics_channel (lib/eventsource/diagnostics.js).
+  // What the source counts and publishes on diagnostics_channel (lib/eventsource/diagnostics-node.js).
   #diagnostics
 
   // The source's side of its transport (the sink of lib/transport/transport-node.js), its task queue

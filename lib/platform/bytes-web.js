@@ -1,14 +1,15 @@
 'use strict'
 
 // Bytes and strings where there is no Buffer (browsers, workers): the interface of lib/platform/bytes-node.js on
-// web APIs alone (TextDecoder, TextEncoder, btoa). package.json's "imports" maps `#bytes` here for any
-// runtime that does not match the `node` condition. test/platform-web.test.js checks that each function
-// answers as its Node counterpart does.
+// web APIs alone (TextDecoder, TextEncoder), less isUtf8, concatBytes and toBase64, which only
+// lib/transport/redirect-policy-node.js uses, and a browser build does not load. package.json's "imports" maps
+// `#bytes` here for any runtime that does not match the `node` condition. test/platform-web.test.js checks
+// that each function answers as its Node counterpart does, and test/bundle.test.js that every function a
+// module of a browser build takes from here is here.
 
 // ignoreBOM: a U+FEFF inside a value is a character, as Buffer's decoder keeps it (the stream's one
 // leading BOM is the parser's to drop). Not fatal: invalid sequences become U+FFFD, as in Buffer.
 const utf8 = new TextDecoder('utf-8', { ignoreBOM: true })
-const strictUtf8 = new TextDecoder('utf-8', { ignoreBOM: true, fatal: true })
 const encoder = new TextEncoder()
 
 // The getter of %TypedArray%.prototype[Symbol.toStringTag] names the typed array it is called on, and
@@ -45,15 +46,6 @@ function isAscii (bytes) {
   return true
 }
 
-function isUtf8 (bytes) {
-  try {
-    strictUtf8.decode(bytes)
-    return true
-  } catch {
-    return false
-  }
-}
-
 function isUint8Array (value) {
   return typedArrayName.call(value) === 'Uint8Array'
 }
@@ -79,18 +71,6 @@ function utf8Bytes (string) {
   return encoder.encode(string)
 }
 
-function concatBytes (list) {
-  let length = 0
-  for (const bytes of list) length += bytes.length
-  const result = new Uint8Array(length)
-  let offset = 0
-  for (const bytes of list) {
-    result.set(bytes, offset)
-    offset += bytes.length
-  }
-  return result
-}
-
 // Each byte as the character of the same code: latin1.
 function latin1String (bytes) {
   let string = ''
@@ -98,10 +78,6 @@ function latin1String (bytes) {
     string += String.fromCharCode.apply(null, bytes.subarray(i, i + CHARS_PER_CALL))
   }
   return string
-}
-
-function toBase64 (bytes) {
-  return btoa(latin1String(bytes))
 }
 
 function utf8AsLatin1 (string) {
@@ -113,13 +89,10 @@ module.exports = {
   asciiSlice,
   indexOf,
   isAscii,
-  isUtf8,
   isUint8Array,
   isArrayBuffer,
   allocUnsafe,
   bytesView,
   utf8Bytes,
-  concatBytes,
-  toBase64,
   utf8AsLatin1
 }

@@ -3,7 +3,7 @@
 // The Dispatcher transport: one attempt of an EventSource sent through an undici Dispatcher, Node's
 // fast path. Response bytes (decoded if the body has a Content-Encoding) go straight to the sink; no
 // fetch() and no web streams. Redirects and 401 challenges are answered here, by the rules of
-// lib/transport/redirect-policy.js; each hop is a request on the dispatcher with its own handler
+// lib/transport/redirect-policy-node.js; each hop is a request on the dispatcher with its own handler
 // (lib/transport/undici-handler.js). What it reports, and when, is the transport interface of lib/transport/transport-node.js.
 
 const {
@@ -15,7 +15,8 @@ const {
 // lib/transport/content-decoding.js is loaded with the first response that names a coding: most event streams
 // are sent as they are, and a file is a few tenths of a millisecond of a fresh process's start.
 let contentDecoding = null
-const { RedirectPolicy, isRedirect, isHttpScheme } = require('./redirect-policy')
+const { RedirectPolicy, isRedirect } = require('./redirect-policy-node')
+const { isHttpScheme } = require('./url')
 const { UndiciHandler } = require('./undici-handler')
 const { AttemptTimers } = require('./attempt-timers')
 const { acceptEncoding } = require('./codings')

@@ -9,7 +9,7 @@
 // Redirects:
 // - The runtime's fetch (Bun, a Node without undici) is asked for `redirect: 'manual'` where the runtime
 //   shows redirect responses to code (Node, Deno, Bun), and they are followed here by the same rules as on
-//   a dispatcher (lib/transport/redirect-policy.js): credentials, https: to http:, loops.
+//   a dispatcher (lib/transport/redirect-policy-node.js): credentials, https: to http:, loops.
 // - A user's fetch (init.fetch) follows them itself (`redirect: 'follow'`), by its own rules, as the
 //   `eventsource` package and fetch-event-source call theirs: a wrapper adds its headers (an
 //   `Authorization: Bearer`) to what it sends, and only its fetch sees every hop, drops Authorization at
@@ -31,12 +31,12 @@ const {
     ERR_EVENTSOURCE_UNSUPPORTED_SCHEME, ERR_INVALID_ARG_TYPE
   }
 } = require('../errors')
-const { RedirectPolicy, isRedirect, isHttpScheme, carriesCredentialsFetchKeeps } = require('./redirect-policy')
+// lib/transport/redirect-policy-node.js on Node, Bun and Deno; lib/transport/redirect-policy-web.js elsewhere, where
+// the runtime's fetch follows every redirect itself (package.json's "imports").
+const { RedirectPolicy, isRedirect, fetchRedirects } = require('#redirect-policy')
+const { isHttpScheme } = require('./url')
 const { AttemptTimers } = require('./attempt-timers')
 const { fromFetchHeaders } = require('./response-headers')
-
-// Where code runs in a document or a worker, fetch's manual redirects are opaque: follow from the start.
-const BROWSER = typeof globalThis.document !== 'undefined' || typeof globalThis.WorkerGlobalScope !== 'undefined'
 
 // The errors of zlib (Z_DATA_ERROR...), of its brotli decoder (ERR__ERROR_FORMAT_PADDING_2...) and of
 // its zstd decoder: a body that does not decode.
@@ -105,8 +105,8 @@ class FetchAttempt {
     this.#usersFetch = usersFetch
     this.#credentialOrigin = request.credentialOrigin
     // Who follows redirects: see the top of this file.
-    const withinOrigin = usersFetch && !BROWSER && carriesCredentialsFetchKeeps(request)
-    this.#redirect = BROWSER || (usersFetch && !withinOrigin) ? 'follow' : 'manual'
+    const { redirect, withinOrigin } = fetchRedirects(request, usersFetch)
+    this.#redirect = redirect
     this.#policy = new RedirectPolicy(request, { withinOrigin })
     // The standard's request: credentials mode "include" with withCredentials, else "same-origin".
     this.#credentials = request.withCredentials ? 'include' : 'same-origin'

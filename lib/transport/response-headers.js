@@ -1,35 +1,8 @@
 'use strict'
 
-// Response headers as one plain object with lower-case names, whichever API delivered them: raw
-// [name, value, ...] Buffers (undici's legacy onHeaders), undici's parsed object (onResponseStart) or a
-// fetch Headers. A repeated header is combined with ", ", as fetch's Headers does.
-
-/**
- * @param {Array<Buffer | string>} raw
- * @returns {Record<string, string>}
- */
-function fromRawHeaders (raw) {
-  const headers = Object.create(null)
-  for (let i = 0; i < raw.length; i += 2) {
-    const name = raw[i].toString('latin1').toLowerCase()
-    const value = raw[i + 1].toString('latin1')
-    headers[name] = headers[name] === undefined ? value : `${headers[name]}, ${value}`
-  }
-  return headers
-}
-
-/**
- * @param {Record<string, string | string[]>} parsed
- * @returns {Record<string, string>}
- */
-function fromParsedHeaders (parsed) {
-  const headers = Object.create(null)
-  for (const name of Object.keys(parsed)) {
-    const value = parsed[name]
-    headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value)
-  }
-  return headers
-}
+// Response headers as one plain object with lower-case names (a repeated header combined with ", ", as
+// fetch's Headers does), from a fetch Headers here and from undici's shapes in
+// lib/transport/undici-handler.js; and what the source and the redirect policy read of header values.
 
 /**
  * @param {Headers} fetchHeaders
@@ -85,4 +58,4 @@ function mimeEssence (value) {
   return essence
 }
 
-module.exports = { fromRawHeaders, fromParsedHeaders, fromFetchHeaders, mimeEssence, splitHeaderValue }
+module.exports = { fromFetchHeaders, mimeEssence, splitHeaderValue }

@@ -19,7 +19,36 @@
 // which it never asks for, and a 1xx with a body, as a network error.)
 
 const { codes: { ERR_EVENTSOURCE_ABORTED } } = require('../errors')
-const { fromRawHeaders, fromParsedHeaders } = require('./response-headers')
+
+// undici's response headers as lib/transport/response-headers.js has them: a plain object with lower-case
+// names, a repeated header combined with ", ".
+
+/**
+ * @param {Array<Buffer | string>} raw
+ * @returns {Record<string, string>}
+ */
+function fromRawHeaders (raw) {
+  const headers = Object.create(null)
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i].toString('latin1').toLowerCase()
+    const value = raw[i + 1].toString('latin1')
+    headers[name] = headers[name] === undefined ? value : `${headers[name]}, ${value}`
+  }
+  return headers
+}
+
+/**
+ * @param {Record<string, string | string[]>} parsed
+ * @returns {Record<string, string>}
+ */
+function fromParsedHeaders (parsed) {
+  const headers = Object.create(null)
+  for (const name of Object.keys(parsed)) {
+    const value = parsed[name]
+    headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value)
+  }
+  return headers
+}
 
 class UndiciHandler {
   #owner

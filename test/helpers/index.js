@@ -18,6 +18,7 @@ module.exports = {
   ...require('./parse'), // recordingParser, parseAll, parseStreams, feedStrings
   ...require('./reference'), // reference
   ...require('./errors'), // catchError, checkError, throwsError
+  ...require('./bundle'), // packedInstall, bundle, runBundled, NODE_ONLY, BUNDLERS, TARGETS, WEB_GLOBALS
   // Scenarios shared by a test and its soak run, and the CLI.
   ...require('./cli'), // CLI, runCli, lines
   ...require('./lifecycle-server'), // lifecycleServer, runLeakChild

@@ -8,6 +8,15 @@
 import * as pkg from 'whatwg-eventsource'
 import { runSuite } from './suite.mjs'
 
+// The drop-in entry points, each imported by the test that needs it (bundled into this file: esbuild
+// inlines a dynamic import without code splitting). An entry that does not bundle for this target is
+// replaced by test/runtime/run.mjs with a module whose `unavailable` says why, and its test is skipped.
+const ENTRIES = {
+  eventsource: () => import('whatwg-eventsource/eventsource'),
+  parser: () => import('whatwg-eventsource/parser'),
+  'parser/stream': () => import('whatwg-eventsource/parser/stream')
+}
+
 const inWorker = typeof document === 'undefined'
 const config = JSON.parse(new URL(location.href).searchParams.get('config'))
 const log = inWorker ? (line) => postMessage({ line }) : (line) => console.log(line)
@@ -17,6 +26,7 @@ runSuite({
   ...config,
   pkg,
   loadPolyfill: () => import('whatwg-eventsource/polyfill'),
+  loadEntry: (name) => ENTRIES[name](),
   browser: true,
   log
 }).then((result) => {

@@ -5,6 +5,13 @@
 import * as pkg from 'whatwg-eventsource'
 import { runSuite } from './suite.mjs'
 
+// The drop-in entry points, each imported by the test that needs it.
+const ENTRIES = {
+  eventsource: () => import('whatwg-eventsource/eventsource'),
+  parser: () => import('whatwg-eventsource/parser'),
+  'parser/stream': () => import('whatwg-eventsource/parser/stream')
+}
+
 const deno = globalThis.Deno
 const args = deno?.args ?? process.argv.slice(2)
 const config = JSON.parse(args[0])
@@ -17,6 +24,7 @@ const { failed } = await runSuite({
   ...config,
   pkg,
   loadPolyfill: () => import('whatwg-eventsource/polyfill'),
+  loadEntry: (name) => ENTRIES[name](),
   browser: false,
   log: (line) => console.log(line)
 })

@@ -12,7 +12,8 @@
 // of a temporary directory (its dependency, undici, linked from this checkout's node_modules), and the
 // suite imports `whatwg-eventsource` from there. Each run is a separate process (Node, Bun, Deno) or
 // page (Chromium: a page, and a dedicated worker, each loading an esbuild bundle made with the `browser`
-// or the `worker` condition). Runs:
+// or the `worker` condition, the drop-in entry points included, each imported by its test; one that does
+// not bundle for a browser is left out of the bundle, and its test skipped there, said so). Runs:
 //   Node (each): the Dispatcher transport; the first Node also with `fetch` in the init (the fetch transport)
 //   Bun: the fetch transport (Bun's `undici` has no Dispatcher); Deno: undici's Dispatcher through Deno's
 //   Node compatibility, and the fetch transport with `fetch` in the init
@@ -104,11 +105,37 @@ for (const file of ['suite.mjs', 'main.mjs', 'browser-main.mjs']) copyFileSync(p
 // ---- the browser bundles ----
 
 const esbuild = require('esbuild')
-// Files that must never reach a browser: Node built-ins would fail the build itself (esbuild cannot
-// resolve them for these platforms); these are the package's Node-only modules and undici.
-const NODE_ONLY = /(?:^|\/)(?:index\.js|lib\/platform\/[a-z-]+-node\.js|lib\/transport\/(?:transport-node|dispatcher-transport|dispatchers|content-decoding|undici-handler|http2-sessions)\.js|lib\/parser\/node-stream\.js|node_modules\/undici\/.*)$/
+// Files that must never reach a browser (Node built-ins would fail the build itself: esbuild cannot
+// resolve them for these platforms): the package's Node-only modules and undici, as test/bundle.test.js
+// has them.
+const { NODE_ONLY } = require('../helpers/bundle.js')
+const PACKAGE = 'node_modules/whatwg-eventsource/'
+// The drop-in entry points the suite imports.
+const DROP_INS = ['whatwg-eventsource/eventsource', 'whatwg-eventsource/parser', 'whatwg-eventsource/parser/stream']
+
+// Why each drop-in entry that does not bundle with these options does not: the page and the worker get a
+// module that says so in its place, and the suite skips its test there (the other entries still run).
+async function unbundled (options) {
+  const reasons = new Map()
+  for (const entry of DROP_INS) {
+    try {
+      await esbuild.build({ stdin: { contents: `export * from '${entry}'`, resolveDir: dir }, absWorkingDir: dir, bundle: true, write: false, logLevel: 'silent', ...options })
+    } catch (err) {
+      reasons.set(entry, err.errors?.[0]?.text ?? err.message)
+    }
+  }
+  return reasons
+}
 
 async function bundle (options) {
+  const reasons = await unbundled(options)
+  const stand = {
+    name: 'unbundled-entries',
+    setup (build) {
+      build.onResolve({ filter: /^whatwg-eventsource\// }, (args) => reasons.has(args.path) ? { path: args.path, namespace: 'unbundled' } : undefined)
+      build.onLoad({ filter: /.*/, namespace: 'unbundled' }, (args) => ({ contents: `export const unavailable = ${JSON.stringify(reasons.get(args.path))}`, loader: 'js' }))
+    }
+  }
   const result = await esbuild.build({
     entryPoints: [path.join(dir, 'browser-main.mjs')],
     absWorkingDir: dir,
@@ -117,12 +144,16 @@ async function bundle (options) {
     write: false,
     metafile: true,
     logLevel: 'silent',
+    plugins: [stand],
     ...options
   })
   const inputs = Object.keys(result.metafile.inputs)
-  const leaked = inputs.filter((input) => NODE_ONLY.test(input))
+  // As paths from the package, or from node_modules for another package's files.
+  const shown = (input) => input.startsWith(PACKAGE) ? input.slice(PACKAGE.length) : input.slice(Math.max(0, input.indexOf('node_modules/')))
+  const leaked = inputs.filter((input) => NODE_ONLY.test(shown(input)))
   if (leaked.length !== 0) throw new Error(`the bundle holds Node-only modules: ${leaked.join(', ')}`)
-  if (!inputs.includes('node_modules/whatwg-eventsource/browser.js')) throw new Error('the bundle does not start from browser.js')
+  if (!inputs.includes(`${PACKAGE}browser.mjs`)) throw new Error('the bundle does not start from browser.mjs')
+  for (const [entry, reason] of reasons) console.log(`# ${options.platform === 'browser' ? 'page' : 'worker'}: ${entry} does not bundle (${reason}): its test is skipped`)
   return result.outputFiles[0].contents
 }
 
@@ -165,18 +196,21 @@ function childEnv () {
   return env
 }
 
-// Counts what a run printed: `ok N - name`, `not ok N - name` (lines starting with # are comments).
+// Counts what a run printed: `ok N - name`, `not ok N - name`, `ok N - name # SKIP why` (lines starting
+// with # are comments).
 function tally (run, lines) {
   const names = new Set()
   let failed = 0
+  let skipped = 0
   for (const line of lines) {
-    const match = /^(not )?ok \d+ - (.*)$/.exec(line)
+    const match = /^(not )?ok \d+ - (.*?)( # SKIP .*)?$/.exec(line)
     if (match === null) continue
     names.add(match[2])
     if (match[1] !== undefined) failed++
+    else if (match[3] !== undefined) skipped++
   }
   const missing = testNames.filter((name) => !names.has(name))
-  return { passed: names.size - failed, failed: failed + missing.length, missing }
+  return { passed: names.size - failed - skipped, failed: failed + missing.length, skipped, missing }
 }
 
 function runProcess (run, config) {
@@ -263,12 +297,14 @@ try {
 }
 
 console.log('')
-for (const { label, passed, failed, ms } of results) {
-  console.log(`# ${failed === 0 ? 'ok    ' : 'FAILED'} ${label}: ${passed} passed, ${failed} failed (${(ms / 1000).toFixed(1)} s)`)
+for (const { label, passed, failed, skipped, ms } of results) {
+  const skips = skipped === 0 ? '' : `, ${skipped} skipped`
+  console.log(`# ${failed === 0 ? 'ok    ' : 'FAILED'} ${label}: ${passed} passed, ${failed} failed${skips} (${(ms / 1000).toFixed(1)} s)`)
 }
 for (const note of skipped) console.log(`# skipped ${note}`)
 console.log(`# runtimes: ${results.length} runs in ${((performance.now() - started) / 1000).toFixed(1)} s`)
 const passed = results.reduce((sum, r) => sum + r.passed, 0)
 const failed = results.reduce((sum, r) => sum + r.failed, 0)
-console.log(`${passed} passed, ${failed} failed${skipped.length === 0 ? '' : `, ${skipped.length} skipped`}`)
+const skippedTests = results.reduce((sum, r) => sum + r.skipped, 0)
+console.log(`${passed} passed, ${failed} failed${skippedTests === 0 ? '' : `, ${skippedTests} tests skipped`}${skipped.length === 0 ? '' : `, ${skipped.length} runtimes skipped`}`)
 process.exitCode = failed === 0 && results.length !== 0 ? 0 : 1

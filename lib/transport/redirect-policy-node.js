@@ -31,6 +31,7 @@ const {
   codes: { ERR_EVENTSOURCE_INSECURE_REDIRECT, ERR_EVENTSOURCE_INVALID_REDIRECT, ERR_EVENTSOURCE_TOO_MANY_REDIRECTS }
 } = require('../errors')
 const { splitHeaderValue } = require('./response-headers')
+const { isHttpScheme, includesCredentials, displayHref } = require('./url')
 
 // fetch's redirect limit.
 const MAX_REDIRECTS = 20
@@ -52,14 +53,6 @@ function carriesCredentialsFetchKeeps (request) {
   const headers = request.headers
   if (headers.cookie !== undefined || headers['proxy-authorization'] !== undefined) return true
   return request.credentialHeaders.some((name) => headers[name] !== undefined)
-}
-
-/**
- * Whether a URL's scheme is one a request can go to.
- * @param {URL} url
- */
-function isHttpScheme (url) {
-  return url.protocol === 'http:' || url.protocol === 'https:'
 }
 
 /**
@@ -108,14 +101,6 @@ function credentialBytes (text) {
 }
 
 /**
- * Whether a URL includes credentials (the URL standard's "includes credentials").
- * @param {URL} url
- */
-function includesCredentials (url) {
-  return url.username !== '' || url.password !== ''
-}
-
-/**
  * The Authorization value for a URL's credentials: `Basic` and base64 of "user:password".
  * @param {URL} url
  * @returns {string | null} null when the URL includes none
@@ -143,21 +128,23 @@ function offersBasic (value) {
   return false
 }
 
-/**
- * The URL as it may be shown: in error messages and details, logs, a terminal. The password (and the
- * user name with it) must not travel further than the request does.
- * @param {URL} url
- * @returns {string}
- */
-function displayHref (url) {
-  if (!includesCredentials(url)) return url.href
-  const shown = new URL(url.href)
-  shown.username = ''
-  shown.password = ''
-  return shown.href
-}
-
 // ---- redirects ----
+
+// Where code runs in a document or a worker, fetch's manual redirects are opaque: follow from the start.
+const BROWSER = typeof globalThis.document !== 'undefined' || typeof globalThis.WorkerGlobalScope !== 'undefined'
+
+/**
+ * Who follows the redirects of an attempt made with a fetch (lib/transport/fetch-transport.js says why):
+ * the fetch itself (`follow`), or the policy, hop by hop (`manual`); `withinOrigin`: a redirect to
+ * another origin is refused rather than followed.
+ * @param {import('./request').EventSourceRequest} request
+ * @param {boolean} usersFetch init.fetch (true), or the runtime's fetch
+ * @returns {{ redirect: 'follow' | 'manual', withinOrigin: boolean }}
+ */
+function fetchRedirects (request, usersFetch) {
+  const withinOrigin = usersFetch && !BROWSER && carriesCredentialsFetchKeeps(request)
+  return { redirect: BROWSER || (usersFetch && !withinOrigin) ? 'follow' : 'manual', withinOrigin }
+}
 
 class RedirectPolicy {
   #url
@@ -367,6 +354,4 @@ class RedirectPolicy {
   }
 }
 
-module.exports = {
-  RedirectPolicy, isRedirect, isHttpScheme, carriesCredentialsFetchKeeps, includesCredentials, basicAuthorization, offersBasic, displayHref
-}
+module.exports = { RedirectPolicy, isRedirect, fetchRedirects }

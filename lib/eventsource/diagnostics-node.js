@@ -1,17 +1,17 @@
 'use strict'
 
-// What an EventSource publishes on diagnostics_channel, and what it counts for it. The channels and what
-// each carries are the platform's (lib/platform/channels-node.js says it; lib/platform/channels-web.js,
-// where nobody can subscribe, publishes nothing). A message is built only when its channel has
-// subscribers; the counts (messages, bytes, time spent OPEN) are kept whatever, since `close` reports
-// them to whoever subscribed meanwhile.
+// What an EventSource publishes on diagnostics_channel, and what it counts for it, on Node, Bun and Deno
+// (package.json's "imports" maps `#diagnostics` here for the `node` condition; elsewhere nobody can
+// subscribe, and lib/eventsource/diagnostics-web.js does nothing). The channels and what each carries are
+// lib/platform/channels-node.js's. A message is built only when its channel has subscribers; the counts
+// (messages, bytes, time spent OPEN) are kept whatever, since `close` reports them to whoever subscribed
+// meanwhile.
 
-// lib/platform/channels-node.js on Node, Bun and Deno; lib/platform/channels-web.js elsewhere.
 const {
   createChannel, connectChannel, openChannel, messageChannel, errorChannel, closeChannel,
   tracingAttempts, traceAttemptStart, traceAttemptEnd
 } = require('#channels')
-const { displayHref } = require('../transport/redirect-policy')
+const { displayHref } = require('../transport/url')
 const { OPEN } = require('../constants')
 
 /** The diagnostics of one source: its counts, and its messages as it goes. */

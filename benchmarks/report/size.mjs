@@ -1,0 +1,31 @@
+// The size section of the report (../report.mjs), from results/size.json (written by `npm run size`):
+// each entry point of the package, and each peer, minified and gzipped in a browser bundle, with the
+// budget where there is one.
+
+import { table, fmtInt } from '../e2e/common.mjs'
+
+const cell = (row, key) => row.error === undefined ? fmtInt(row[key]) : ''
+
+function status (row) {
+  if (row.budget === null) return ''
+  if (row.error !== undefined) return `fails to bundle: ${row.error}`
+  return row.gzipped <= row.budget ? 'met' : `MISSED by ${fmtInt(row.gzipped - row.budget)} B`
+}
+
+/** benchmarks/README.md: the table of results/size.json. */
+export function sizeSection (runs) {
+  if (runs.length === 0) return '_No results/size.json yet: run `npm run size`._'
+  const { json, file } = runs[0]
+  const env = json.environment
+  const git = env.git ? `lib/ at ${env.git.commit}${env.git.libModified ? ' (modified)' : ''}` : 'commit not recorded'
+  const out = [
+    `**esbuild ${env.esbuild}**, ${json.date.slice(0, 10)}, ${git}, \`${json.method}\`, \`results/${file}\``,
+    ''
+  ]
+  const header = ['import', 'minified (B)', 'gzipped (B)', 'budget, gzipped (B)', 'status']
+  const line = (row) => [`\`${row.source}\``, cell(row, 'minified'), cell(row, 'gzipped'), row.budget === null ? '' : fmtInt(row.budget), status(row)]
+  out.push(table(header, json.rows.filter((row) => row.ours).map(line)), '')
+  out.push('The peers, measured the same way:', '')
+  out.push(table(header.slice(0, 3), json.rows.filter((row) => !row.ours).map((row) => line(row).slice(0, 3))))
+  return out.join('\n')
+}

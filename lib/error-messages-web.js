@@ -1,0 +1,33 @@
+'use strict'
+
+// The messages of lib/errors.js's codes where Node's wording is not shipped: browsers and workers
+// (package.json's "imports" maps `#error-messages` here for any runtime that does not match the `node`
+// condition; lib/error-messages-node.js is the wording, on Node, Bun and Deno). The wording of every code
+// would be a fifth of what a browser bundle of the EventSource downloads, and a browser shows the code
+// and the values with it as well: a message is the code in words and the values it was made from, so
+// ERR_EVENTSOURCE_BAD_STATUS with 404 and 'Not Found' says "bad status: 404, Not Found". The code, the
+// class and everything else about the error are the same as on Node; docs/browser.md lists this.
+
+// eventsource-parser's own message, which the drop-in keeps wherever it runs: code written for that
+// package may match on it.
+const PARSER_TERMINATED =
+  'Cannot feed parser: it was terminated after exceeding the configured max buffer size. Call `reset()` to resume parsing.'
+
+// A value as the message shows it: a primitive as a string, an object or a function by its type alone
+// (converting one to a string could run its code, or throw).
+function show (value) {
+  return (typeof value === 'object' && value !== null) || typeof value === 'function' ? typeof value : String(value)
+}
+
+/**
+ * @param {string} code
+ * @param {unknown[]} args the constructor's leading arguments, as many as the code's message takes
+ * @returns {string}
+ */
+function message (code, args) {
+  if (code === 'ERR_EVENTSOURCE_PARSER_TERMINATED') return PARSER_TERMINATED
+  const words = code.replace(/^ERR_(?:EVENTSOURCE_)?/, '').toLowerCase().replaceAll('_', ' ')
+  return args.length === 0 ? words : `${words}: ${args.map(show).join(', ')}`
+}
+
+module.exports = { message }

@@ -1,0 +1,29 @@
+'use strict'
+
+// The diagnostics of a source where there is no diagnostics_channel (browsers, workers): nobody can
+// subscribe, so nothing is counted or published (package.json's "imports" maps `#diagnostics` here for
+// any runtime that does not match the `node` condition). The interface of
+// lib/eventsource/diagnostics-node.js, which says what each call is for; only startAttempt() has work to do.
+
+class SourceDiagnostics {
+  received () {}
+  message () {}
+
+  /**
+   * Starts the transport of an attempt.
+   * @param {unknown} request
+   * @param {string} lastEventId
+   * @param {{ start(): void }} connection
+   */
+  startAttempt (request, lastEventId, connection) {
+    connection.start()
+  }
+
+  attemptOver () {}
+  opened () {}
+  readyStateChanged () {}
+  error () {}
+  closed () {}
+}
+
+module.exports = { SourceDiagnostics }

@@ -1,0 +1,113 @@
+'use strict'
+
+// The redirect policy of the fetch transport where the runtime's fetch follows every redirect itself:
+// browsers and workers, whose fetch hides redirects from code anyway (package.json's "imports" maps
+// `#redirect-policy` here for any runtime that does not match the `node` condition, and to
+// lib/transport/redirect-policy-node.js, fetch's rules applied hop by hop, for Node, Bun and Deno). Redirects are
+// the browser's business there, by its own rules (credentials, CORS, mixed content); what remains ours is
+// what lib/transport/redirect-policy-node.js does around the hops, the same here:
+// - the request's credentials (Authorization, Cookie, Proxy-Authorization, credentialHeaders) are not sent
+//   to another origin than the source URL's, when a reconnection goes straight to a final URL there;
+// - a fetch that followed redirects from https: to http: fails the connection unless allowInsecureRedirect.
+// Not here (docs/browser.md): credentials in the URL are never used (a browser's fetch() refuses a URL
+// that holds them: the request goes without them, and a 401 is the response), and no Origin header is
+// added (a browser sends its own).
+
+const { codes: { ERR_EVENTSOURCE_INSECURE_REDIRECT } } = require('../errors')
+const { displayHref } = require('./url')
+
+// As in lib/transport/redirect-policy-node.js: sent only to the origin they were meant for.
+const CREDENTIAL_HEADERS = ['authorization', 'cookie', 'proxy-authorization']
+
+/**
+ * Who follows redirects: the fetch, always.
+ * @returns {{ redirect: 'follow', withinOrigin: false }}
+ */
+function fetchRedirects () {
+  return { redirect: 'follow', withinOrigin: false }
+}
+
+/**
+ * Whether a response is a redirect for the policy to follow: never, since the fetch follows them.
+ * @returns {false}
+ */
+function isRedirect () {
+  return false
+}
+
+/** The interface of lib/transport/redirect-policy-node.js's RedirectPolicy, for one attempt whose fetch follows redirects. */
+class RedirectPolicy {
+  #url
+  #method
+  #body
+  #headers
+  #credentialOrigin
+  #credentialHeaders
+  #allowInsecureRedirect
+
+  /**
+   * @param {import('./request').EventSourceRequest} request
+   */
+  constructor (request) {
+    this.#url = new URL(request.url)
+    this.#method = request.method
+    this.#body = request.body
+    this.#headers = request.headers
+    this.#credentialOrigin = request.credentialOrigin
+    this.#credentialHeaders = request.credentialHeaders
+    this.#allowInsecureRedirect = request.allowInsecureRedirect
+  }
+
+  get url () {
+    return this.#url
+  }
+
+  get method () {
+    return this.#method
+  }
+
+  get body () {
+    return this.#body
+  }
+
+  get withinOrigin () {
+    return false
+  }
+
+  get displayUrl () {
+    return displayHref(this.#url)
+  }
+
+  /** The headers to send: without the credentials when the request goes to another origin than theirs. */
+  hopHeaders () {
+    const headers = { ...this.#headers }
+    if (this.#url.origin !== this.#credentialOrigin) {
+      for (const name of CREDENTIAL_HEADERS) delete headers[name]
+      for (const name of this.#credentialHeaders) delete headers[name]
+    }
+    return headers
+  }
+
+  /**
+   * The fetch followed redirects to `href`.
+   * @param {string} href
+   * @returns {Error | null} ERR_EVENTSOURCE_INSECURE_REDIRECT when they went from https: to http:
+   */
+  followedTo (href) {
+    const from = this.#url
+    const next = this.#url = new URL(href)
+    if (from.protocol === 'https:' && next.protocol === 'http:' && !this.#allowInsecureRedirect) {
+      return new ERR_EVENTSOURCE_INSECURE_REDIRECT(displayHref(next), { url: displayHref(from) })
+    }
+    return null
+  }
+
+  /** A 401 is the response: the URL's credentials are not used here (see above). */
+  answerChallenge () {
+    return false
+  }
+
+  release () {}
+}
+
+module.exports = { RedirectPolicy, isRedirect, fetchRedirects }
