@@ -13,13 +13,8 @@ const resultsDir = fileURLToPath(new URL('../results/', import.meta.url))
 
 const COLORS = { ours: '#2563eb', undici: '#d97706', eventsource: '#059669', floor: '#9ca3af' }
 const ORDER = ['ours', 'undici', 'eventsource', 'floor']
-const WIDTH = 980
-const PANEL_W = 470
-const GAP = 20
-const LABEL_W = 165
-const VALUE_W = 125
-const ROW_H = 22
-const TITLE_H = 40
+// The chart's layout, in SVG units.
+const LAYOUT = Object.freeze({ width: 980, panelWidth: 470, gap: 20, labelWidth: 165, valueWidth: 125, rowHeight: 22, titleHeight: 40 })
 
 const esc = (s) => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
 
@@ -36,28 +31,28 @@ function fmt (value, unit) {
  * has to reach, or stay under). `max`: the end of the scale; a longer bar is clipped there.
  */
 function panel (x, y, { title, subtitle, unit, bars, targets = [], max = null }) {
-  const height = TITLE_H + bars.length * ROW_H + 14 + 10 * targets.length
-  const plotW = PANEL_W - LABEL_W - VALUE_W
+  const height = LAYOUT.titleHeight + bars.length * LAYOUT.rowHeight + 14 + 10 * targets.length
+  const plotW = LAYOUT.panelWidth - LAYOUT.labelWidth - LAYOUT.valueWidth
   max ??= Math.max(...bars.map((b) => b.value), ...targets.map((t) => t.value)) * 1.05
   const scale = (v) => (Math.min(v, max) / max) * plotW
   const out = []
   out.push(`<g transform="translate(${x},${y})">`)
-  out.push(`<rect width="${PANEL_W}" height="${height}" fill="#fff" stroke="#e5e7eb"/>`)
+  out.push(`<rect width="${LAYOUT.panelWidth}" height="${height}" fill="#fff" stroke="#e5e7eb"/>`)
   out.push(`<text x="10" y="18" font-weight="600">${esc(title)}</text>`)
   out.push(`<text x="10" y="33" fill="#6b7280" font-size="11">${esc(subtitle)}</text>`)
   bars.forEach((b, i) => {
-    const by = TITLE_H + i * ROW_H
-    out.push(`<text x="${LABEL_W - 6}" y="${by + 14}" text-anchor="end" font-size="11">${esc(b.label)}</text>`)
-    out.push(`<rect x="${LABEL_W}" y="${by + 3}" width="${Math.max(1, scale(b.value)).toFixed(1)}" height="${ROW_H - 6}" fill="${COLORS[b.client] ?? '#6b7280'}"/>`)
+    const by = LAYOUT.titleHeight + i * LAYOUT.rowHeight
+    out.push(`<text x="${LAYOUT.labelWidth - 6}" y="${by + 14}" text-anchor="end" font-size="11">${esc(b.label)}</text>`)
+    out.push(`<rect x="${LAYOUT.labelWidth}" y="${by + 3}" width="${Math.max(1, scale(b.value)).toFixed(1)}" height="${LAYOUT.rowHeight - 6}" fill="${COLORS[b.client] ?? '#6b7280'}"/>`)
     const note = [b.note, b.value > max ? 'clipped' : ''].filter(Boolean).join(', ')
-    const labelX = b.value > max ? LABEL_W + 4 : LABEL_W + scale(b.value) + 4
+    const labelX = b.value > max ? LAYOUT.labelWidth + 4 : LAYOUT.labelWidth + scale(b.value) + 4
     const fill = b.value > max ? ' fill="#fff"' : ''
     out.push(`<text x="${labelX}" y="${by + 14}" font-size="11"${fill}>${esc(fmt(b.value, unit))}${note ? ` <tspan${fill || ' fill="#6b7280"'}>${esc(note)}</tspan>` : ''}</text>`)
   })
   targets.forEach((t, i) => {
-    const tx = LABEL_W + scale(t.value)
-    out.push(`<line x1="${tx.toFixed(1)}" x2="${tx.toFixed(1)}" y1="${TITLE_H - 2}" y2="${TITLE_H + bars.length * ROW_H}" stroke="#dc2626" stroke-dasharray="3,2"/>`)
-    out.push(`<text x="${tx.toFixed(1)}" y="${TITLE_H + bars.length * ROW_H + 9 + 10 * i}" font-size="9" fill="#dc2626" text-anchor="middle">${esc(t.label)}</text>`)
+    const tx = LAYOUT.labelWidth + scale(t.value)
+    out.push(`<line x1="${tx.toFixed(1)}" x2="${tx.toFixed(1)}" y1="${LAYOUT.titleHeight - 2}" y2="${LAYOUT.titleHeight + bars.length * LAYOUT.rowHeight}" stroke="#dc2626" stroke-dasharray="3,2"/>`)
+    out.push(`<text x="${tx.toFixed(1)}" y="${LAYOUT.titleHeight + bars.length * LAYOUT.rowHeight + 9 + 10 * i}" font-size="9" fill="#dc2626" text-anchor="middle">${esc(t.label)}</text>`)
   })
   out.push('</g>')
   return { svg: out.join('\n'), height }
@@ -133,15 +128,15 @@ export function writeChart ({
     let rowHeight = 0
     for (let j = 0; j < 2 && i + j < panels.length; j++) {
       const p = panels[i + j]
-      const drawn = panel(GAP / 2 + j * (PANEL_W + GAP), y, p)
+      const drawn = panel(LAYOUT.gap / 2 + j * (LAYOUT.panelWidth + LAYOUT.gap), y, p)
       parts.push(drawn.svg)
       rowHeight = Math.max(rowHeight, drawn.height)
     }
-    y += rowHeight + GAP
+    y += rowHeight + LAYOUT.gap
   }
   const legend = ORDER.map((c, i) => `<rect x="${10 + i * 150}" y="${y}" width="10" height="10" fill="${COLORS[c]}"/><text x="${24 + i * 150}" y="${y + 9}" font-size="11">${esc({ ours: 'ours', undici: 'undici EventSource', eventsource: 'eventsource package', floor: 'floor (node:http GET)' }[c])}</text>`).join('\n')
   const height = y + 24
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${height}" viewBox="0 0 ${WIDTH} ${height}" font-family="system-ui, -apple-system, Segoe UI, Helvetica, Arial, sans-serif" font-size="12">
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${LAYOUT.width}" height="${height}" viewBox="0 0 ${LAYOUT.width} ${height}" font-family="system-ui, -apple-system, Segoe UI, Helvetica, Arial, sans-serif" font-size="12">
 <rect width="100%" height="100%" fill="#f9fafb"/>
 <text x="10" y="22" font-size="15" font-weight="600">${esc(header)}</text>
 <text x="10" y="42" font-size="11" fill="#6b7280">${esc(commands)}; red dashed lines: where our bar must reach (throughput) or stay under (memory, time)</text>

@@ -37,9 +37,11 @@ function isRedirect () {
 
 /** The interface of lib/transport/redirect-policy-node.js's RedirectPolicy, for one attempt whose fetch follows redirects. */
 class RedirectPolicy {
+  // A fetch that follows redirects keeps the method and the body, and may go to any origin.
+  withinOrigin = false
+  method
+  body
   #url
-  #method
-  #body
   #headers
   #credentialOrigin
   #credentialHeaders
@@ -50,8 +52,8 @@ class RedirectPolicy {
    */
   constructor (request) {
     this.#url = new URL(request.url)
-    this.#method = request.method
-    this.#body = request.body
+    this.method = request.method
+    this.body = request.body
     this.#headers = request.headers
     this.#credentialOrigin = request.credentialOrigin
     this.#credentialHeaders = request.credentialHeaders
@@ -60,18 +62,6 @@ class RedirectPolicy {
 
   get url () {
     return this.#url
-  }
-
-  get method () {
-    return this.#method
-  }
-
-  get body () {
-    return this.#body
-  }
-
-  get withinOrigin () {
-    return false
   }
 
   get displayUrl () {
