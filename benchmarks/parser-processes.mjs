@@ -1,7 +1,7 @@
 // `node benchmarks/parser.bench.mjs --processes N`: the parser benchmark in N fresh processes, one after
-// another, each timing all three parsers fixture by fixture (so the peers share each process's
+// another, each timing ours and every peer fixture by fixture (so the peers share each process's
 // conditions), then, per fixture, the median and range across processes of each parser's p50 and of
-// the p50 ratio ours ÷ fastest peer. The fastest peer is the one with the lowest median p50; the
+// the p50 ratio ours ÷ fastest peer, against the targets of ./parser-targets.mjs. The fastest peer is the one with the lowest median p50; the
 // headline ratio is ours' median p50 ÷ that peer's median p50, and its range is that of the
 // per-process ratios. A process that fails fails the run.
 
@@ -11,6 +11,7 @@ import os from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { summarize, gitState } from './e2e/common.mjs'
+import { parserStatus, parserTargetLines } from './parser-targets.mjs'
 
 const script = fileURLToPath(new URL('./parser.bench.mjs', import.meta.url))
 const fmtTime = (ns) => ns >= 1e6 ? `${(ns / 1e6).toFixed(2)} ms` : `${(ns / 1e3).toFixed(1)} µs`
@@ -34,7 +35,7 @@ function runOne (args) {
 }
 
 /** Per fixture: every parser's p50 across processes, the fastest peer, and the ratio with its range. */
-export function summarizeRuns (runs) {
+export function summarizeRuns (runs, node = runs[0].node) {
   return runs[0].ratios.map((first) => {
     const rows = runs.map((run) => run.ratios.find((r) => r.fixture === first.fixture))
     const peerNames = Object.keys(first.peers)
@@ -50,7 +51,7 @@ export function summarizeRuns (runs) {
       ratio,
       // Each process's own ratio, against the same peer.
       ratioPerProcess: summarize(rows.map((r) => r.ours.p50 / r.peers[fastestPeer].p50)),
-      verdict: ratio <= 0.5 ? 'meets 0.5x' : ratio < 1 ? 'faster, misses 0.5x' : 'NOT faster'
+      targets: parserStatus(ratio, node)
     }
   })
 }
@@ -91,11 +92,14 @@ export async function runProcesses ({ processes, argv, jsonPath, note }) {
   const summary = summarizeRuns(runs)
   const nameWidth = Math.max(...summary.map((s) => s.fixture.length))
   const range = (s) => `${fmtTime(s.median)} (${fmtTime(s.min)}–${fmtTime(s.max)})`
-  console.log(`across ${processes} processes: p50 median (range); ratio = ours ÷ fastest peer's median p50 (range of the per-process ratios)`)
+  const short = (name) => name.replace(/@(\d+)[^ ]*/, ' $1')
+  console.log(`across ${processes} processes on ${runs[0].node}: p50 median (range); ratio = ours ÷ fastest peer's median p50 (range of the per-process ratios)`)
   for (const s of summary) {
-    const peers = Object.entries(s.peers).map(([name, v]) => `${name.split('@')[0]} ${range(v)}`).join(', ')
-    console.log(`  ${s.fixture.padEnd(nameWidth)}  ours ${range(s.ours)}; ${peers}; ratio ${s.ratio.toFixed(2)} (${s.ratioPerProcess.min.toFixed(2)}–${s.ratioPerProcess.max.toFixed(2)}) vs ${s.fastestPeer.split('@')[0]}: ${s.verdict}`)
+    const peers = Object.entries(s.peers).map(([name, v]) => `${short(name)} ${range(v)}`).join(', ')
+    const targets = Object.entries(s.targets).map(([id, status]) => `${id} ${status}`).join(', ')
+    console.log(`  ${s.fixture.padEnd(nameWidth)}  ours ${range(s.ours)}; ${peers}; ratio ${s.ratio.toFixed(2)} (${s.ratioPerProcess.min.toFixed(2)}–${s.ratioPerProcess.max.toFixed(2)}) vs ${short(s.fastestPeer)}: ${targets}`)
   }
+  for (const line of parserTargetLines(summary, runs[0].node)) console.log(line)
   const stringSummary = summarizeStringRuns(runs)
   if (stringSummary.length !== 0) {
     console.log(`string form across ${processes} processes: whatwg-eventsource/parser and eventsource-parser, p50 median (range); ratio drop-in ÷ eventsource-parser (range of the per-process ratios)`)
@@ -118,6 +122,7 @@ export async function runProcesses ({ processes, argv, jsonPath, note }) {
     command: [process.argv0, ...process.execArgv, ...process.argv.slice(1)].join(' '),
     processes,
     gc: first.gc,
+    budgetMs: first.budgetMs ?? null,
     keepAlive: first.keepAlive,
     peers: first.peers,
     fixtures: first.fixtures,

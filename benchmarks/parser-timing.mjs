@@ -22,9 +22,11 @@ const MAX_SAMPLES = 10_000
  * Times each benchmark in order, as mitata's run() would, and returns its result in the shape the
  * parser benchmark reads from run(): layout (the groups) and benchmarks (alias, group, runs[0].stats).
  * @param {{ group: string, name: string, fn: () => unknown }[]} entries in the order to time them
- * @param {{ gcMode: 'inner' | 'once', formatTime: (ns: number) => string, log: (line: string) => void }} options
+ * @param {{ gcMode: 'inner' | 'once', formatTime: (ns: number) => string, log: (line: string) => void, budgetMs?: number }} options
+ *   budgetMs: mitata's time budget per benchmark (its min_cpu_time; default mitata's, 642 ms): smaller
+ *   for a quick run that proves the peers load and run, not for figures
  */
-export async function timeEntries (entries, { gcMode, formatTime, log }) {
+export async function timeEntries (entries, { gcMode, formatTime, log, budgetMs }) {
   const layout = []
   const benchmarks = []
   for (const entry of entries) {
@@ -38,10 +40,11 @@ export async function timeEntries (entries, { gcMode, formatTime, log }) {
       // GC before the benchmark only.
       inner_gc: gcMode === 'inner',
       batch_threshold: NEVER_BATCH,
-      max_samples: MAX_SAMPLES
+      max_samples: MAX_SAMPLES,
+      ...(budgetMs === undefined ? {} : { min_cpu_time: budgetMs * 1e6 })
     })
     benchmarks.push({ alias: entry.name, group, runs: [{ stats }] })
     log(`  ${entry.name.padEnd(44)} p50 ${formatTime(stats.p50).padStart(10)}  min ${formatTime(stats.min).padStart(10)}  ${stats.samples.length} samples`)
   }
-  return { layout, benchmarks, context: { sampling: 'one call per sample, never batched', maxSamples: MAX_SAMPLES } }
+  return { layout, benchmarks, context: { sampling: 'one call per sample, never batched', maxSamples: MAX_SAMPLES, budgetMs: budgetMs ?? null } }
 }

@@ -1,7 +1,8 @@
-// Parser benchmark: our EventSourceParser side by side with undici@7's EventSourceStream and
-// eventsource-parser@4, on the fixtures of ./fixtures.mjs, in one run. Then the string form: our
-// drop-in for eventsource-parser (whatwg-eventsource/parser) against eventsource-parser itself, both
-// fed the same strings.
+// Parser benchmark: our EventSourceParser side by side with the peers of issue 28 (undici 7's and
+// undici 8's EventSourceStream, eventsource-parser 4; ./parser-peers.mjs loads them), on the fixtures
+// of ./fixtures.mjs, in one run, with ours ÷ the fastest peer per fixture against the targets of
+// ./parser-targets.mjs. Then the string form: our drop-in for eventsource-parser
+// (whatwg-eventsource/parser) against eventsource-parser itself, both fed the same strings.
 //
 //   npm run bench                                   all fixtures
 //   node benchmarks/parser.bench.mjs --json out.json  also save the raw results (or BENCH_JSON=out.json)
@@ -16,6 +17,10 @@
 //                                                     median and range (./parser-processes.mjs)
 //   node benchmarks/parser.bench.mjs --note 'text'    stored in the JSON (e.g. "quick run, loaded machine")
 //   node benchmarks/parser.bench.mjs --form strings   only the string form (or --form bytes: only bytes)
+//   node benchmarks/parser.bench.mjs --budget 50      mitata's time budget per benchmark in ms (default
+//                                                     642): a quick run that proves it runs, not figures
+//   node benchmarks/parser.bench.mjs --peers undici8  only these peers (ids: undici7, undici8,
+//                                                     eventsource-parser; default all three)
 //
 // Before timing, every implementation parses every fixture once and its output is compared with the
 // fixture's model (the events the generator wrote). Inside the timed iteration each implementation
@@ -30,7 +35,6 @@
 // amount that differs per implementation. A process with an open EventSource always has a live parser, so
 // one retained instance per implementation is the realistic state. `--no-keep` reproduces the artefact.
 
-import { createRequire } from 'node:module'
 import { writeFileSync, mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import os from 'node:os'
@@ -67,13 +71,8 @@ if (typeof globalThis.gc !== 'function') {
 const { do_not_optimize } = await import('mitata') // eslint-disable-line camelcase -- mitata's name
 const { timeEntries } = await import('./parser-timing.mjs')
 
-const require = createRequire(import.meta.url)
-const { EventSourceParser } = require('../lib/parser/parser.js')
-const { EventSourceStream } = require('undici/lib/web/eventsource/eventsource-stream.js')
-const { createParser } = await import('eventsource-parser')
-const { createParser: dropInCreateParser } = require('../parser.js')
-const undiciVersion = require('undici/package.json').version
-const espVersion = require('eventsource-parser/package.json').version
+const { OURS, DROP_IN, PARSER_PEERS, peerInfo, byteImplementations, stringImplementations, toStrings, firstDifference } = await import('./parser-peers.mjs')
+const { PARSER_TARGETS, parserStatus, parserTargetLines } = await import('./parser-targets.mjs')
 
 const filter = new RegExp(option('--filter') ?? '.*')
 const verifyOnly = argv.includes('--verify-only')
@@ -84,153 +83,18 @@ const form = option('--form') ?? 'both'
 if (!['both', 'bytes', 'strings'].includes(form)) throw new Error('--form takes bytes or strings')
 const timeBytes = form !== 'strings'
 const timeStrings = form !== 'bytes'
-// The previous iteration's parser of each implementation (see the top of the file).
-const kept = { ours: null, undici: null, esp: null, dropIn: null, espStrings: null }
+// --peers undici7,eventsource-parser: a subset of the peers (default: all of them, on every Node).
+const peerIds = (option('--peers') ?? PARSER_PEERS.join(',')).split(',')
+const peers = peerIds.map(peerInfo)
+const budgetMs = option('--budget') === undefined ? undefined : Number(option('--budget'))
 
 // ---- implementations ----
-// count(chunks): the timed form, returns the number of events. collect(chunks): the same feeding, but
-// recording what the consumer sees, for verification.
+// ./parser-peers.mjs: ours and each peer, how each is fed. count(chunks) is the timed form and returns
+// the number of events; collect(chunks) feeds the same way, recording what the consumer sees.
 
-const OURS = 'whatwg-eventsource'
-const UNDICI = `undici@${undiciVersion} EventSourceStream`
-const ESP = `eventsource-parser@${espVersion}`
-const noop = () => {}
-const STREAM = { stream: true }
-
-function undiciSettings () {
-  return { lastEventId: '', origin: 'http://127.0.0.1', reconnectionTime: 3000 }
-}
-
-const implementations = [
-  {
-    name: OURS,
-    count (chunks) {
-      let n = 0
-      const parser = new EventSourceParser({ onEvent () { n++ }, onRetry: noop })
-      for (let i = 0; i < chunks.length; i++) parser.write(chunks[i])
-      parser.end()
-      if (keepAlive) kept.ours = parser
-      return n
-    },
-    collect (chunks) {
-      const events = []
-      const retries = []
-      const parser = new EventSourceParser({
-        onEvent (type, data, lastEventId) { events.push({ type, data, lastEventId }) },
-        onRetry (ms) { retries.push(ms) }
-      })
-      for (const chunk of chunks) parser.write(chunk)
-      parser.end()
-      return { events, retries, retryNote: 'per retry line' }
-    }
-  },
-  {
-    name: UNDICI,
-    // As in undici's own benchmark and EventSource: write() with `push` overridden, so no Readable
-    // buffering. The stream reads lastEventId/origin from eventSourceSettings.
-    count (chunks) {
-      let n = 0
-      const stream = new EventSourceStream({ push () { n++; return true }, eventSourceSettings: undiciSettings() })
-      for (let i = 0; i < chunks.length; i++) stream.write(chunks[i])
-      if (keepAlive) kept.undici = stream
-      return n
-    },
-    collect (chunks) {
-      const events = []
-      const retries = []
-      // undici has no retry callback: it stores the value in eventSourceSettings when it dispatches.
-      const settings = undiciSettings()
-      let reconnectionTime = settings.reconnectionTime
-      Object.defineProperty(settings, 'reconnectionTime', {
-        get () { return reconnectionTime },
-        set (ms) { reconnectionTime = ms; retries.push(ms) },
-        enumerable: true
-      })
-      const stream = new EventSourceStream({
-        push (e) { events.push({ type: e.type, data: e.options.data, lastEventId: e.options.lastEventId }); return true },
-        eventSourceSettings: settings
-      })
-      for (const chunk of chunks) stream.write(chunk)
-      return { events, retries, retryNote: 'stored in eventSourceSettings at dispatch' }
-    }
-  },
-  {
-    name: ESP,
-    // eventsource-parser takes strings: decode with one streaming TextDecoder (which also drops a BOM).
-    count (chunks) {
-      let n = 0
-      const parser = createParser({ onEvent () { n++ }, onRetry: noop })
-      const decoder = new TextDecoder()
-      for (let i = 0; i < chunks.length; i++) parser.feed(decoder.decode(chunks[i], STREAM))
-      const tail = decoder.decode()
-      if (tail !== '') parser.feed(tail)
-      if (keepAlive) kept.esp = parser
-      return n
-    },
-    collect (chunks) {
-      const events = []
-      const retries = []
-      // Its events carry the id of their own block only; the last event ID (which persists across
-      // events, as EventSource exposes it) is tracked through onId.
-      let lastEventId = ''
-      const parser = createParser({
-        onId (id) { lastEventId = id },
-        onEvent (e) { events.push({ type: e.event ?? 'message', data: e.data, lastEventId }) },
-        onRetry (ms) { retries.push(ms) }
-      })
-      const decoder = new TextDecoder()
-      for (const chunk of chunks) parser.feed(decoder.decode(chunk, STREAM))
-      const tail = decoder.decode()
-      if (tail !== '') parser.feed(tail)
-      return { events, retries, retryNote: 'per retry line' }
-    }
-  }
-]
-
-// The string form: the fixtures decoded once, beforehand, as a TextDecoderStream hands them over (a
-// character cut by a chunk boundary comes with the chunk that completes it), but with the BOM kept
-// (ignoreBOM) for both parsers to drop. Timed: feeding those strings.
-const DROP_IN = 'whatwg-eventsource/parser'
-
-function toStrings (chunks) {
-  const decoder = new TextDecoder('utf-8', { ignoreBOM: true })
-  const out = chunks.map((chunk) => decoder.decode(chunk, STREAM))
-  const tail = decoder.decode()
-  if (tail !== '') out.push(tail)
-  return out
-}
-
-function stringImplementation (name, create, keepAs) {
-  return {
-    name,
-    count (strings) {
-      let n = 0
-      const parser = create({ onEvent () { n++ }, onRetry: noop })
-      for (let i = 0; i < strings.length; i++) parser.feed(strings[i])
-      if (keepAlive) kept[keepAs] = parser
-      return n
-    },
-    collect (strings) {
-      const events = []
-      const retries = []
-      // eventsource-parser's events carry their own block's id only: the last event ID is tracked
-      // through onId, and a missing type is "message".
-      let lastEventId = ''
-      const parser = create({
-        onId (id) { lastEventId = id },
-        onEvent (e) { events.push({ type: e.event ?? 'message', data: e.data, lastEventId }) },
-        onRetry (ms) { retries.push(ms) }
-      })
-      for (const s of strings) parser.feed(s)
-      return { events, retries, retryNote: 'per retry line' }
-    }
-  }
-}
-
-const stringImplementations = [
-  stringImplementation(DROP_IN, dropInCreateParser, 'dropIn'),
-  stringImplementation(ESP, createParser, 'espStrings')
-]
+const implementations = await byteImplementations({ peers: peerIds, keepAlive })
+const stringImpls = await stringImplementations({ keepAlive })
+const ESP = stringImpls[1].name
 
 // ---- environment ----
 
@@ -242,7 +106,10 @@ const fmtTime = (ns) => ns >= 1e6 ? `${(ns / 1e6).toFixed(2)} ms` : `${(ns / 1e3
 
 console.log(`node ${process.version} (v8 ${process.versions.v8}), ${os.platform()}-${os.arch()}`)
 console.log(`cpu: ${cpuModel}, ${os.availableParallelism?.() ?? os.cpus().length} logical cores; load average ${fmtLoad(loadBefore)}`)
-console.log(`peers: ${UNDICI}, ${ESP}`)
+for (const p of peers) {
+  console.log(`peer: ${p.name}, engines node ${p.engines ?? 'any'}${p.supported ? '' : ` (outside it on ${process.version}: timed anyway, a parser needs nothing newer)`}`)
+}
+console.log(`targets: ${PARSER_TARGETS.map((t) => t.what).join('; ')}`)
 console.log(`mitata gc: ${gcMode === 'inner' ? "'inner' (full GC before every sample)" : "'once' (per benchmark)"}; one call per sample, never batched; previous parser kept alive: ${keepAlive}`)
 console.log('')
 
@@ -257,19 +124,6 @@ for (const f of fixtures) {
 console.log('')
 
 // ---- verification ----
-
-function firstDifference (got, want) {
-  const n = Math.max(got.length, want.length)
-  for (let i = 0; i < n; i++) {
-    const g = got[i]
-    const w = want[i]
-    if (g === undefined || w === undefined || g.type !== w.type || g.data !== w.data || g.lastEventId !== w.lastEventId) {
-      const show = (e) => e === undefined ? '(none)' : JSON.stringify({ ...e, data: e.data.length > 60 ? `${e.data.slice(0, 60)}… (${e.data.length} chars)` : e.data })
-      return `event #${i}: expected ${show(w)}, got ${show(g)}`
-    }
-  }
-  return null
-}
 
 const verification = []
 let oursWrong = false
@@ -310,7 +164,7 @@ if (timeStrings) {
   for (const f of fixtures) {
     f.strings = toStrings(f.chunks)
     const entry = { fixture: f.name, strings: f.strings.length, differences: [], expectedCount: {} }
-    for (const impl of stringImplementations) {
+    for (const impl of stringImpls) {
       const got = impl.collect(f.strings)
       entry.expectedCount[impl.name] = got.events.length
       const diff = firstDifference(got.events, f.events)
@@ -321,7 +175,7 @@ if (timeStrings) {
     stringVerification.push(entry)
     if (entry.differences.some((d) => d.implementation === DROP_IN)) oursWrong = true
     console.log(entry.differences.length === 0
-      ? `  ${f.name.padEnd(nameWidth)}  verified: ${f.events.length} events in ${f.strings.length} strings, identical across ${stringImplementations.length} parsers`
+      ? `  ${f.name.padEnd(nameWidth)}  verified: ${f.events.length} events in ${f.strings.length} strings, identical across ${stringImpls.length} parsers`
       : `  ${f.name.padEnd(nameWidth)}  DIFFERS: ${entry.differences.map((d) => `${d.implementation}: ${d.detail}`).join('; ')}`)
   }
 }
@@ -362,10 +216,10 @@ for (const f of timeBytes ? fixtures : []) {
 const STRINGS = ' (strings)'
 for (const f of timeStrings ? fixtures : []) {
   const { expectedCount } = stringVerification.find((v) => v.fixture === f.name)
-  entries.push(...fixtureEntries(f.name + STRINGS, stringImplementations, f.strings, expectedCount))
+  entries.push(...fixtureEntries(f.name + STRINGS, stringImpls, f.strings, expectedCount))
 }
 
-const result = await timeEntries(entries, { gcMode, formatTime: fmtTime, log: (line) => console.log(line) })
+const result = await timeEntries(entries, { gcMode, budgetMs, formatTime: fmtTime, log: (line) => console.log(line) })
 const loadAfter = os.loadavg()
 
 // ---- ratios ----
@@ -377,47 +231,49 @@ for (const f of timeBytes ? fixtures : []) {
   const stats = {}
   for (const b of result.benchmarks) if (b.group === groupId) stats[b.alias] = b.runs[0].stats
   const ours = stats[OURS]
-  const peers = implementations.filter((i) => i.name !== OURS).map((i) => ({ name: i.name, ...stats[i.name] }))
-  const fastestP50 = peers.reduce((a, b) => (b.p50 < a.p50 ? b : a))
-  const fastestMin = peers.reduce((a, b) => (b.min < a.min ? b : a))
+  const timed = implementations.filter((i) => i.name !== OURS).map((i) => ({ name: i.name, ...stats[i.name] }))
+  const fastestP50 = timed.reduce((a, b) => (b.p50 < a.p50 ? b : a))
+  const fastestMin = timed.reduce((a, b) => (b.min < a.min ? b : a))
   const row = {
     fixture: f.name,
     ours: { p50: ours.p50, min: ours.min, avg: ours.avg },
-    peers: Object.fromEntries(peers.map((p) => [p.name, { p50: p.p50, min: p.min, avg: p.avg }])),
+    peers: Object.fromEntries(timed.map((p) => [p.name, { p50: p.p50, min: p.min, avg: p.avg }])),
     fastestPeerP50: fastestP50.name,
     fastestPeerMin: fastestMin.name,
     ratioP50: ours.p50 / fastestP50.p50,
     ratioMin: ours.min / fastestMin.min,
     differs: verification.find((v) => v.fixture === f.name).differences.map((d) => d.implementation)
   }
-  row.verdict = row.ratioP50 <= 0.5 ? 'meets 0.5x' : row.ratioP50 < 1 ? 'faster, misses 0.5x' : 'NOT faster'
+  row.targets = parserStatus(row.ratioP50, process.version)
   ratios.push(row)
 }
 
-const short = (name) => name === UNDICI ? 'undici' : name === ESP ? 'e-p' : name
+// Short names in the printed tables: the peer ids (undici7, undici8, eventsource-parser).
+const short = (name) => implementations.find((i) => i.name === name)?.id ?? stringImpls.find((i) => i.name === name)?.id ?? name
 if (timeBytes) printRatios()
 function printRatios () {
+  const peerNames = implementations.filter((i) => i.name !== OURS).map((i) => i.name)
+  const width = (name) => Math.max(9, short(name).length + 4)
   console.log('')
-  console.log(`ratios: ${OURS} time / fastest peer's time, same run (p50 = median sample; target <= 0.50)`)
-  console.log(`${'fixture'.padEnd(nameWidth)} | ours p50   | ours min   | undici p50  | e-p p50    | fastest | p50 ratio | min ratio | verdict`)
+  console.log(`ratios on ${process.version}: ${OURS} time / the fastest peer's time, same run (p50 = the median sample)`)
+  console.log([
+    'fixture'.padEnd(nameWidth), 'ours p50 '.padStart(9), 'ours min '.padStart(9), ...peerNames.map((n) => `${short(n)} p50`.padStart(width(n))),
+    'fastest'.padEnd(18), 'p50 ratio', 'min ratio', ...PARSER_TARGETS.map((t) => t.short)
+  ].join(' | '))
   for (const r of ratios) {
     console.log([
       r.fixture.padEnd(nameWidth),
       fmtTime(r.ours.p50).padStart(9),
       fmtTime(r.ours.min).padStart(9),
-      fmtTime(r.peers[UNDICI].p50).padStart(10),
-      fmtTime(r.peers[ESP].p50).padStart(9),
-      short(r.fastestPeerP50).padEnd(7),
+      ...peerNames.map((n) => fmtTime(r.peers[n].p50).padStart(width(n))),
+      short(r.fastestPeerP50).padEnd(18),
       r.ratioP50.toFixed(2).padStart(9),
       r.ratioMin.toFixed(2).padStart(9),
-      r.verdict + (r.differs.length ? ` (output differs: ${r.differs.map(short).join(', ')})` : '')
-    ].join(' | '))
+      ...PARSER_TARGETS.map((t) => r.targets[t.id].padEnd(t.short.length))
+    ].join(' | ') + (r.differs.length ? ` (output differs: ${r.differs.map(short).join(', ')})` : ''))
   }
-  const missing = ratios.filter((r) => r.ratioP50 > 0.5)
   console.log('')
-  console.log(missing.length === 0
-    ? 'every fixture meets the 0.5x target (p50)'
-    : `miss the 0.5x target (p50): ${missing.map((r) => `${r.fixture} (${r.ratioP50.toFixed(2)})`).join('; ')}`)
+  for (const line of parserTargetLines(ratios.map((r) => ({ fixture: r.fixture, ratio: r.ratioP50 })), process.version)) console.log(line)
 }
 
 // The string form: the drop-in's time divided by eventsource-parser's, on the same strings.
@@ -484,9 +340,11 @@ if (jsonPath) {
     loadavg: { before: loadBefore, after: loadAfter },
     command: [process.argv0, ...process.execArgv, ...process.argv.slice(1)].join(' '),
     gc: gcMode,
+    budgetMs: budgetMs ?? null,
     form,
     keepAlive,
-    peers: { undici: undiciVersion, 'eventsource-parser': espVersion },
+    // Each peer's id, version, engines range and whether this Node is inside it.
+    peers: Object.fromEntries(peers.map(({ name, ...rest }) => [name, rest])),
     fixtures: fixtures.map((f) => ({ name: f.name, bytes: f.bytes, chunks: f.chunks.length, events: f.events.length })),
     verification,
     ratios,

@@ -76,3 +76,27 @@ t.test('the digest sees type, data, id, order and retries', async (t) => {
   t.not(digest([a, b], []), base, 'retry count')
   t.not(digest([a], [1000]), base, 'event count')
 })
+
+// The parser benchmark times ours against every peer issue 28 names, each fed as
+// benchmarks/parser-peers.mjs feeds it: every one must load on this Node and give each fixture's model
+// events (and retry values), or the benchmark's verification would report it instead of timing it.
+t.test('every parser the benchmark times gives every fixture\'s events', async (t) => {
+  const { buildFixtures, digest } = await import('../benchmarks/fixtures.mjs')
+  const { PARSER_PEERS, peerInfo, byteImplementations, stringImplementations, toStrings } = await import('../benchmarks/parser-peers.mjs')
+  t.same(PARSER_PEERS, ['undici7', 'undici8', 'eventsource-parser'], 'the peers of issue 28')
+  t.same(PARSER_PEERS.map((id) => peerInfo(id).name.replace(/@\d+\.\d+\.\d+/, (v) => v.split('.')[0])),
+    ['undici@7 EventSourceStream', 'undici@8 EventSourceStream', 'eventsource-parser@4'], 'their packages and majors')
+  const bytes = await byteImplementations({ keepAlive: false })
+  const strings = await stringImplementations({ keepAlive: false })
+  t.same(bytes.map((i) => i.id), ['ours', ...PARSER_PEERS])
+  t.same(strings.map((i) => i.id), ['drop-in', 'eventsource-parser'])
+  for (const f of buildFixtures()) {
+    const want = digest(f.events, f.retries)
+    const input = toStrings(f.chunks)
+    for (const [impl, chunks] of [...bytes.map((i) => [i, f.chunks]), ...strings.map((i) => [i, input])]) {
+      const got = impl.collect(chunks)
+      t.equal(digest(got.events, got.retries), want, `${impl.name}: ${f.name}`)
+      t.equal(impl.count(chunks), f.events.length, `${impl.name}: ${f.name}, the timed form's count`)
+    }
+  }
+})

@@ -105,21 +105,108 @@ t.test('a missing marker is an error, not a silently stale table', async (t) => 
   t.throws(() => generate({ read }), /bench:startup:start/)
 })
 
-t.test('the e2e targets are the issue\'s, and a cold target reads the cold figures', async (t) => {
-  const { renderBlocks, loadResults } = await report()
-  const { E2E_TARGETS } = await import('../benchmarks/e2e/targets.mjs')
-  t.same(E2E_TARGETS.map((x) => [x.phase, x.peer, x.goal]), [
-    ['warm', 'undici', 3], ['warm', 'eventsource', 2], ['warm', 'floor', 0.4], ['cold', 'eventsource', 1.5], ['all', 'undici', 3]
+t.test('the e2e targets are issue 28\'s, per Node', async (t) => {
+  const { E2E_TARGETS, NODE20_BASELINE } = await import('../benchmarks/e2e/targets.mjs')
+  t.same(E2E_TARGETS.map((x) => [x.id, x.workload, x.phase, x.peers, x.goal, x.nodes]), [
+    ['undici', 'small', 'warm', ['undici', 'undici8', 'node'], 3.5, [22, 24, 26]],
+    ['eventsource', 'small', 'warm', ['eventsource', 'eventsource5'], 3, [22, 24, 26]],
+    ['node20', 'small', 'warm', [], 1, [20]]
   ])
+  t.equal(E2E_TARGETS[2].baseline, NODE20_BASELINE)
+  t.equal(NODE20_BASELINE.file, 'e2e-v20.20.2.json')
+})
+
+// A run of Node 22 or later whose file holds the new peers: undici 8 faster than undici 7 (0.65x ours
+// in the committed Node 24 run) and Node's own, eventsource 5 slower than eventsource 4. Warm figures per process, so the ranges can be checked.
+async function withNewPeers () {
+  const { loadResults } = await report()
   const results = loadResults()
-  const run = results.e2e.find((r) => r.json.workloads.small.clients.ours.cold)
-  t.ok(run, 'a committed e2e run with cold figures')
-  const cold = run.json.workloads.small.clients.ours.cold.eventsPerSecond
-  const peer = run.json.workloads.small.clients.eventsource.cold.eventsPerSecond.median
-  // Ours cold at exactly 1.5x the eventsource package's: the target is met, whatever warm says.
-  cold.median = 1.5 * peer
-  const block = renderBlocks(results).benchmarks.e2e
-  t.match(block, /cold small events\/s: ours ÷ eventsource package \| +1\.50x[^|]*\| +>= 1\.5x \| +met \|/)
+  const run = results.e2e.find((r) => r.json.environment.node.startsWith('v24.'))
+  const w = run.json.workloads.small
+  const ours = w.clients.ours.warm.eventsPerSecond.median
+  const peer = (id, label, factor) => {
+    const value = ours * factor
+    run.json.clients[id] = label
+    w.clients[id] = {
+      label,
+      verified: true,
+      eventsPerSecond: { median: value, min: value, max: value },
+      warm: { eventsPerSecond: { median: value, min: value, max: value } },
+      // Each process at the same fraction of ours' process of the same round: one per-round ratio.
+      processes: w.clients.ours.processes.map((p) => ({ round: p.round, warm: { eventsPerSecond: p.warm.eventsPerSecond * factor } }))
+    }
+  }
+  peer('undici8', 'undici@8.12.4 EventSource', 0.8) // ours ÷ this = 1.25
+  peer('node', `Node ${run.json.environment.node} EventSource`, 0.2)
+  peer('eventsource5', 'eventsource@5.1.5', 0.1)
+  return { results, run }
+}
+
+t.test('the faster of the target\'s peers sets each ratio, the new peers included', async (t) => {
+  const { renderBlocks } = await report()
+  const { results, run } = await withNewPeers()
+  const blocks = renderBlocks(results)
+  const node = run.json.environment.node
+  const section = blocks.benchmarks.e2e.slice(blocks.benchmarks.e2e.indexOf(`#### Throughput, Node ${node}`))
+  const targets = section.slice(section.indexOf('**Targets (issue 28):**'), section.indexOf('#### Throughput', 10))
+  // undici 8 (0.8x ours) is the fastest of undici 7, undici 8 and Node's own: 1.25x, missed.
+  t.match(targets, /ours ÷ the faster of undici 7, undici 8 and Node's own EventSource \|[^\n]*\| +undici 8 \| +1\.25x \(per round 1\.25x\) \| >= 3\.5x \(Node 22, 24, 26\) \| +\*\*MISSED\*\* \|/)
+  // eventsource 4 stays the faster of the two eventsource packages: its ratio is unchanged (MISSED in the committed run).
+  t.match(targets, /ours ÷ the faster of the eventsource package 4 and 5 +\|[^\n]*\| +eventsource 4 \|/)
+  t.notMatch(targets, /committed Node 20/, 'the Node 20 baseline is no target row on Node 24')
+  const byNode = blocks.performance['readme-whole-client']
+  const row = byNode.split('\n').find((l) => l.startsWith(`| ${node}`))
+  t.match(row, /1\.25x vs undici 8: \*\*MISSED\*\*/)
+  t.notMatch(row, /\| +- +\| +- +\|/, 'the new peers have figures in their row')
+})
+
+t.test('files without the new peers show "-" and the targets that are not one on a Node say so', async (t) => {
+  const { renderBlocks, loadResults } = await report()
+  const blocks = renderBlocks(loadResults())
+  const byNode = blocks.performance['readme-whole-client']
+  t.match(byNode, /\| Node +\| +ours \| undici 7 \| undici 8 \| Node's own \| eventsource 4 \| eventsource 5 \|/)
+  const v20 = byNode.split('\n').find((l) => l.startsWith('| v20.'))
+  const cells = v20.split('|').map((c) => c.trim())
+  t.equal(cells[4], '-', 'undici 8: not in the Node 20 file')
+  t.equal(cells[7], '-', 'eventsource 5: not in the Node 20 file')
+  t.match(cells[8], /not a target$/, 'the 3.5x target is no target on Node 20')
+  t.match(cells[10], /^\d\.\d\dx: (met|\*\*MISSED\*\*)$/, 'the Node 20 baseline is one')
+  const v22 = byNode.split('\n').find((l) => l.startsWith('| v22.'))
+  t.equal(v22.split('|').map((c) => c.trim())[10], '', 'the Node 20 baseline is left empty on Node 22')
+  t.match(blocks.benchmarks.e2e, /Not measured in this run: undici 8 EventSource, Node's own EventSource, eventsource 5/)
+})
+
+t.test('the parser tables have a column per peer of issue 28 and one per target', async (t) => {
+  const { renderBlocks, loadResults } = await report()
+  const results = loadResults()
+  const blocks = renderBlocks(results)
+  t.match(blocks.benchmarks.parser, /\| +ours p50 \| undici 7 EventSourceStream p50 \| undici 8 EventSourceStream p50 \| +eventsource-parser 4 p50 \| +fastest peer \| +ratio \| target: < 1 \(every Node\) \| target: <= 0\.5 \(Node 24, 26\) \|/)
+  t.match(blocks.benchmarks.parser, /not in this file \("-"\): undici 8 EventSourceStream/)
+  // On Node 24 a fixture at exactly 1x the fastest peer misses both targets; at 0.5x it meets both.
+  const run = results.parser.find((r) => r.json.node.startsWith('v24.'))
+  const [first, second] = run.json.summary
+  first.ratio = 1
+  second.ratio = 0.5
+  const section = renderBlocks(results).benchmarks.parser
+  const v24 = section.slice(section.indexOf(`#### Parser, Node ${run.json.node}`))
+  t.match(v24, new RegExp(`\\| ${first.fixture} [^\\n]*\\| +1\\.00x [^|]*\\| +\\*\\*MISSED\\*\\* \\| +\\*\\*MISSED\\*\\* \\|`))
+  t.match(v24, new RegExp(`\\| ${second.fixture} [^\\n]*\\| +0\\.50x [^|]*\\| +met \\| +met \\|`))
+  // On Node 20 the 0.5x target is none.
+  const v20 = section.slice(section.indexOf('#### Parser, Node v20'), section.indexOf('#### Parser, Node v22'))
+  t.notMatch(v20, /\| +(met|\*\*MISSED\*\*) \|\n/, 'no status in the 0.5x column on Node 20')
+  t.match(blocks.performance['readme-parser'], /\| at most 0\.5x the fastest peer \(Node 24, 26\) \| +\d+ of 16 fixtures \(not a target\) \|/)
+  t.match(blocks.performance['readme-parser'], /\| peers measured +\| +undici 7 EventSourceStream, -, eventsource-parser 4 \|/)
+})
+
+t.test('the memory targets are issue 28\'s: 0.3x undici 7\'s heap; 4 KiB heap and 12 KiB RSS over h2, with the floor', async (t) => {
+  const { renderBlocks, loadResults } = await report()
+  const blocks = renderBlocks(loadResults())
+  t.match(blocks.benchmarks.memory, /\| idle heap per connection: ours ÷ undici 7 EventSource, 5,000 open \| [^|]+\| <= 0\.3x \|/)
+  t.notMatch(blocks.benchmarks.memory, /0\.6x/, 'no time-to-open target')
+  t.match(blocks.benchmarks.tls, /\| target \(ours, issue 28\) +\| +median \(range\) \| +floor: node:http2 stream \| +goal \| +status \|/)
+  t.match(blocks.benchmarks.tls, /\| heap per idle source, 10,000 sources over h2 \| [^|]+\| +2\.\d\d KiB [^|]*\| +<= 4 KiB \|/)
+  t.match(blocks.benchmarks.tls, /\| RSS per idle source, 10,000 sources over h2 +\| [^|]+\| +\d+\.\d\d KiB [^|]*\| +<= 12 KiB \|/)
+  t.notMatch(blocks.http2['readme-http2'], /2000 ms/, 'no time-to-open target')
 })
 
 t.test('the README\'s one table: each measure per client and Node version, medians', async (t) => {

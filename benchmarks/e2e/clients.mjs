@@ -4,9 +4,21 @@
 //   ours        this package's EventSource, on undici's global dispatcher (its default)
 //   ours+diagnostics  the same, with a subscriber on every diagnostics channel and on the attempt's
 //               TracingChannel (README, "Diagnostics"): what observing costs, against `ours`
-//   undici      undici@7's EventSource (require('undici').EventSource): fetch() on the same global dispatcher
-//   eventsource the eventsource package (v4, the newest major that runs on Node 20): globalThis.fetch
+//   undici      undici@7's EventSource (require('undici').EventSource, the dependency): fetch() on the
+//               same global dispatcher
+//   undici8     undici@8's EventSource (require('undici8').EventSource, the devDependency alias
+//               undici8: npm:undici@^8): fetch() on undici 8's global dispatcher
+//   node        the runtime's own EventSource (globalThis.EventSource): Node 20 to 26 have it only behind
+//               --experimental-eventsource, which the runner passes to that client's process; it is
+//               the undici bundled in Node (process.versions.undici)
+//   eventsource the eventsource package v4 (require('eventsource')): globalThis.fetch
+//   eventsource5 the eventsource package v5 (import('eventsource5'), the alias eventsource5:
+//               npm:eventsource@^5; ESM only): globalThis.fetch
 //   floor       a bare node:http GET that reads and discards the same bytes: no parsing, no events
+//
+// A peer whose package.json engines exclude the running Node (undici 8: >=22.19; eventsource 5:
+// >=22.12) is left out of the default lists there, and the runner says so; naming it in --clients runs
+// it anyway (undici 8's EventSource fails on Node 20; eventsource 5 runs).
 //
 // Transports (--tls in the runners): each client over
 //   http        cleartext HTTP/1.1, as above
@@ -23,13 +35,56 @@
 import { createRequire } from 'node:module'
 import { readFileSync } from 'node:fs'
 import dc from 'node:diagnostics_channel'
+import { packageSupport } from '../engines.mjs'
+import { nodeEventSourceFlags } from '../startup/clients.mjs'
 
 const require = createRequire(import.meta.url)
 
+// The idle-memory benchmark's default (and the TLS runs'): ours, undici 7's EventSource (its target's
+// peer), the eventsource package, the floor.
 export const CLIENTS = ['ours', 'undici', 'eventsource', 'floor']
 export const TLS_TRANSPORTS = ['https', 'h2']
-// The throughput benchmark's default: ours with and without diagnostics subscribers, and the peers.
-export const E2E_CLIENTS = ['ours', 'ours+diagnostics', 'undici', 'eventsource', 'floor']
+// The throughput benchmark's default: ours with and without diagnostics subscribers, every peer of
+// issue 28's targets (those this Node supports: see `clientSupport`), and the floor.
+export const E2E_CLIENTS = ['ours', 'ours+diagnostics', 'undici', 'undici8', 'node', 'eventsource', 'eventsource5', 'floor']
+
+// The peers that come from a package with an engines range of its own.
+const PEER_PACKAGES = { undici: 'undici', undici8: 'undici8', eventsource: 'eventsource', eventsource5: 'eventsource5' }
+
+/**
+ * Whether the running Node supports a client: { supported, why } (why: for the output, when not).
+ * @param {string} id
+ */
+export function clientSupport (id) {
+  if (id === 'node') {
+    return nodeEventSourceFlags() === null
+      ? { supported: false, why: `Node ${process.version} has no EventSource, not even behind --experimental-eventsource` }
+      : { supported: true, why: null }
+  }
+  if (PEER_PACKAGES[id] === undefined) return { supported: true, why: null }
+  const { engines, supported } = packageSupport(PEER_PACKAGES[id])
+  return { supported, why: supported ? null : `needs Node ${engines} (its engines field), this is ${process.version}` }
+}
+
+/**
+ * The clients of a default list this Node supports, and a line for each left out. A list given with
+ * --clients is taken as it is (`explicit`): a left-out peer can be run on purpose.
+ */
+export function supportedClients (ids, explicit = false) {
+  if (explicit) return { ids, skipped: [] }
+  const skipped = []
+  const kept = ids.filter((id) => {
+    const s = clientSupport(id)
+    if (!s.supported) skipped.push({ id, why: s.why })
+    return s.supported
+  })
+  return { ids: kept, skipped }
+}
+
+/** The flags a client's process needs (the runtime's own EventSource: --experimental-eventsource). */
+export function clientExecArgv (id) {
+  return id === 'node' ? nodeEventSourceFlags() ?? [] : []
+}
 
 // A subscriber as an APM tool's would be, at its cheapest: it keeps the last message (so that the
 // optimiser cannot leave the message unbuilt) and does nothing else.
@@ -78,7 +133,13 @@ export function clientLabel (id, transport = 'http') {
     case 'ours': return `whatwg-eventsource@${require('../../package.json').version}${over}`
     case 'ours+diagnostics': return `whatwg-eventsource@${require('../../package.json').version} + diagnostics subscribers${over}`
     case 'undici': return `undici@${require('undici/package.json').version} EventSource${over}`
+    case 'undici8': return `undici@${require('undici8/package.json').version} EventSource${over}`
+    case 'node': {
+      const flags = nodeEventSourceFlags()
+      return `Node ${process.version} EventSource (undici ${process.versions.undici}${flags?.length ? `, ${flags.join(' ')}` : ''})${over}`
+    }
     case 'eventsource': return `eventsource@${require('eventsource/package.json').version}${over}`
+    case 'eventsource5': return `eventsource@${require('eventsource5/package.json').version}${over}`
     case 'floor': return transport === 'h2' ? 'floor: node:http2 stream' : `floor: node:${transport} GET`
     default: throw new Error(`unknown client ${id}`)
   }
@@ -100,7 +161,10 @@ export async function loadClient (id, { transport = 'http', sources = 1 } = {}) 
         subscribeToDiagnostics()
         return { EventSource: require('../../index.js').EventSource }
       case 'undici': return { EventSource: require('undici').EventSource }
+      case 'undici8': return { EventSource: require('undici8').EventSource }
+      case 'node': return { EventSource: runtimeEventSource() }
       case 'eventsource': return { EventSource: require('eventsource').EventSource }
+      case 'eventsource5': return { EventSource: (await import('eventsource5')).EventSource }
       case 'floor': return { get: require('node:http').get }
       default: throw new Error(`unknown client ${id}`)
     }
@@ -108,7 +172,9 @@ export async function loadClient (id, { transport = 'http', sources = 1 } = {}) 
   const { cert: ca } = tlsFixture()
   if (id === 'floor') return { get: transport === 'h2' ? http2Get(ca) : (url, onResponse) => require('node:https').get(url, { ca }, onResponse) }
   if (id === 'ours' && transport === 'h2') return { EventSource: require('../../index.js').EventSource, init: { http2: { connect: { ca } } } }
-  const undici = require('undici')
+  if (id === 'node') throw new Error('the runtime\'s own EventSource is measured over cleartext HTTP/1.1 only')
+  // undici 8's EventSource on an Agent of undici 8; everything else on undici 7's.
+  const undici = require(id === 'undici8' ? 'undici8' : 'undici')
   // Thousands of TLS handshakes at once take longer on a loaded machine than undici's connect timeout
   // (10 s) and our connectTimeout (30 s): neither is what is measured here.
   const connect = { ca, timeout: 600_000 }
@@ -117,13 +183,21 @@ export async function loadClient (id, { transport = 'http', sources = 1 } = {}) 
     : new undici.Agent({ connect })
   switch (id) {
     case 'ours': return { EventSource: require('../../index.js').EventSource, init: { dispatcher: agent, connectTimeout: 0 } }
-    case 'undici': return { EventSource: undici.EventSource, init: { node: { dispatcher: agent } } }
-    case 'eventsource': return {
-      EventSource: require('eventsource').EventSource,
+    case 'undici':
+    case 'undici8': return { EventSource: undici.EventSource, init: { node: { dispatcher: agent } } }
+    case 'eventsource':
+    case 'eventsource5': return {
+      EventSource: id === 'eventsource' ? require('eventsource').EventSource : (await import('eventsource5')).EventSource,
       init: { fetch: (url, init) => undici.fetch(url, { ...init, dispatcher: agent }) }
     }
     default: throw new Error(`unknown client ${id}`)
   }
+}
+
+// The runtime's own EventSource: a global only with --experimental-eventsource (clientExecArgv).
+function runtimeEventSource () {
+  if (typeof globalThis.EventSource !== 'function') throw new Error(`no global EventSource on ${process.version}: run with ${nodeEventSourceFlags()?.join(' ') ?? '(no flag gives one)'}`)
+  return globalThis.EventSource
 }
 
 // The h2 floor: one node:http2 session per origin, a stream per GET.

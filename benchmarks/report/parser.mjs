@@ -1,11 +1,16 @@
 // The parser sections of the report (../report.mjs), from results/parser-<node>.json: per Node version,
-// each fixture's p50 for ours and the two peers and the ratio ours ÷ fastest peer. A file written with
+// each fixture's p50 for ours and each peer of issue 28 (undici 7's and 8's EventSourceStream,
+// eventsource-parser; "-" for a peer a file does not hold: files written before undici 8 was a peer),
+// the ratio ours ÷ the fastest peer measured, and the targets (../parser-targets.mjs). A file written with
 // `--processes N` gives the median and range across its N processes; a single-process file has one
 // p50 per parser (the median of mitata's samples) and no range across processes, which the report says.
 
 import { table, spread, ratioCell, runHeading, fmtTime, fmtX } from './format.mjs'
+import { PARSER_PEERS, peerColumn, peerLabel } from '../parser-peers.mjs'
+import { PARSER_TARGETS, targetApplies, targetMet } from '../parser-targets.mjs'
 
-const short = (name) => name.split('@')[0]
+/** A peer's name in a file → its column's heading ("undici@8.12.4 EventSourceStream" → "undici 8 EventSourceStream"). */
+const short = (name) => peerColumn(name) === null ? name.split('@')[0] : peerLabel(peerColumn(name))
 
 /** A file's rows, the same shape for both kinds of file. */
 function rows (json) {
@@ -47,7 +52,8 @@ function heading (run) {
   })
 }
 
-const verdict = (ratio) => ratio <= 0.5 ? 'meets' : ratio < 1 ? '**misses** (faster than both)' : '**misses** (NOT faster)'
+// A target's cell: met, **MISSED**, or n/a where it is not a target on that Node.
+const status = (target, ratio, node) => !targetApplies(target, node) ? 'n/a' : targetMet(target, ratio) ? 'met' : '**MISSED**'
 const time = (json, s) => processesOf(json) === 1 ? fmtTime(s.median) : spread(s, fmtTime)
 const ratio = (json, r) => processesOf(json) === 1 ? fmtX(r.ratio) : ratioCell(r.ratio, r.perProcess, 'per process')
 
@@ -66,17 +72,22 @@ export function parserSection (runs) {
   for (const run of runs) {
     const { json } = run
     const list = rows(json)
-    const peerNames = Object.keys(list[0].peers)
+    // Each column's peer name in this file, or undefined: "-" in its cells.
+    const names = Object.fromEntries(PARSER_PEERS.map((id) => [id, Object.keys(list[0].peers).find((n) => peerColumn(n) === id)]))
+    const missing = PARSER_PEERS.filter((id) => names[id] === undefined)
     const multi = processesOf(json) > 1
     out.push(`#### Parser, Node ${json.node}`, '', heading(run), '')
     out.push(multi
       ? 'p50 per parser: median (range) across processes; ratio: ours\' median p50 ÷ the fastest peer\'s (range of the per-process ratios).'
       : 'p50 per parser, one process; ratio: ours ÷ the fastest peer\'s p50.', '')
-    out.push(table(['fixture', 'ours p50', ...peerNames.map((n) => `${n} p50`), 'fastest peer', 'ratio', 'target 0.5x'],
-      list.map((r) => [r.fixture, time(json, r.ours), ...peerNames.map((n) => time(json, r.peers[n])), short(r.fastestPeer), ratio(json, r), verdict(r.ratio)])), '')
-    const meets = list.filter((r) => r.ratio <= 0.5).length
-    const faster = list.filter((r) => r.ratio < 1).length
-    out.push(`Meets 0.5x on ${meets} of ${list.length} fixtures; faster than both peers on ${faster} of ${list.length}. ${verification(json)}`, '')
+    out.push(`Peers: ${PARSER_PEERS.filter((id) => names[id]).map((id) => `\`${names[id]}\``).join(', ')}` +
+      (missing.length ? `; not in this file ("-"): ${missing.map(peerLabel).join(', ')} (the run predates it as a peer).` : '.'), '')
+    out.push(table(['fixture', 'ours p50', ...PARSER_PEERS.map((id) => `${peerLabel(id)} p50`), 'fastest peer', 'ratio', ...PARSER_TARGETS.map((t) => `target: ${t.short}`)],
+      list.map((r) => [r.fixture, time(json, r.ours), ...PARSER_PEERS.map((id) => names[id] ? time(json, r.peers[names[id]]) : '-'), short(r.fastestPeer), ratio(json, r),
+        ...PARSER_TARGETS.map((t) => status(t, r.ratio, json.node))])), '')
+    const counts = PARSER_TARGETS.map((t) => `${t.what}: ${list.filter((r) => targetMet(t, r.ratio)).length} of ${list.length} fixtures` +
+      (targetApplies(t, json.node) ? '' : ` (not a target on Node ${json.node.split('.')[0].slice(1)})`))
+    out.push(`Targets: ${counts.join('; ')}. ${verification(json)}`, '')
     const strings = stringRows(json)
     if (strings.length !== 0) {
       out.push(`String form, Node ${json.node}: the drop-in (\`whatwg-eventsource/parser\`) and eventsource-parser fed the same strings; ` +
@@ -119,10 +130,23 @@ export function dropInSummary (runs) {
     `Drop-in time ÷ eventsource-parser's, the same strings, from ${withStrings.map((r) => `\`benchmarks/results/${r.file}\``).join(', ')}.`].join('\n')
 }
 
-/** docs/performance.md: ratio per fixture (rows) and Node version (columns). */
+/** Per target (rows) and Node version (columns): on how many fixtures it is met; then the peers measured. */
+function targetsTable (runs) {
+  const header = ['target: ours ÷ the fastest peer', ...runs.map((run) => `Node ${run.json.node}`)]
+  const body = PARSER_TARGETS.map((t) => [t.what, ...runs.map((run) => {
+    const list = rows(run.json)
+    const met = list.filter((r) => targetMet(t, r.ratio)).length
+    const cell = `${met} of ${list.length} fixtures`
+    return !targetApplies(t, run.json.node) ? `${cell} (not a target)` : met === list.length ? `${cell}: met` : `${cell}: **MISSED**`
+  })])
+  body.push(['peers measured', ...runs.map((run) => PARSER_PEERS.map((id) => Object.keys(rows(run.json)[0].peers).some((n) => peerColumn(n) === id) ? peerLabel(id) : '-').join(', '))])
+  return table(header, body)
+}
+
+/** docs/performance.md: ratio per fixture (rows) and Node version (columns), then the targets per Node. */
 export function parserSummary (runs) {
   if (runs.length === 0) return '_No parser results yet._'
   const notes = runs.filter((r) => r.json.note).map((r) => `> Note (Node ${r.json.node}): ${r.json.note}.`)
-  return [...notes.flatMap((n) => [n, '']), ratioByNode(runs, rows, 'fixture'), '',
+  return [...notes.flatMap((n) => [n, '']), ratioByNode(runs, rows, 'fixture'), '', targetsTable(runs), '',
     `From ${runs.map((r) => `\`benchmarks/results/${r.file}\``).join(', ')}; a range is given where the file holds several processes.`].join('\n')
 }

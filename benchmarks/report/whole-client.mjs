@@ -5,11 +5,12 @@
 
 import { existsSync } from 'node:fs'
 import {
-  table, spread, ratioCell, median, runHeading, plural, fmtRate, fmtUs, fmtKiB, fmtMs, fmtNs
+  table, spread, ratioCell, runHeading, plural, fmtRate, fmtUs, fmtKiB, fmtMs, fmtNs
 } from './format.mjs'
-import { E2E_TARGETS, targetRatio } from '../e2e/targets.mjs'
+import { e2eRounds, pairRatios, memoryRatio } from './rounds.mjs'
+import { e2eTargetTable, e2eTargetsByNode, memoryTargetTable } from './targets.mjs'
 
-const ORDER = ['ours', 'ours+diagnostics', 'undici', 'eventsource', 'floor']
+const ORDER = ['ours', 'ours+diagnostics', 'undici', 'undici8', 'node', 'eventsource', 'eventsource5', 'floor']
 const clientsOf = (obj) => ORDER.filter((c) => obj[c] !== undefined)
 
 // The heading of a run of either whole-client runner (in cleartext or --tls): all record the same
@@ -31,29 +32,6 @@ export function wholeClientHeading (run, samples) {
 export function e2eHeading (run) {
   const { samples } = run.json
   return wholeClientHeading(run, `${plural(samples.processes, 'process')} × ${plural(samples.runsPerProcess, 'timed run')} per client`)
-}
-
-/**
- * Per round (process), one client's value of a throughput metric: 'warm' is the median of the
- * process's timed runs, 'cold' its first connection. Files written before the runner recorded
- * processes: the timed runs are cut into processes when none is missing.
- */
-function e2eRounds (run, workload, client, metric, phase) {
-  const c = run.json.workloads[workload]?.clients[client]
-  if (!c) return null
-  if (c.processes) return new Map(c.processes.filter((p) => p[phase]).map((p) => [p.round, p[phase][metric]]))
-  const { processes, runsPerProcess } = run.json.samples
-  if (phase !== 'warm' || c.timed.length !== processes * runsPerProcess) return null
-  const events = run.json.workloads[workload].events
-  const value = (t) => metric === 'eventsPerSecond' ? events / (t.ns / 1e9) : t.cpuUs / events
-  const out = new Map()
-  for (let p = 0; p < processes; p++) out.set(p, median(c.timed.slice(p * runsPerProcess, (p + 1) * runsPerProcess).map(value)))
-  return out
-}
-
-function pairRatios (a, b) {
-  if (a == null || b == null) return null
-  return [...a.keys()].filter((k) => b.has(k)).map((k) => a.get(k) / b.get(k))
 }
 
 /** ours ÷ this (or this ÷ ours with `invert`) on a throughput metric, with its per-round range. */
@@ -94,25 +72,23 @@ function hotPathTable (hotPath) {
   return table(['per event (mitata, one process)', 'p50', 'range (min–max sample)'], rows)
 }
 
-function e2eTargets (run) {
-  const rows = []
-  for (const t of E2E_TARGETS) {
-    const ratio = targetRatio(run.json.workloads, t)
-    if (ratio === null) continue
-    // Per-round ranges pair each process's warm or cold figure; 'all' has warm's rounds.
-    const phase = t.phase === 'cold' ? 'cold' : 'warm'
-    const rounds = pairRatios(e2eRounds(run, t.workload, 'ours', 'eventsPerSecond', phase), e2eRounds(run, t.workload, t.peer, 'eventsPerSecond', phase))
-    rows.push([t.what, ratioCell(ratio, rounds), `>= ${t.goal}x`, ratio >= t.goal ? 'met' : 'MISSED'])
-  }
-  return rows.length ? table(['target', 'ratio of medians', 'goal', 'status'], rows) : null
-}
-
 /** benchmarks/README.md: every e2e file's tables, oldest Node first. */
 export function e2eSection (runs, resultsDir) {
   if (runs.length === 0) return '_No results/e2e-*.json yet: run `npm run bench:e2e`._'
   const out = []
+  const byNode = e2eTargetsByNode(runs)
+  if (byNode) out.push('#### Targets per Node', '', 'Warm small events/s (each process\'s median of its timed runs, median over processes), every peer and target of issue 28; "-": not in that run\'s file.', '', byNode, '')
   for (const run of runs) {
     out.push(`#### Throughput, Node ${run.json.environment.node}`, '', e2eHeading(run), '')
+    // The peers added by issue 28 that this file lacks, grouped by why (the runner records why it left
+    // one out; older files predate them).
+    const absent = ['undici8', 'node', 'eventsource5'].filter((id) => run.json.clients[id] === undefined)
+    const reasons = new Map()
+    for (const id of absent) {
+      const why = run.json.notMeasured?.find((m) => m.id === id)?.why ?? 'not yet a client of the runner when this file was written'
+      reasons.set(why, [...(reasons.get(why) ?? []), GENERIC_LABEL[id]])
+    }
+    if (reasons.size) out.push(`Not measured in this run: ${[...reasons].map(([why, ids]) => `${ids.join(', ')} (${why})`).join('; ')}.`, '')
     for (const [name, w] of Object.entries(run.json.workloads)) {
       out.push(`**${w.title}** (median (range) over all timed runs, after each process's warm-up):`, '', throughputTable(run, name), '')
       const cw = coldWarmTable(run, name)
@@ -121,8 +97,7 @@ export function e2eSection (runs, resultsDir) {
         : `**${w.title}, cold and warm** (cold: each process's first connection; warm: each process's median of its timed runs; median (range) over processes):\n\n${cw}`, '')
     }
     if (run.json.hotPath) out.push('**Per-event costs on the hot path** (same run):', '', hotPathTable(run.json.hotPath), '')
-    const targets = e2eTargets(run)
-    if (targets) out.push('**Targets:**', '', targets, '')
+    out.push('**Targets (issue 28):**', '', e2eTargetTable(run), '')
     const svg = `whole-client-${run.json.environment.node}.svg`
     if (existsSync(`${resultsDir}/${svg}`)) out.push(`![whole-client benchmark chart, Node ${run.json.environment.node}](results/${svg})`, '')
   }
@@ -133,26 +108,6 @@ export function e2eSection (runs, resultsDir) {
 
 export function memoryHeading (run) {
   return wholeClientHeading(run, `${plural(run.json.repeat, 'process')} per client and count`)
-}
-
-/** Per round, one client's value of an idle metric (samples are in round order when none failed). */
-function memoryRounds (run, count, client, pick) {
-  const c = run.json.counts[count]?.clients[client]
-  if (!c || c.failures?.length || c.samples.length !== run.json.repeat) return null
-  return new Map(c.samples.map((s, i) => [i, pick(s)]))
-}
-
-const IDLE = {
-  heap: { key: 'heapUsedPerConnection', pick: (s) => s.perConnection.heapUsed },
-  open: { key: 'timeToOpenAllMs', pick: (s) => s.allEventsMs },
-  cpu: { key: 'openCpuMs', pick: (s) => s.openCpuMs }
-}
-
-function memoryRatio (run, count, client, metric) {
-  const c = run.json.counts[count].clients
-  const { key, pick } = IDLE[metric]
-  if (client === 'ours' || !c.ours?.verified || !c[client]?.verified) return ''
-  return ratioCell(c.ours[key].median / c[client][key].median, pairRatios(memoryRounds(run, count, 'ours', pick), memoryRounds(run, count, client, pick)))
 }
 
 function idleTable (run, count) {
@@ -167,23 +122,6 @@ function idleTable (run, count) {
     'ours ÷ this: heap', 'ours ÷ this: open time', 'ours ÷ this: open CPU'], rows)
 }
 
-function memoryTargets (run) {
-  const rows = []
-  const ok = (count) => run.json.counts[count]?.clients.ours?.verified && run.json.counts[count]?.clients.undici?.verified
-  for (const count of Object.keys(run.json.counts)) {
-    if (!ok(count)) continue
-    const c = run.json.counts[count].clients
-    const ratio = c.ours.heapUsedPerConnection.median / c.undici.heapUsedPerConnection.median
-    rows.push([`idle heap/conn at ${count}: ours ÷ undici EventSource`, memoryRatio(run, count, 'undici', 'heap'), '<= 0.3x', ratio <= 0.3 ? 'met' : 'MISSED'])
-  }
-  if (ok('5000')) {
-    const c = run.json.counts['5000'].clients
-    const ratio = c.ours.timeToOpenAllMs.median / c.undici.timeToOpenAllMs.median
-    rows.push(['time to open 5,000: ours ÷ undici EventSource', memoryRatio(run, '5000', 'undici', 'open'), '<= 0.6x', ratio <= 0.6 ? 'met' : 'MISSED'])
-  }
-  return rows.length ? table(['target', 'ratio of medians', 'goal', 'status'], rows) : null
-}
-
 /** benchmarks/README.md: every memory file's tables, oldest Node first. */
 export function memorySection (runs) {
   if (runs.length === 0) return '_No results/memory-*.json yet: run `npm run bench:memory`._'
@@ -193,8 +131,8 @@ export function memorySection (runs) {
     for (const count of Object.keys(run.json.counts)) {
       out.push(`**${Number(count).toLocaleString('en-US')} idle connections** (per connection = (after − before) / count, after GC; median (range) over processes):`, '', idleTable(run, count), '')
     }
-    const targets = memoryTargets(run)
-    if (targets) out.push('**Targets:**', '', targets, '')
+    const targets = memoryTargetTable(run)
+    if (targets) out.push('**Target (issue 28):**', '', targets, '')
   }
   return out.join('\n')
 }
@@ -246,41 +184,60 @@ function messageEventFloor (run) {
     (fast ? `undici's builds its own (\`createFastMessageEvent\`, ${fmtNs(fast.p50Ns)}), which is not \`instanceof MessageEvent\`.` : '')
 }
 
-/** docs/performance.md: one table per Node version with an e2e or memory file: the headline figures. */
+// A client's column heading where a run's file does not hold it (its own label names its version).
+const GENERIC_LABEL = {
+  'ours+diagnostics': 'ours + diagnostics subscribers',
+  undici: 'undici 7 EventSource',
+  undici8: 'undici 8 EventSource',
+  node: 'Node\'s own EventSource',
+  eventsource: 'eventsource 4',
+  eventsource5: 'eventsource 5',
+  floor: 'floor'
+}
+
+/**
+ * docs/performance.md: the targets per Node, then one table per Node version with an e2e or memory file: the
+ * headline figures, a column for every client any file holds ("-" where this Node's files do not).
+ */
 export function wholeClientSummary (e2eRuns, memoryRuns, resultsDir) {
   const versions = [...new Set([...e2eRuns, ...memoryRuns].map((r) => r.json.environment.node))]
   if (versions.length === 0) return '_No whole-client results yet._'
   const out = []
+  const byNode = e2eTargetsByNode(e2eRuns)
+  if (byNode) out.push('**Targets per Node** (warm small events/s, median over processes; "-": not in that run\'s file):', '', byNode, '')
+  const ids = clientsOf(Object.assign({}, ...[...e2eRuns, ...memoryRuns].map((r) => r.json.clients)))
   for (const node of versions) {
     const e2e = e2eRuns.find((r) => r.json.environment.node === node)
     const memory = memoryRuns.find((r) => r.json.environment.node === node)
     const labels = { ...(memory?.json.clients ?? {}), ...(e2e?.json.clients ?? {}) }
-    const ids = clientsOf(labels)
+    // '-': the file does not hold the client; FAILED: the client failed verification; n/a: the file
+    // holds no such figure (older files: no cold figures).
+    const cell = (r, value) => r === undefined ? '-' : !r.verified ? 'FAILED' : value || 'n/a'
     const rows = []
     if (e2e) {
       for (const [name, w] of Object.entries(e2e.json.workloads)) {
-        rows.push([`${w.title}, events/s`, ...ids.map((c) => w.clients[c]?.verified ? spread(w.clients[c].eventsPerSecond, fmtRate) : 'n/a'),
+        rows.push([`${w.title}, events/s`, ...ids.map((c) => cell(w.clients[c], w.clients[c]?.eventsPerSecond && spread(w.clients[c].eventsPerSecond, fmtRate))),
           e2eRatio(e2e, name, 'undici', 'eventsPerSecond')])
         if (Object.values(w.clients).some((r) => r.cold)) {
-          rows.push(['the same, first connection of a fresh process (cold), events/s', ...ids.map((c) => w.clients[c]?.cold ? spread(w.clients[c].cold.eventsPerSecond, fmtRate) : 'n/a'),
+          rows.push(['the same, first connection of a fresh process (cold), events/s', ...ids.map((c) => cell(w.clients[c], w.clients[c]?.cold && spread(w.clients[c].cold.eventsPerSecond, fmtRate))),
             w.clients.ours?.cold && w.clients.undici?.cold
               ? ratioCell(w.clients.ours.cold.eventsPerSecond.median / w.clients.undici.cold.eventsPerSecond.median,
                 pairRatios(e2eRounds(e2e, name, 'ours', 'eventsPerSecond', 'cold'), e2eRounds(e2e, name, 'undici', 'eventsPerSecond', 'cold')))
               : ''])
         }
-        if (name === 'small') rows.push(['client CPU per small event', ...ids.map((c) => w.clients[c]?.verified ? spread(w.clients[c].cpuUsPerEvent, fmtUs) : 'n/a'), e2eRatio(e2e, name, 'undici', 'cpuUsPerEvent')])
+        if (name === 'small') rows.push(['client CPU per small event', ...ids.map((c) => cell(w.clients[c], w.clients[c]?.cpuUsPerEvent && spread(w.clients[c].cpuUsPerEvent, fmtUs))), e2eRatio(e2e, name, 'undici', 'cpuUsPerEvent')])
       }
     }
     if (memory) {
       const count = Object.keys(memory.json.counts).at(-1)
       const c = memory.json.counts[count].clients
       const n = Number(count).toLocaleString('en-US')
-      rows.push([`heap per idle connection (${n} open)`, ...ids.map((id) => c[id]?.verified ? spread(c[id].heapUsedPerConnection, fmtKiB) : 'n/a'), memoryRatio(memory, count, 'undici', 'heap')])
-      rows.push([`time to open ${n} connections`, ...ids.map((id) => c[id]?.verified ? spread(c[id].timeToOpenAllMs, fmtMs) : 'n/a'), memoryRatio(memory, count, 'undici', 'open')])
+      rows.push([`heap per idle connection (${n} open)`, ...ids.map((id) => cell(c[id], c[id]?.heapUsedPerConnection && spread(c[id].heapUsedPerConnection, fmtKiB))), memoryRatio(memory, count, 'undici', 'heap')])
+      rows.push([`time to open ${n} connections`, ...ids.map((id) => cell(c[id], c[id]?.timeToOpenAllMs && spread(c[id].timeToOpenAllMs, fmtMs))), memoryRatio(memory, count, 'undici', 'open')])
     }
     out.push(`**Whole client, Node ${node}** (median (range); ${[e2e && `\`benchmarks/results/${e2e.file}\``, memory && `\`benchmarks/results/${memory.file}\``].filter(Boolean).join(', ')}):`, '')
     for (const note of new Set([e2e?.json.note, memory?.json.note].filter(Boolean))) out.push(`> Note: ${note}.`, '')
-    out.push(table(['', ...ids.map((c) => labels[c]), 'ours ÷ undici\'s'], rows), '')
+    out.push(table(['', ...ids.map((c) => labels[c] ?? GENERIC_LABEL[c]), 'ours ÷ undici\'s'], rows), '')
     const floor = e2e && messageEventFloor(e2e)
     if (floor) out.push(floor, '')
     const svg = `whole-client-${node}.svg`
