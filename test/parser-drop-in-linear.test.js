@@ -12,8 +12,9 @@
 
 const t = require('tap')
 const { createParser } = require('../parser')
-const { prng, randomCuts, splitString, sizeCuts } = require('./helpers')
+const { prng, randomCuts, splitString, sizeCuts, withPatched } = require('./helpers')
 
+// The methods metered, to check afterwards that each was put back.
 const originals = {
   indexOf: String.prototype.indexOf,
   charCodeAt: String.prototype.charCodeAt,
@@ -21,54 +22,40 @@ const originals = {
   join: Array.prototype.join,
   concat: String.prototype.concat
 }
-/* eslint-disable no-extend-native -- restore() and meter() swap the primitives on purpose */
-function restore () {
-  String.prototype.indexOf = originals.indexOf
-  String.prototype.charCodeAt = originals.charCodeAt
-  String.prototype.slice = originals.slice
-  Array.prototype.join = originals.join
-  String.prototype.concat = originals.concat
-}
-t.teardown(restore)
 
-/** Runs `fn` synchronously with the primitives counted; restores them whatever happens. */
+/** Runs `fn` synchronously with the primitives counted. */
 function meter (fn) {
   const counts = { searched: 0, read: 0, sliced: 0, joined: 0, largestJoin: 0, appends: 0, longestAppendedTo: 0 }
-  const { indexOf, charCodeAt, slice, join, concat } = originals
-  String.prototype.indexOf = function (search, from = 0) {
-    const at = indexOf.call(this, search, from)
-    const start = Math.min(Math.max(from, 0), this.length)
-    counts.searched += (at === -1 ? this.length : at + search.length) - start
-    return at
-  }
-  String.prototype.charCodeAt = function (index) {
-    counts.read++
-    return charCodeAt.call(this, index)
-  }
-  String.prototype.slice = function (start, end) {
-    const result = slice.call(this, start, end)
-    counts.sliced += result.length
-    return result
-  }
-  Array.prototype.join = function (separator) {
-    const result = join.call(this, separator)
-    counts.joined += result.length
-    counts.largestJoin = Math.max(counts.largestJoin, this.length)
-    return result
-  }
-  String.prototype.concat = function (...strings) {
-    counts.appends++
-    counts.longestAppendedTo = Math.max(counts.longestAppendedTo, this.length)
-    return concat.apply(this, strings)
-  }
-  try {
-    fn()
-  } finally {
-    restore()
-  }
+  withPatched([
+    [String.prototype, 'indexOf', (indexOf) => function (search, from = 0) {
+      const at = indexOf.call(this, search, from)
+      const start = Math.min(Math.max(from, 0), this.length)
+      counts.searched += (at === -1 ? this.length : at + search.length) - start
+      return at
+    }],
+    [String.prototype, 'charCodeAt', (charCodeAt) => function (index) {
+      counts.read++
+      return charCodeAt.call(this, index)
+    }],
+    [String.prototype, 'slice', (slice) => function (start, end) {
+      const result = slice.call(this, start, end)
+      counts.sliced += result.length
+      return result
+    }],
+    [Array.prototype, 'join', (join) => function (separator) {
+      const result = join.call(this, separator)
+      counts.joined += result.length
+      counts.largestJoin = Math.max(counts.largestJoin, this.length)
+      return result
+    }],
+    [String.prototype, 'concat', (concat) => function (...strings) {
+      counts.appends++
+      counts.longestAppendedTo = Math.max(counts.longestAppendedTo, this.length)
+      return concat.apply(this, strings)
+    }]
+  ], fn)
   return counts
 }
-/* eslint-enable no-extend-native */
 
 /** Cuts `text` into feeds of min..max characters, from a seeded PRNG (made before metering starts). */
 function drip (text, min, max, seed = 1) {

@@ -9,57 +9,43 @@
 const t = require('tap')
 const { Buffer } = require('node:buffer')
 const { EventSourceParser } = require('..')
-const { prng, randomSplit } = require('./helpers')
+const { prng, randomSplit, withPatched } = require('./helpers')
 
 // A bound of 3 bytes copied (or allocated) per input byte: each byte of a dripped line is copied
 // once into the parser's scratch buffer and once into the joined line.
 const FACTOR = 3
 
+// The methods metered, to check afterwards that each was put back.
 const originals = {
   set: Uint8Array.prototype.set,
   allocUnsafe: Buffer.allocUnsafe,
   u8Subarray: Uint8Array.prototype.subarray,
   bufferSubarray: Buffer.prototype.subarray
 }
-/* eslint-disable no-extend-native -- restore() and meter() swap Uint8Array's methods on purpose */
-function restore () {
-  Uint8Array.prototype.set = originals.set
-  Buffer.allocUnsafe = originals.allocUnsafe
-  Uint8Array.prototype.subarray = originals.u8Subarray
-  Buffer.prototype.subarray = originals.bufferSubarray
-}
-t.teardown(restore)
 
-/** Runs `fn` synchronously with the primitives counted; restores them whatever happens. */
+/** Runs `fn` synchronously with the primitives counted. */
 function meter (fn) {
   const counts = { copied: 0, allocated: 0, allocations: 0, largeAllocations: 0, views: 0 }
-  const { set, allocUnsafe, u8Subarray, bufferSubarray } = originals
-  Uint8Array.prototype.set = function (source, offset) {
-    counts.copied += source.length
-    return set.call(this, source, offset)
-  }
-  Buffer.allocUnsafe = function (size) {
-    counts.allocated += size
-    counts.allocations++
-    if (size >= 1024) counts.largeAllocations++
-    return allocUnsafe.call(this, size)
-  }
-  Uint8Array.prototype.subarray = function (start, end) {
+  const countView = (subarray) => function (start, end) {
     counts.views++
-    return u8Subarray.call(this, start, end)
+    return subarray.call(this, start, end)
   }
-  Buffer.prototype.subarray = function (start, end) {
-    counts.views++
-    return bufferSubarray.call(this, start, end)
-  }
-  try {
-    fn()
-  } finally {
-    restore()
-  }
+  withPatched([
+    [Uint8Array.prototype, 'set', (set) => function (source, offset) {
+      counts.copied += source.length
+      return set.call(this, source, offset)
+    }],
+    [Buffer, 'allocUnsafe', (allocUnsafe) => function (size) {
+      counts.allocated += size
+      counts.allocations++
+      if (size >= 1024) counts.largeAllocations++
+      return allocUnsafe.call(this, size)
+    }],
+    [Uint8Array.prototype, 'subarray', countView],
+    [Buffer.prototype, 'subarray', countView]
+  ], fn)
   return counts
 }
-/* eslint-enable no-extend-native */
 
 /** Cuts `bytes` into views of min..max bytes each, from a seeded PRNG (made before metering starts). */
 function drip (bytes, min, max, seed = 1) {

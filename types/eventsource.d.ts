@@ -71,15 +71,9 @@ export interface EventSourceInit {
   keepAliveWhileReconnecting?: boolean
 }
 
-export interface EventListenerOptions {
-  capture?: boolean
-}
-
-export interface AddEventListenerOptions extends EventListenerOptions {
-  once?: boolean
-  passive?: boolean
-  signal?: AbortSignal
-}
+// The same listener options as the main entry's (lib.dom's, declared there without the DOM lib).
+export type { EventListenerOptions, AddEventListenerOptions } from './index'
+import type { EventListenerOptions, AddEventListenerOptions } from './index'
 
 export interface EventListener {
   (evt: Event | MessageEvent): void

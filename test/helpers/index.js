@@ -22,5 +22,6 @@ module.exports = {
   // Scenarios shared by a test and its soak run, and the CLI.
   ...require('./cli'), // CLI, runCli, lines
   ...require('./lifecycle-server'), // lifecycleServer, runLeakChild
-  ...require('./resume-after-cuts') // runResume, buildLog, serialize
+  ...require('./resume-after-cuts'), // runResume, buildLog, serialize
+  ...require('./patch') // withPatched
 }
