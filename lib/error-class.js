@@ -1,12 +1,14 @@
 'use strict'
 
 // How a code of this package becomes a class, as Node core declares its own in lib/internal/errors.js,
-// and `codes`, the one registry every class is in. The codes themselves are declared in three tables,
-// by the layer that makes them: lib/errors-arguments.js (arguments and options), lib/errors-parser.js
-// (the parsers) and lib/errors-connection.js (connections); lib/errors.js loads all three. A module
+// and `codes`, the one registry every class is in. The codes themselves are declared in tables, by the
+// layer that makes them: lib/errors-arguments.js (arguments and options), lib/errors-parser.js (the
+// parsers), lib/errors-connection.js (connections) and lib/errors-drop-in.js (the drop-ins' own);
+// lib/errors.js loads them all. A module
 // requires the table it throws from, so a bundle holds the codes it can make and not the others. A
 // throw site writes `throw new ERR_X(...args)`; a code is never spelled out where an error is made.
-// Each code's message is in lib/error-messages-node.js.
+// Each code's message is in lib/error-messages-node.js, but for a code whose message is another
+// package's wording, which its table holds (the same on every platform).
 //
 // Each code's class extends Base (TypeError, RangeError or Error), so `err instanceof ERR_X` and
 // `err instanceof TypeError` both hold; `name` stays the plain class name (inherited, not own), `code`
@@ -62,13 +64,14 @@ function captureStack (error, callee) {
  *   message of each code takes as many: test/errors-table.test.js checks)
  * @param {ErrorConstructor} Base Error, TypeError or RangeError
  * @param {string} [kind] kConnection or kInternal
+ * @param {string} [fixed] the message, whatever the platform: another package's wording
  */
-function E (code, arity, Base, kind) {
+function E (code, arity, Base, kind, fixed) {
   const connection = kind === kConnection
   const EventSourceError = class extends Base {
     constructor (...args) {
       const cause = connection ? args[arity + 1] : undefined
-      super(messageOf(code, args.slice(0, arity)), cause === undefined ? undefined : { cause })
+      super(fixed ?? messageOf(code, args.slice(0, arity)), cause === undefined ? undefined : { cause })
       this.code = code
       captureStack(this, new.target)
       if (connection && args[arity] !== undefined) Object.assign(this, args[arity])
@@ -88,12 +91,13 @@ function E (code, arity, Base, kind) {
 
 /**
  * Declares a table's codes, each into `codes`.
- * @param {Record<string, [number, ErrorConstructor, string?]>} table code -> [arity, Base, kind]
+ * @param {Record<string, [number, ErrorConstructor, string?, string?]>} table code -> [arity, Base, kind,
+ *   fixed message]
  * @returns {Record<string, Function>} the table's classes, code -> class
  */
 function declare (table) {
   const declared = {}
-  for (const [code, [arity, Base, kind]] of Object.entries(table)) declared[code] = E(code, arity, Base, kind)
+  for (const [code, [arity, Base, kind, fixed]] of Object.entries(table)) declared[code] = E(code, arity, Base, kind, fixed)
   return declared
 }
 

@@ -1,16 +1,13 @@
 'use strict'
 
-// The codes the parsers throw. Declared as lib/error-class.js says.
+// The codes the parsers throw (the eventsource-parser drop-in's own: lib/errors-drop-in.js). Declared as lib/error-class.js says.
 
 const { declare } = require('./error-class')
 
 const codes = declare({
   // An event too large also fails an EventSource's connection, with this error.
   ERR_EVENTSOURCE_EVENT_TOO_LARGE: [1, RangeError],
-  ERR_EVENTSOURCE_WRITE_AFTER_END: [0, Error],
-  // The eventsource-parser drop-in's feed() after an overflow of maxBufferSize, with eventsource-parser's
-  // message.
-  ERR_EVENTSOURCE_PARSER_TERMINATED: [0, Error]
+  ERR_EVENTSOURCE_WRITE_AFTER_END: [0, Error]
 })
 
 module.exports = { codes }

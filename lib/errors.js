@@ -1,8 +1,8 @@
 'use strict'
 
-// Every error code this package produces, as a class: the three tables of lib/errors-arguments.js,
-// lib/errors-parser.js and lib/errors-connection.js loaded into one `codes` (lib/error-class.js says
-// how a code becomes a class). lib/ itself requires the table it throws from, so that a bundle holds
+// Every error code this package produces, as a class: the tables of lib/errors-arguments.js,
+// lib/errors-parser.js, lib/errors-connection.js and lib/errors-drop-in.js loaded into one `codes`
+// (lib/error-class.js says how a code becomes a class). lib/ itself requires the table it throws from, so that a bundle holds
 // only the codes its modules can make; this is every code at once, for whoever needs them all (the
 // tests, docs/errors.md's check).
 
@@ -10,5 +10,6 @@ const { codes, fromCallerOf } = require('./error-class')
 require('./errors-arguments')
 require('./errors-parser')
 require('./errors-connection')
+require('./errors-drop-in')
 
 module.exports = { codes, fromCallerOf }

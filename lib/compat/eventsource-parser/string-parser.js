@@ -15,7 +15,7 @@
 
 const { LF, CR, SPACE, COLON } = require('../../constants')
 const { codes: { ERR_INVALID_ARG_TYPE } } = require('../../errors-arguments')
-const { codes: { ERR_EVENTSOURCE_PARSER_TERMINATED } } = require('../../errors-parser')
+const { codes: { ERR_EVENTSOURCE_PARSER_TERMINATED } } = require('../../errors-drop-in')
 const {
   FIELD_UNKNOWN, FIELD_DATA, FIELD_EVENT, FIELD_RETRY, MAX_FIELD_NAME,
   fieldStartingWith, continuesField, retryValue, isAcceptedId, appendData
