@@ -1,6 +1,7 @@
 'use strict'
 
-// The message of every code of lib/errors.js, in Node's wording where Node has the code, on Node, Bun and
+// The message of every code of lib/errors.js (but those whose table holds another package's wording:
+// lib/errors-drop-in.js), in Node's wording where Node has the code, on Node, Bun and
 // Deno (package.json's "imports" maps `#error-messages` here for the `node` condition; elsewhere
 // lib/error-messages-web.js makes short ones). Each function takes the leading arguments of the code's
 // constructor, as many as lib/errors.js declares (test/errors-table.test.js checks each function's length).
@@ -43,9 +44,6 @@ const MESSAGES = {
   ERR_EVENTSOURCE_HTTP2_PING_TIMEOUT: (origin, timeout) =>
     `The HTTP/2 session to ${origin} did not answer a PING within ${timeout} ms (http2.pingTimeout)`,
   ERR_EVENTSOURCE_WRITE_AFTER_END: () => 'write() was called after end(); call reset() to parse a new stream',
-  // eventsource-parser's own message.
-  ERR_EVENTSOURCE_PARSER_TERMINATED: () =>
-    'Cannot feed parser: it was terminated after exceeding the configured max buffer size. Call `reset()` to resume parsing.',
 
   // Connections.
   ERR_EVENTSOURCE_BAD_CONTENT_TYPE: (contentType) =>

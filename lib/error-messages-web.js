@@ -6,12 +6,8 @@
 // would be a fifth of what a browser bundle of the EventSource downloads, and a browser shows the code
 // and the values with it as well: a message is the code in words and the values it was made from, so
 // ERR_EVENTSOURCE_BAD_STATUS with 404 and 'Not Found' says "bad status: 404, Not Found". The code, the
-// class and everything else about the error are the same as on Node; docs/browser.md lists this.
-
-// eventsource-parser's own message, which the drop-in keeps wherever it runs: code written for that
-// package may match on it.
-const PARSER_TERMINATED =
-  'Cannot feed parser: it was terminated after exceeding the configured max buffer size. Call `reset()` to resume parsing.'
+// class and everything else about the error are the same as on Node; docs/browser.md lists this. (A
+// code whose message is another package's wording has it in its table: lib/errors-drop-in.js.)
 
 // A value as the message shows it: a primitive as a string, an object or a function by its type alone
 // (converting one to a string could run its code, or throw).
@@ -25,7 +21,6 @@ function show (value) {
  * @returns {string}
  */
 function message (code, args) {
-  if (code === 'ERR_EVENTSOURCE_PARSER_TERMINATED') return PARSER_TERMINATED
   const words = code.replace(/^ERR_(?:EVENTSOURCE_)?/, '').toLowerCase().replaceAll('_', ' ')
   return args.length === 0 ? words : `${words}: ${args.map(show).join(', ')}`
 }

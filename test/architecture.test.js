@@ -8,7 +8,7 @@
 //   eventsource/       the core: itself, the parser, the transport, shared, platform; never a drop-in
 //   transport/         itself, shared, platform: nothing of event streams (core, parser)
 //   parser/            itself, shared, platform: it runs with nothing but bytes
-//   errors.js, validators.js, constants.js (shared): each other and platform
+//   errors*.js, error-*.js, validators-*.js, constants.js (shared): each other and platform
 //   platform/          nothing of lib/
 //
 // Also: no file of lib/ is over the house limit of 500 lines.

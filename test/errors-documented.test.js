@@ -1,7 +1,8 @@
 'use strict'
 
-// Every error code the library can produce is declared once, in lib/errors.js's table, and is one a
-// program can switch on: docs/errors.md lists it and the ErrorCode type names it. The codes are read from
+// Every error code the library can produce is declared once, in the table of the layer that makes it
+// (lib/errors-arguments.js, lib/errors-parser.js, lib/errors-connection.js, lib/errors-drop-in.js, which
+// lib/errors.js loads into one `codes`), and is one a program can switch on: docs/errors.md lists it and the ErrorCode type names it. The codes are read from
 // the table itself, so a new code without documentation fails here; and a code spelled out anywhere
 // else in lib/ must be one the table declares, so none can drift from it.
 
@@ -36,6 +37,16 @@ t.test('the table declares every code, each as a constructor named after it', as
   for (const code of declared) {
     t.match(code, /^ERR_[A-Z0-9]+(?:_[A-Z0-9]+)+$/)
     t.equal(codes[code].name, code)
+  }
+})
+
+t.test('each code is in one table, and lib/errors.js holds them all', async (t) => {
+  const tables = ['errors-arguments', 'errors-parser', 'errors-connection', 'errors-drop-in'].map((name) => require(`../lib/${name}`).codes)
+  const all = tables.flatMap((table) => Object.keys(table))
+  t.equal(new Set(all).size, all.length, 'no code in two tables')
+  t.same(all.sort(), [...declared].sort(), 'lib/errors.js has every table\'s codes and no other')
+  for (const table of tables) {
+    for (const [code, Ctor] of Object.entries(table)) t.equal(codes[code], Ctor, `${code}: the same class`)
   }
 })
 

@@ -1,6 +1,6 @@
 'use strict'
 
-// lib/errors.js: what a declared class makes. Each code's error is an instance of that class and of its
+// lib/errors.js (lib/error-class.js): what a declared class makes. Each code's error is an instance of that class and of its
 // base (TypeError, RangeError or Error), prints as `Name [CODE]: message` (toString() and the first stack
 // line) with a plain `name`, and has `code` as its one own enumerable property; a connection error also
 // carries the details and the cause it was given. An error out of a constructor's option checks has a
@@ -32,6 +32,7 @@ t.test('every code makes an error of its class, in Node\'s shape', async (t) => 
     t.same(Object.keys(err), ['code'], `${code}: code is the one own enumerable property`)
     t.notOk(Object.hasOwn(err, 'cause'), `${code}: no cause when none is given`)
     t.notOk(err.stack.includes(path.join('lib', 'errors.js')), `${code}: the stack starts where the error was made`)
+    t.notOk(err.stack.includes(path.join('lib', 'error-class.js')), `${code}: no frame of the class's own`)
   }
 })
 

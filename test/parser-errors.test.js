@@ -2,12 +2,12 @@
 
 // Every error EventSourceParser can throw: bad options, bad chunks, write after end, and an event
 // over maxEventSize; plus how lib/errors.js describes values, and the validators behind them
-// (lib/validators.js).
+// (lib/validators-values.js).
 
 const t = require('tap')
 const path = require('node:path')
 const { EventSource, EventSourceParser } = require('..')
-const validators = require('../lib/validators')
+const validators = require('../lib/validators-values')
 const { codes } = require('../lib/errors')
 const { DEFAULT_MAX_EVENT_SIZE } = require('../lib/constants')
 const { catchError, checkError, throwsError, parseAll, split } = require('./helpers')
@@ -330,7 +330,7 @@ t.test('lib/errors.js', async (t) => {
   t.notOk(err.stack.includes(path.join('lib', 'errors.js')), 'the stack starts where the error was made, not in lib/errors.js')
 })
 
-t.test('lib/validators.js', async (t) => {
+t.test('lib/validators-values.js', async (t) => {
   const { validateObject, validateFunction, validateOptionalFunction, validateString, validateLimit } = validators
   t.doesNotThrow(() => validateObject({}, 'o'))
   t.doesNotThrow(() => validateObject([], 'o'))

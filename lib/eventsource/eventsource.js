@@ -16,10 +16,10 @@
 const { EventSourceParser } = require('../parser/parser')
 const { unshared } = require('../parser/unshared-string')
 const { CONNECTING, OPEN, CLOSED } = require('../constants')
+const { fromCallerOf } = require('../error-class')
 const {
-  codes: { ERR_EVENTSOURCE_BAD_CONTENT_TYPE, ERR_EVENTSOURCE_BAD_STATUS, ERR_EVENTSOURCE_REQUEST_INIT, ERR_EVENTSOURCE_STREAM_ENDED },
-  fromCallerOf
-} = require('../errors')
+  codes: { ERR_EVENTSOURCE_BAD_CONTENT_TYPE, ERR_EVENTSOURCE_BAD_STATUS, ERR_EVENTSOURCE_REQUEST_INIT, ERR_EVENTSOURCE_STREAM_ENDED }
+} = require('../errors-connection')
 const { defineInterface } = require('./webidl')
 const { resolveInit } = require('./init')
 const { TaskQueue, TASK_MESSAGE, TASK_ANNOUNCE, TASK_REESTABLISH, TASK_FAIL, TASK_END } = require('./task-queue')

@@ -5,13 +5,13 @@
 // docs/extensions.md for why). undici's shape (`node: { dispatcher, reconnectionTime }`) is accepted as
 // it is, so code written for Node's built-in EventSource works unchanged.
 
+const { validateObject, validateFunction, validateNumber, validateLimit, validateTime } = require('../validators-values')
 const {
-  validateObject, validateFunction, validateNumber, validateLimit, validateTime, validateOneOf, validateStatusList, validateDispatcher,
-  validateFetch, validateAbortSignal, validateHeaderNameList, validateBodyMethod, validateLastEventId,
-  validateBooleanOrObject
-} = require('../validators')
+  validateOneOf, validateStatusList, validateDispatcher, validateFetch, validateAbortSignal, validateBooleanOrObject
+} = require('../validators-options')
+const { validateHeaderNameList, validateBodyMethod, validateLastEventId } = require('../validators-http')
 const { normalizeHeaders, normalizeHeaderName, normalizeMethod, normalizeBody, requestFunction } = require('../transport/request')
-const { codes: { ERR_INVALID_ARG_VALUE } } = require('../errors')
+const { codes: { ERR_INVALID_ARG_VALUE } } = require('../errors-arguments')
 
 // Our error events (lib/eventsource/error-event.js), loaded with the first one: a source that never fails never
 // needs the file, and each file is a few tenths of a millisecond of a fresh process's start.

@@ -12,7 +12,9 @@
 // text/event-stream: `failsConnection`); failures that retrying would only meet again (a redirect loop, an
 // event over maxEventSize...) fail without it.
 
-const { codes: { ERR_EVENTSOURCE_RETRIES_EXHAUSTED, ERR_EVENTSOURCE_RECONNECT_POLICY } } = require('../errors')
+const {
+  codes: { ERR_EVENTSOURCE_RETRIES_EXHAUSTED, ERR_EVENTSOURCE_RECONNECT_POLICY }
+} = require('../errors-connection')
 
 // setTimeout takes at most 2^31 - 1 ms and fires after 1 ms for anything larger: clamp instead, so
 // a huge `retry:` or Retry-After never turns into a reconnection loop.

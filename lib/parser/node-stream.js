@@ -6,8 +6,8 @@
 
 const { Transform } = require('node:stream')
 const { EventSourceParser } = require('./parser')
-const { fromCallerOf } = require('../errors')
-const { validateObject } = require('../validators')
+const { fromCallerOf } = require('../error-class')
+const { validateObject } = require('../validators-values')
 
 class EventSourceStream extends Transform {
   #parser

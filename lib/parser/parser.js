@@ -22,13 +22,13 @@ const {
   FIELD_UNKNOWN, FIELD_DATA, FIELD_EVENT, FIELD_ID, FIELD_RETRY, EXACT_DIGITS, fieldStartingWith, digitValue, retryValue,
   appendData
 } = require('./field-rules')
-const {
-  codes: { ERR_INVALID_ARG_TYPE, ERR_EVENTSOURCE_EVENT_TOO_LARGE, ERR_EVENTSOURCE_WRITE_AFTER_END }, fromCallerOf
-} = require('../errors')
+const { fromCallerOf } = require('../error-class')
+const { codes: { ERR_INVALID_ARG_TYPE } } = require('../errors-arguments')
+const { codes: { ERR_EVENTSOURCE_EVENT_TOO_LARGE, ERR_EVENTSOURCE_WRITE_AFTER_END } } = require('../errors-parser')
 const { unshared } = require('./unshared-string')
 const { PendingLine } = require('./pending-line')
 const { decode, shortText, valueCost, idStringCost, DATA_LINE_COST, DATA_JOIN_COST } = require('./values')
-const { validateObject, validateFunction, validateOptionalFunction, validateString, validateLimit } = require('../validators')
+const { validateObject, validateFunction, validateOptionalFunction, validateString, validateLimit } = require('../validators-values')
 
 // Whether the line [start, end) of `bytes` is a `data` field with a colon (`data:`).
 function isDataField (bytes, start, end) {

@@ -9,8 +9,9 @@
 const { isUint8Array } = require('#bytes')
 const { EventSourceParser } = require('./parser')
 const { StringChunkEncoder } = require('./string-chunk-encoder')
-const { codes: { ERR_INVALID_ARG_TYPE }, fromCallerOf } = require('../errors')
-const { validateObject, validateOptionalFunction } = require('../validators')
+const { fromCallerOf } = require('../error-class')
+const { codes: { ERR_INVALID_ARG_TYPE } } = require('../errors-arguments')
+const { validateObject, validateOptionalFunction } = require('../validators-values')
 
 class EventSourceParserStream extends TransformStream {
   /**

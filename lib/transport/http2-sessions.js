@@ -35,7 +35,7 @@
 //   lib/core/connect.js:121). Over TLS undici offers ALPN ['http/1.1', 'h2'] (connect.js:98); most
 //   servers choose by their own preference, which is h2.
 
-const { codes: { ERR_EVENTSOURCE_HTTP2_PING_TIMEOUT } } = require('../errors')
+const { codes: { ERR_EVENTSOURCE_HTTP2_PING_TIMEOUT } } = require('../errors-connection')
 
 // Streams on one session at most, whatever the server allows (Node's own servers allow 2^32 - 1):
 // past this a new session opens, so one connection does not carry every source of a process.

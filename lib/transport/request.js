@@ -12,11 +12,12 @@
 // https://html.spec.whatwg.org/multipage/server-sent-events.html#reestablish-the-connection (Last-Event-ID)
 
 const { utf8AsLatin1, isUint8Array, isArrayBuffer, bytesView } = require('#bytes')
-const { codes: { ERR_EVENTSOURCE_REQUEST_INIT, ERR_INVALID_ARG_TYPE, ERR_INVALID_ARG_VALUE } } = require('../errors')
+const { codes: { ERR_INVALID_ARG_TYPE, ERR_INVALID_ARG_VALUE } } = require('../errors-arguments')
+const { codes: { ERR_EVENTSOURCE_REQUEST_INIT } } = require('../errors-connection')
+const { validateObject } = require('../validators-values')
 const {
-  validateObject, validateHeadersInit, validateHeaderPair, validateHeaderName, validateHeaderValue, validateMethod,
-  isSendableLastEventId
-} = require('../validators')
+  validateHeadersInit, validateHeaderPair, validateHeaderName, validateHeaderValue, validateMethod, isSendableLastEventId
+} = require('../validators-http')
 
 // Leading and trailing HTTP whitespace is removed, as fetch normalizes header values.
 const EDGE_WHITESPACE = /^[\t\n\r ]+|[\t\n\r ]+$/g

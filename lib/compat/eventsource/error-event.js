@@ -15,12 +15,10 @@
 // Failures that package does not have (our connect timeout, a URL scheme that is not http: or https:)
 // keep our message, without a code.
 
+const { codes: { ERR_EVENTSOURCE_EVENT_TOO_LARGE } } = require('../../errors-parser')
 const {
-  codes: {
-    ERR_EVENTSOURCE_BAD_CONTENT_TYPE, ERR_EVENTSOURCE_BAD_STATUS, ERR_EVENTSOURCE_EVENT_TOO_LARGE,
-    ERR_EVENTSOURCE_INVALID_BODY, ERR_EVENTSOURCE_NETWORK, ERR_EVENTSOURCE_STREAM_ENDED
-  }
-} = require('../../errors')
+  codes: { ERR_EVENTSOURCE_BAD_CONTENT_TYPE, ERR_EVENTSOURCE_BAD_STATUS, ERR_EVENTSOURCE_INVALID_BODY, ERR_EVENTSOURCE_NETWORK, ERR_EVENTSOURCE_STREAM_ENDED }
+} = require('../../errors-connection')
 const { packageMessageOf } = require('./fetch')
 
 // (A declared constructor is named after its code: lib/errors.js.)

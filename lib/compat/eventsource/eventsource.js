@@ -6,7 +6,7 @@
 // that package's departures from the standard (lib/compat/eventsource/departures.js).
 
 const { EventSource: CoreEventSource } = require('../../eventsource/eventsource')
-const { fromCallerOf } = require('../../errors')
+const { fromCallerOf } = require('../../error-class')
 const { parseUrl, coreInit } = require('./departures')
 
 class EventSource extends CoreEventSource {

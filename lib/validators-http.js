@@ -1,14 +1,11 @@
 'use strict'
 
-// validateX(value, name) for every argument and option that the WHATWG interface does not define:
-// the parser's options, the EventSourceInit extensions, and the request a user describes (headers,
-// method, last event ID). Each throws the Node-style error (lib/errors.js) for the first thing wrong
-// with the value, and returns nothing; `name` is the option's full dotted path
-// ("options.maxEventSize", "init.reconnect.delay") so the message points at it.
+// validateX(value, name) for the request a user describes: headers, method, body, last event ID. As in
+// lib/validators-values.js, each throws the Node-style error for the first thing wrong with the value.
 
 const {
-  codes: { ERR_INVALID_ARG_TYPE, ERR_INVALID_ARG_VALUE, ERR_INVALID_CHAR, ERR_INVALID_HTTP_TOKEN, ERR_OUT_OF_RANGE }
-} = require('./errors')
+  codes: { ERR_INVALID_ARG_TYPE, ERR_INVALID_ARG_VALUE, ERR_INVALID_CHAR, ERR_INVALID_HTTP_TOKEN }
+} = require('./errors-arguments')
 
 // RFC 9110 token characters.
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
@@ -27,118 +24,6 @@ const MANAGED_HEADERS = new Set([
   'transfer-encoding', 'upgrade'
 ])
 const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK'])
-
-/**
- * An object; with `allowFunction`, a function too (a WebIDL dictionary member accepts one).
- * @param {unknown} value
- * @param {string} name
- * @param {{ allowFunction?: boolean }} [options]
- */
-function validateObject (value, name, options) {
-  if (value === null || (typeof value !== 'object' && (typeof value !== 'function' || options?.allowFunction !== true))) {
-    throw new ERR_INVALID_ARG_TYPE(name, 'of type object', value)
-  }
-}
-
-function validateFunction (value, name) {
-  if (typeof value !== 'function') throw new ERR_INVALID_ARG_TYPE(name, 'of type function', value)
-}
-
-function validateOptionalFunction (value, name) {
-  if (value !== undefined && typeof value !== 'function') throw new ERR_INVALID_ARG_TYPE(name, 'of type function', value)
-}
-
-function validateString (value, name) {
-  if (typeof value !== 'string') throw new ERR_INVALID_ARG_TYPE(name, 'of type string', value)
-}
-
-/**
- * A number from `min` to `max`, fractions included.
- * @param {unknown} value
- * @param {string} name
- * @param {number} min
- * @param {number} max
- */
-function validateNumber (value, name, min, max) {
-  if (typeof value !== 'number') throw new ERR_INVALID_ARG_TYPE(name, 'of type number', value)
-  if (!(value >= min && value <= max)) throw new ERR_OUT_OF_RANGE(name, `>= ${min} and <= ${max}`, value)
-}
-
-/**
- * A byte count or a count: a non-negative safe integer, or Infinity when `allowInfinity`.
- * @param {unknown} value
- * @param {string} name
- * @param {{ min?: number, allowInfinity?: boolean }} [options]
- */
-function validateLimit (value, name, { min = 0, allowInfinity = false } = {}) {
-  if (typeof value !== 'number') throw new ERR_INVALID_ARG_TYPE(name, 'of type number', value)
-  if (value === Infinity && allowInfinity) return
-  if (!Number.isSafeInteger(value) || value < min) {
-    throw new ERR_OUT_OF_RANGE(name, `an integer >= ${min}${allowInfinity ? ' or Infinity' : ''}`, value)
-  }
-}
-
-/**
- * A duration in milliseconds: a non-negative safe integer.
- * @param {unknown} value
- * @param {string} name
- */
-function validateTime (value, name) {
-  validateLimit(value, name)
-}
-
-/**
- * One of a few strings.
- * @param {unknown} value
- * @param {string} name
- * @param {string[]} allowed
- */
-function validateOneOf (value, name, allowed) {
-  if (!allowed.includes(value)) {
-    throw new ERR_INVALID_ARG_VALUE(name, value, `must be ${allowed.map((v) => `'${v}'`).join(' or ')}`)
-  }
-}
-
-/**
- * HTTP statuses to reconnect on: from 100 to 599, and not 200, which opens the connection.
- * @param {unknown} value
- * @param {string} name
- */
-function validateStatusList (value, name) {
-  if (!Array.isArray(value)) throw new ERR_INVALID_ARG_TYPE(name, 'an array of status codes', value)
-  for (const status of value) {
-    validateLimit(status, `${name}[]`, { min: 100 })
-    if (status === 200 || status > 599) {
-      throw new ERR_OUT_OF_RANGE(`${name}[]`, 'a status from 100 to 599 other than 200', status)
-    }
-  }
-}
-
-/**
- * An undici Dispatcher, or anything with its dispatch() method.
- * @param {unknown} value
- * @param {string} name
- */
-function validateDispatcher (value, name) {
-  if (value === null || (typeof value !== 'object' && typeof value !== 'function') || typeof value.dispatch !== 'function') {
-    throw new ERR_INVALID_ARG_TYPE(name, 'an undici Dispatcher (an object with a dispatch() method)', value)
-  }
-}
-
-/**
- * true, false, or an options object (init.http2).
- * @param {unknown} value
- * @param {string} name
- */
-function validateBooleanOrObject (value, name) {
-  if (typeof value !== 'boolean' && (value === null || typeof value !== 'object')) {
-    throw new ERR_INVALID_ARG_TYPE(name, 'of type boolean or object', value)
-  }
-}
-
-function validateAbortSignal (value, name) {
-  if (!(value instanceof AbortSignal)) throw new ERR_INVALID_ARG_TYPE(name, 'an instance of AbortSignal', value)
-}
 
 /**
  * Request headers, as fetch's HeadersInit: a Headers, an iterable of [name, value] pairs, or a record.
@@ -215,20 +100,6 @@ function validateMethod (value, name) {
 }
 
 /**
- * A fetch, for the fetch transport; not with a dispatcher, which is for the other transport: given
- * both, which one the user meant cannot be told.
- * @param {unknown} value
- * @param {string} name
- * @param {unknown} dispatcher the dispatcher given with it, if any
- */
-function validateFetch (value, name, dispatcher) {
-  validateFunction(value, name)
-  if (dispatcher !== undefined) {
-    throw new ERR_INVALID_ARG_VALUE(name, value, 'cannot be given with a dispatcher (give the dispatcher to that fetch instead)')
-  }
-}
-
-/**
  * A body is sent with any method but GET and HEAD, as fetch allows.
  * @param {unknown} value the body (a function stands for the bodies it will return)
  * @param {string} name
@@ -261,19 +132,6 @@ function isSendableLastEventId (id) {
 }
 
 module.exports = {
-  validateObject,
-  validateFunction,
-  validateOptionalFunction,
-  validateString,
-  validateNumber,
-  validateLimit,
-  validateTime,
-  validateOneOf,
-  validateBooleanOrObject,
-  validateStatusList,
-  validateDispatcher,
-  validateFetch,
-  validateAbortSignal,
   validateHeadersInit,
   validateHeaderPair,
   validateHeaderName,

@@ -1,0 +1,119 @@
+'use strict'
+
+// How a code of this package becomes a class, as Node core declares its own in lib/internal/errors.js,
+// and `codes`, the one registry every class is in. The codes themselves are declared in tables, by the
+// layer that makes them: lib/errors-arguments.js (arguments and options), lib/errors-parser.js (the
+// parsers), lib/errors-connection.js (connections) and lib/errors-drop-in.js (the drop-ins' own);
+// lib/errors.js loads them all. A module
+// requires the table it throws from, so a bundle holds the codes it can make and not the others. A
+// throw site writes `throw new ERR_X(...args)`; a code is never spelled out where an error is made.
+// Each code's message is in lib/error-messages-node.js, but for a code whose message is another
+// package's wording, which its table holds (the same on every platform).
+//
+// Each code's class extends Base (TypeError, RangeError or Error), so `err instanceof ERR_X` and
+// `err instanceof TypeError` both hold; `name` stays the plain class name (inherited, not own), `code`
+// is its one own enumerable property, and it prints as Node's errors do: `Name [CODE]: message`, in
+// toString() and on the first line of its stack. Codes that Node also uses keep Node's meaning and
+// wording; conditions specific to this package carry the ERR_EVENTSOURCE_ prefix. Every code that is not
+// internal is listed in docs/errors.md and in the ErrorCode type
+// (test/errors-documented.test.js reads the tables to check).
+
+// The messages: Node's wording (lib/error-messages-node.js) on Node, Bun and Deno; a short message made from
+// the code and its arguments (lib/error-messages-web.js) elsewhere, where the wording would be most of
+// what a browser bundle of the EventSource downloads (package.json's "imports"). Loaded with the first
+// error made: most processes make none.
+let messages = null
+function messageOf (code, args) {
+  messages ??= require('#error-messages')
+  return messages.message(code, args)
+}
+
+/** @type {Record<string, Function>} code -> class, of every table loaded */
+const codes = {}
+
+// Kinds of declaration. A connection error says why a connection failed or was re-established, and
+// reaches user code on an error event: its constructor takes two more arguments after the message's,
+// `details` (what is known of the response: status, statusText, headers, url), copied onto the error,
+// and `cause`. An internal error never reaches user code.
+const kConnection = 'connection'
+const kInternal = 'internal'
+
+// Node's errors print as `Name [CODE]: message`; ours do the same.
+function toString () {
+  return `${this.name} [${this.code}]: ${this.message}`
+}
+
+// Stacks start where the error was made when the runtime can say so (V8's Error.captureStackTrace, as
+// Node's hideStackFrames does): the constructor's own frames are noise.
+const captureStackTrace = typeof Error.captureStackTrace === 'function' ? Error.captureStackTrace : null
+
+// Captures `error`'s stack from the caller of `callee` on, its first line `Name [CODE]: message`: the code
+// goes into the name while the stack is captured and formatted, as Node core does, then the own name is
+// removed again, and `name` is the plain class name, inherited.
+function captureStack (error, callee) {
+  Object.defineProperty(error, 'name', { value: `${error.name} [${error.code}]`, configurable: true, writable: true })
+  if (captureStackTrace !== null) captureStackTrace(error, callee)
+  error.stack // eslint-disable-line no-unused-expressions
+  delete error.name
+}
+
+/**
+ * Declares one code.
+ * @param {string} code
+ * @param {number} arity how many of the constructor's leading arguments the message is made from (the
+ *   message of each code takes as many: test/errors-table.test.js checks)
+ * @param {ErrorConstructor} Base Error, TypeError or RangeError
+ * @param {string} [kind] kConnection or kInternal
+ * @param {string} [fixed] the message, whatever the platform: another package's wording
+ */
+function E (code, arity, Base, kind, fixed) {
+  const connection = kind === kConnection
+  const EventSourceError = class extends Base {
+    constructor (...args) {
+      const cause = connection ? args[arity + 1] : undefined
+      super(fixed ?? messageOf(code, args.slice(0, arity)), cause === undefined ? undefined : { cause })
+      this.code = code
+      captureStack(this, new.target)
+      if (connection && args[arity] !== undefined) Object.assign(this, args[arity])
+    }
+  }
+  Object.defineProperty(EventSourceError, 'name', { value: code })
+  // The arguments the message takes, as a function's length says (a connection error's details and
+  // cause are optional).
+  Object.defineProperty(EventSourceError, 'length', { value: arity })
+  // What kind of code this is: test/errors-documented.test.js leaves the internal ones out.
+  Object.defineProperty(EventSourceError, 'kind', { value: kind ?? null })
+  Object.defineProperty(EventSourceError.prototype, 'name', { value: Base.name, configurable: true, writable: true })
+  Object.defineProperty(EventSourceError.prototype, 'toString', { value: toString, configurable: true, writable: true })
+  codes[code] = EventSourceError
+  return EventSourceError
+}
+
+/**
+ * Declares a table's codes, each into `codes`.
+ * @param {Record<string, [number, ErrorConstructor, string?, string?]>} table code -> [arity, Base, kind,
+ *   fixed message]
+ * @returns {Record<string, Function>} the table's classes, code -> class
+ */
+function declare (table) {
+  const declared = {}
+  for (const [code, [arity, Base, kind, fixed]] of Object.entries(table)) declared[code] = E(code, arity, Base, kind, fixed)
+  return declared
+}
+
+/**
+ * An error of ours thrown out of a public entry point (a constructor, createParser) gets a stack that
+ * starts at the user's call, as Node's validators do with hideStackFrames: the frames of our option
+ * checks below it are noise to the user. Anything else is returned as it is.
+ * @param {unknown} error
+ * @param {Function} entry the entry point the user called (a constructor: `new.target`)
+ * @returns {unknown} the error
+ */
+function fromCallerOf (error, entry) {
+  if (error instanceof Error && Object.hasOwn(codes, error.code) && error instanceof codes[error.code]) {
+    captureStack(error, entry)
+  }
+  return error
+}
+
+module.exports = { codes, declare, fromCallerOf, kConnection, kInternal }

@@ -1,0 +1,13 @@
+'use strict'
+
+// The codes the parsers throw (the eventsource-parser drop-in's own: lib/errors-drop-in.js). Declared as lib/error-class.js says.
+
+const { declare } = require('./error-class')
+
+const codes = declare({
+  // An event too large also fails an EventSource's connection, with this error.
+  ERR_EVENTSOURCE_EVENT_TOO_LARGE: [1, RangeError],
+  ERR_EVENTSOURCE_WRITE_AFTER_END: [0, Error]
+})
+
+module.exports = { codes }
