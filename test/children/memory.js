@@ -48,6 +48,23 @@ async function warmUp (url) {
   if (TRANSPORT.fetch !== undefined) await (await fetch(url)).body.cancel()
 }
 
+// The message iterator's default highWaterMark, in events.
+const HIGH_WATER_MARK = 1000
+
+/** Resolves once `source` has dispatched `count` messages (whatwg-eventsource:message). */
+function dispatchedAtLeast (source, count) {
+  const dc = require('node:diagnostics_channel')
+  let dispatched = 0
+  return new Promise((resolve) => {
+    const onMessage = (message) => {
+      if (message.source !== source || ++dispatched < count) return
+      dc.unsubscribe('whatwg-eventsource:message', onMessage)
+      resolve()
+    }
+    dc.subscribe('whatwg-eventsource:message', onMessage)
+  })
+}
+
 async function stalled () {
   const url = rest[0]
   const total = Number(rest[1])
@@ -55,6 +72,10 @@ async function stalled () {
   await warmUp(url)
   const base = memoryAfterGc()
   const es = new EventSource(url, { reconnectionTime: 60_000, ...TRANSPORT })
+  // The stalled source's queue is full once it has dispatched the first event and a highWaterMark's
+  // worth more (or the whole body): counted on the message channel, so the report waits for that and
+  // not for however long the control source happens to take.
+  const full = dispatchedAtLeast(es, Math.min(total, HIGH_WATER_MARK + 1))
   let errors = 0
   es.addEventListener('error', () => { errors++ })
   const events = es[Symbol.asyncIterator]()
@@ -67,6 +88,7 @@ async function stalled () {
     if (++controlEvents === total) break
   }
   report.controlEvents = controlEvents
+  await full
   report.queued = events.size
   report.queuedBytes = events.bytes
   report.growth = memoryAfterGc() - base
