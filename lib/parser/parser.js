@@ -16,7 +16,7 @@
 
 // Buffer's functions on Node, Bun and Deno; their equivalents on web APIs elsewhere (lib/platform/bytes-node.js,
 // lib/platform/bytes-web.js, chosen by package.json's "imports").
-const { asciiSlice, indexOf, isAscii, isUint8Array } = require('#bytes')
+const { asciiSlice, indexOf, isUint8Array } = require('#bytes')
 const { LF, CR, SPACE, COLON, NUL, BOM, DEFAULT_MAX_EVENT_SIZE } = require('../constants')
 const {
   FIELD_UNKNOWN, FIELD_DATA, FIELD_EVENT, FIELD_ID, FIELD_RETRY, EXACT_DIGITS, fieldStartingWith, digitValue, retryValue,
@@ -27,7 +27,7 @@ const { codes: { ERR_INVALID_ARG_TYPE } } = require('../errors-arguments')
 const { codes: { ERR_EVENTSOURCE_EVENT_TOO_LARGE, ERR_EVENTSOURCE_WRITE_AFTER_END } } = require('../errors-parser')
 const { unshared } = require('./unshared-string')
 const { PendingLine } = require('./pending-line')
-const { decode, shortText, valueCost, idStringCost, DATA_LINE_COST, DATA_JOIN_COST } = require('./values')
+const { TEXT_CHUNK, SHORT_TEXT_CHUNK, chunkText, decode, valueCost, idStringCost, DATA_LINE_COST, DATA_JOIN_COST } = require('./values')
 const { validateObject, validateFunction, validateOptionalFunction, validateString, validateLimit } = require('../validators-values')
 
 // Whether the line [start, end) of `bytes` is a `data` field with a colon (`data:`).
@@ -41,14 +41,6 @@ function hasLineEnd (chunk) {
   return indexOf.call(chunk, LF, 0) !== -1 || indexOf.call(chunk, CR, 0) !== -1
 }
 
-// An ASCII chunk at least this long is decoded once, as a whole. Values then hold a slice of that
-// string: an event kept by the consumer keeps at most its chunk's text alive (so does
-// eventsource-parser, which decodes every chunk whole).
-const TEXT_CHUNK = 128
-// A shorter chunk is decoded whole too, when it is ASCII: one event per chunk, as LLM token streams
-// send them, then costs one call into the decoder, which its value needed anyway, and String#indexOf
-// finds its line ends (see shortText()). So does the end of a line cut in two, and the events after it.
-const SHORT_TEXT_CHUNK = 16
 // After this many bytes of a line, Buffer#indexOf finds its end: a native scan wins on long lines,
 // while its call costs more than the plain loop on short ones (measured: STYLE.md E-bench C).
 const LONG_LINE = 128
@@ -149,14 +141,17 @@ class EventSourceParser {
       this.#stash(chunk, 0, length)
       return
     }
-    this.#parse(chunk, length, length >= SHORT_TEXT_CHUNK ? this.#chunkText(chunk, length) : null)
+    this.#parse(chunk, length, length >= SHORT_TEXT_CHUNK ? chunkText(chunk, length) : null)
   }
 
-  // The text of a whole chunk of at least SHORT_TEXT_CHUNK bytes, when it is ASCII and worth decoding
-  // whole, else null.
-  #chunkText (chunk, length) {
-    if (length >= TEXT_CHUNK) return isAscii(chunk) ? asciiSlice.call(chunk, 0, length) : null
-    return shortText(chunk, length)
+  // One `data:` line and the blank line after it, nothing else of the event before (LLM token streams
+  // send nothing else): dispatched at once, its value a slice of the chunk's text, the event's buffers
+  // never written. False, having done nothing, for any other line. (Inline, it cost other lines 3%.)
+  #dataEvent (chunk, lineStart, end, text) {
+    if (this.#eventType !== '' || !isDataField(chunk, lineStart, end) || end - lineStart + this.#eventSize > this.#maxEventSize) return false
+    this.#lastEventId = this.#idBuffer
+    this.#onEvent('message', text.slice(chunk[lineStart + 5] === SPACE ? lineStart + 6 : lineStart + 5, end), this.#lastEventId)
+    return true
   }
 
   // Parses bytes [0, length) of `chunk`. `text` is their text when they are ASCII and decoded whole.
@@ -182,22 +177,15 @@ class EventSourceParser {
       while (end !== -1) {
         if (end === lineStart) {
           this.#dispatch()
-        } else if (text.charCodeAt(end + 1) === LF && this.#dataLines === 0 && this.#eventType === '' &&
-            isDataField(chunk, lineStart, end) && end - lineStart + this.#eventSize <= this.#maxEventSize) {
-          // One `data:` line and the blank line after it, nothing else of the event before: the most
-          // common event of all (LLM token streams send nothing else). Dispatched at once, its value a
-          // slice of the text; the event's buffers are never written, so there is nothing to reset.
-          this.#lastEventId = this.#idBuffer
-          this.#onEvent('message', text.slice(chunk[lineStart + 5] === SPACE ? lineStart + 6 : lineStart + 5, end), this.#lastEventId)
-          end++
-        } else {
+        } else if (text.charCodeAt(end + 1) !== LF) {
           this.#line(chunk, lineStart, end, text)
-          // A line followed by a blank line, as the last line of most events is: dispatch without
-          // searching for that blank line's end, which is the next byte.
-          if (text.charCodeAt(end + 1) === LF && this.#generation === generation) {
-            end++
-            this.#dispatch()
+        } else {
+          // A line followed by a blank line, as the last of most events: dispatched without a search.
+          if (this.#dataLines !== 0 || !this.#dataEvent(chunk, lineStart, end, text)) {
+            this.#line(chunk, lineStart, end, text)
+            if (this.#generation === generation) this.#dispatch()
           }
+          end++
         }
         if (this.#generation !== generation) return
         lineStart = end + 1

@@ -1,8 +1,8 @@
 'use strict'
 
-// The values of an event-stream line: decoded from its bytes, and what they cost in memory, which
-// EventSourceParser (./parser.js) counts against maxEventSize. Plain functions of bytes and strings:
-// nothing here keeps state.
+// The values of an event-stream line, for EventSourceParser (./parser.js): which chunks are decoded
+// whole, a value decoded from its bytes, and what it costs in memory under maxEventSize. Plain functions
+// of bytes and strings: nothing here keeps state.
 
 const { utf8Slice, asciiSlice, isAscii } = require('#bytes')
 
@@ -26,6 +26,26 @@ function decode (bytes, start, end, text) {
 function shortText (chunk, length) {
   const text = utf8Slice.call(chunk, 0, length)
   return text.length === length && text.indexOf('\ufffd') === -1 ? text : null
+}
+
+// An ASCII chunk at least this long is decoded once, as a whole. Values then hold a slice of that
+// string: an event kept by the consumer keeps at most its chunk's text alive (so does
+// eventsource-parser, which decodes every chunk whole).
+const TEXT_CHUNK = 128
+// A shorter chunk is decoded whole too, when it is ASCII: one event per chunk, as LLM token streams
+// send them, then costs one call into the decoder, which its value needed anyway, and String#indexOf
+// finds its line ends (see shortText()). So does the end of a line cut in two, and the events after it.
+const SHORT_TEXT_CHUNK = 16
+
+/**
+ * The text of a whole chunk of at least SHORT_TEXT_CHUNK bytes, when it is ASCII and worth decoding
+ * whole, else null.
+ * @param {Uint8Array} chunk
+ * @param {number} length
+ */
+function chunkText (chunk, length) {
+  if (length >= TEXT_CHUNK) return isAscii(chunk) ? asciiSlice.call(chunk, 0, length) : null
+  return shortText(chunk, length)
 }
 
 // What a decoded value of `byteLength` bytes costs for maxEventSize: its bytes, or two bytes per UTF-16
@@ -53,4 +73,4 @@ function idStringCost (id) {
 // small beside them. Counting 32 for every line let 2 M short lines under a 64 MiB limit take 231 MiB.
 const DATA_LINE_COST = 32
 const DATA_JOIN_COST = 96
-module.exports = { decode, shortText, valueCost, idStringCost, DATA_LINE_COST, DATA_JOIN_COST }
+module.exports = { TEXT_CHUNK, SHORT_TEXT_CHUNK, chunkText, decode, valueCost, idStringCost, DATA_LINE_COST, DATA_JOIN_COST }
