@@ -46,6 +46,9 @@ function hasLineEnd (chunk) {
 const LONG_LINE = 128
 // How many bytes of chunk text the data buffer may keep alive beyond its own length (see #unpin()).
 const PIN_SLACK = 64 * 1024
+// The pending line of a parser that has never had one (or was reset): shared, so that a parser between
+// lines keeps nothing of its own for it. Frozen: it is never added to.
+const NO_PENDING = Object.freeze(new PendingLine())
 
 // The constructor's options, checked: a bad one throws with a stack that starts at the user's call.
 function validOptions (options, entry) {
@@ -78,8 +81,8 @@ class EventSourceParser {
   #error = null
   #generation = 0
 
-  // The line being read, when it spans chunks.
-  #pending = new PendingLine()
+  // The line being read, when it spans chunks; NO_PENDING between lines, as an idle source is.
+  #pending = NO_PENDING
   // Event state (HTML 9.2.6): data buffer, event type buffer, last event ID buffer.
   // The data buffer is kept without its trailing LF; #dataLines tells "no data" from "empty data".
   #data = ''
@@ -261,7 +264,7 @@ class EventSourceParser {
     this.#bomPending = true
     this.#bomMatched = 0
     this.#crPending = false
-    this.#pending.clear()
+    this.#pending = NO_PENDING
     this.#idBuffer = this.#lastEventId
     this.#idCost = idStringCost(this.#lastEventId)
     this.#pinned = 0
@@ -323,7 +326,8 @@ class EventSourceParser {
 
   // Keeps bytes [start, end) of `chunk` as the next piece of the pending line, within maxEventSize.
   #stash (chunk, start, end) {
-    const pending = this.#pending
+    let pending = this.#pending
+    if (pending === NO_PENDING) pending = this.#pending = new PendingLine()
     pending.add(chunk, start, end)
     if (pending.length + this.#eventSize > this.#maxEventSize) this.#overflow()
   }

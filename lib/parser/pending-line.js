@@ -13,6 +13,8 @@ const SMALL_PIECE = 128
 const SCRATCH_SIZE = 4096
 // Pieces up to this long are copied byte by byte: cheaper than a subarray view and set().
 const COPY_MAX = 64
+// The pieces of no line: shared until the first piece, so an idle parser's line holds no array.
+const NO_PIECES = Object.freeze([])
 
 class PendingLine {
   // How many bytes are pending: read by the parser on every write.
@@ -22,7 +24,7 @@ class PendingLine {
   lineEnd = 0
   // The pieces in order (views of callers' chunks, or sealed parts of the scratch buffer), then the
   // unsealed part of the scratch buffer, [#scratchStart, #scratchUsed).
-  #pieces = []
+  #pieces = NO_PIECES
   #scratch = null
   #scratchUsed = 0
   #scratchStart = 0
@@ -33,7 +35,7 @@ class PendingLine {
     this.length += length
     if (length >= SMALL_PIECE) {
       this.#sealScratch()
-      this.#pieces.push(start === 0 && end === chunk.length ? chunk : chunk.subarray(start, end))
+      this.#piecesToAdd().push(start === 0 && end === chunk.length ? chunk : chunk.subarray(start, end))
       return
     }
     if (this.#scratch === null || this.#scratchUsed + length > this.#scratch.length) {
@@ -71,21 +73,13 @@ class PendingLine {
       offset += pieces[i].length
     }
     if (end > start) line.set(chunk.subarray(start, end), offset)
-    this.#pieces = []
+    this.#pieces = NO_PIECES
     this.length = 0
     // The scratch buffer's sealed bytes now live in `line`; start it over.
     this.#scratchUsed = this.#scratchStart = 0
     this.lineStart = 0
     this.lineEnd = total
     return line
-  }
-
-  /** Forgets the line, and the scratch buffer with it. */
-  clear () {
-    this.length = 0
-    this.#pieces = []
-    this.#scratch = null
-    this.#scratchUsed = this.#scratchStart = 0
   }
 
   #copyToScratch (chunk, start, end) {
@@ -100,10 +94,15 @@ class PendingLine {
     this.#scratchUsed = used
   }
 
+  #piecesToAdd () {
+    if (this.#pieces === NO_PIECES) this.#pieces = []
+    return this.#pieces
+  }
+
   // Turns the unsealed part of the scratch buffer into a piece, so later pieces follow it in order.
   #sealScratch () {
     if (this.#scratchUsed > this.#scratchStart) {
-      this.#pieces.push(this.#scratch.subarray(this.#scratchStart, this.#scratchUsed))
+      this.#piecesToAdd().push(this.#scratch.subarray(this.#scratchStart, this.#scratchUsed))
       this.#scratchStart = this.#scratchUsed
     }
   }
