@@ -55,7 +55,7 @@ if (typeof globalThis.gc !== 'function') {
   v8.setFlagsFromString('--expose-gc')
   globalThis.gc = vm.runInNewContext('gc')
 }
-const { sampleRounds } = await import('./parser-strings/sampling.mjs')
+const { sampleRounds, pairedRatio } = await import('./parser-strings/sampling.mjs')
 const { buildShapes } = await import('./parser-strings/shapes.mjs')
 const { loadImplementations, DROP_IN } = await import('./parser-strings/implementations.mjs')
 const { verifyShape } = await import('./parser-strings/verify.mjs')
@@ -131,11 +131,17 @@ for (let s = 0; s < shapes.length; s++) {
         : { name: impl.name, isAsync: true, fn: async () => check(await count(strings)) }
     })
     const { rounds, stats } = await sampleRounds(entries, { minRounds, maxRounds, wallNs })
-    const times = Object.fromEntries(impls.map((impl) => [impl.name, stats[impl.name]]))
+    const times = Object.fromEntries(impls.map((impl) => {
+      const { byRound, ...rest } = stats[impl.name]
+      return [impl.name, rest]
+    }))
     const ratios = Object.fromEntries(peers.map((p) => [p.name, times[DROP_IN].p50 / times[p.name].p50]))
-    results.push({ shape: shape.name, form: f, rounds, times, ratios })
+    // The median of the per-round ratios, and of the minimum times: stored beside the ratio of p50s.
+    const paired = Object.fromEntries(peers.map((p) => [p.name, pairedRatio(stats[DROP_IN].byRound, stats[p.name].byRound)]))
+    const minRatios = Object.fromEntries(peers.map((p) => [p.name, times[DROP_IN].min / times[p.name].min]))
+    results.push({ shape: shape.name, form: f, rounds, times, ratios, paired, minRatios })
     const cells = impls.map((impl) => `${impl.name.replace('eventsource-parser@', 'e-p ').replace('whatwg-eventsource/parser', 'drop-in')} ${fmtTime(times[impl.name].p50)}`)
-    const ratioCells = peers.map((p) => `${ratios[p.name].toFixed(2)}`)
+    const ratioCells = peers.map((p) => `${ratios[p.name].toFixed(2)} (paired ${paired[p.name].toFixed(2)}, min ${minRatios[p.name].toFixed(2)})`)
     console.log(`  ${shape.name.padEnd(nameWidth)} ${f.padEnd(6)} ${String(rounds).padStart(3)} rounds  ${cells.join('  ')}  ratio ${ratioCells.join(' / ')}`)
   }
 }

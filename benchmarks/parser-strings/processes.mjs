@@ -39,7 +39,10 @@ export function summarizeRuns (runs) {
     const times = Object.fromEntries([dropIn, ...peers].map((name) => [name, summarize(rows.map((r) => r.times[name].p50))]))
     const ratios = Object.fromEntries(peers.map((name) => [name, {
       ratio: times[dropIn].median / times[name].median,
-      perProcess: summarize(rows.map((r) => r.times[dropIn].p50 / r.times[name].p50))
+      perProcess: summarize(rows.map((r) => r.times[dropIn].p50 / r.times[name].p50)),
+      // Each process's median of per-round ratios, and its ratio of minimum times.
+      paired: summarize(rows.map((r) => r.paired[name])),
+      min: summarize(rows.map((r) => r.minRatios[name]))
     }]))
     return { shape: first.shape, form: first.form, times, ratios }
   })
@@ -68,7 +71,7 @@ export async function runProcesses ({ processes, argv, jsonPath, note }) {
   for (const s of summary) {
     const cells = peers.map((p) => {
       const r = s.ratios[p]
-      return `${p.replace('eventsource-parser@', 'e-p ')} ${r.ratio.toFixed(2)} (${r.perProcess.min.toFixed(2)}–${r.perProcess.max.toFixed(2)})`
+      return `${p.replace('eventsource-parser@', 'e-p ')} ${r.ratio.toFixed(2)} (${r.perProcess.min.toFixed(2)}–${r.perProcess.max.toFixed(2)}; paired ${r.paired.median.toFixed(2)}, min ${r.min.median.toFixed(2)})`
     })
     const slower = peers.some((p) => s.ratios[p].ratio > 1)
     console.log(`  ${s.shape.padEnd(width)} ${s.form.padEnd(6)}  ${cells.join('  ')}${slower ? '  SLOWER' : ''}`)

@@ -25,7 +25,7 @@ const WARMUP_NS = 30e6
  * since the first round (GCs included), or after `maxRounds`.
  * @param {{ name: string, fn: () => unknown, isAsync: boolean }[]} entries
  * @param {{ minRounds: number, maxRounds: number, wallNs: number }} options
- * @returns {Promise<{ rounds: number, stats: Record<string, { p50: number, min: number, max: number, avg: number, samples: number }> }>}
+ * @returns {Promise<{ rounds: number, stats: Record<string, { p50: number, min: number, max: number, avg: number, samples: number, byRound: number[] }> }>}
  */
 export async function sampleRounds (entries, { minRounds, maxRounds, wallNs }) {
   for (const { fn, isAsync } of entries) {
@@ -54,15 +54,30 @@ export async function sampleRounds (entries, { minRounds, maxRounds, wallNs }) {
   }
   const stats = {}
   for (let i = 0; i < entries.length; i++) {
-    const s = samples[i].sort((a, b) => a - b)
-    const mid = s.length >> 1
-    stats[entries[i].name] = {
-      p50: s.length % 2 === 1 ? s[mid] : (s[mid - 1] + s[mid]) / 2,
-      min: s[0],
-      max: s[s.length - 1],
-      avg: s.reduce((a, b) => a + b, 0) / s.length,
-      samples: s.length
-    }
+    stats[entries[i].name] = { ...summary(samples[i]), byRound: samples[i] }
   }
   return { rounds: round, stats }
+}
+
+/** p50 (the median), min, max, avg and count of a list of times. */
+function summary (times) {
+  const s = [...times].sort((a, b) => a - b)
+  const mid = s.length >> 1
+  return {
+    p50: s.length % 2 === 1 ? s[mid] : (s[mid - 1] + s[mid]) / 2,
+    min: s[0],
+    max: s[s.length - 1],
+    avg: s.reduce((a, b) => a + b, 0) / s.length,
+    samples: s.length
+  }
+}
+
+/**
+ * The median of the per-round ratios a ÷ b: each round's two calls ran next to each other, so a change
+ * of load on the machine slower than a round cancels out of their ratio.
+ * @param {number[]} a one parser's times, round by round
+ * @param {number[]} b another's, the same rounds
+ */
+export function pairedRatio (a, b) {
+  return summary(a.map((x, i) => x / b[i])).p50
 }

@@ -5,7 +5,7 @@
 // parser and no range, which the report says.
 
 import { readdirSync, readFileSync } from 'node:fs'
-import { table, spread, ratioCell, runHeading, fmtTime, compareVersions } from './format.mjs'
+import { table, spread, ratioCell, runHeading, fmtTime, fmtX, compareVersions } from './format.mjs'
 
 const FILE = /^parser-strings-(v\d+\.\d+\.\d+)\.json$/
 const FORMS = { feed: 'feed()', stream: 'stream' }
@@ -23,14 +23,15 @@ const processesOf = (json) => json.processes ?? 1
 const short = (peer) => peer.replace('eventsource-parser@', 'e-p ')
 
 // A file's rows in one shape: { shape, form, times: { name: { median, min, max } }, ratios: { peer:
-// { ratio, perProcess (number[] | null) } } }.
+// { ratio, perProcess (number[] | null), paired, min } } }: `paired` is the median of the per-round
+// ratios and `min` the ratio of the minimum times (each the median across processes).
 function rows (json) {
   if (json.summary) {
     return json.summary.map((s) => ({
       shape: s.shape,
       form: s.form,
       times: s.times,
-      ratios: Object.fromEntries(Object.entries(s.ratios).map(([p, r]) => [p, { ratio: r.ratio, perProcess: r.perProcess.samples }]))
+      ratios: Object.fromEntries(Object.entries(s.ratios).map(([p, r]) => [p, { ratio: r.ratio, perProcess: r.perProcess.samples, paired: r.paired.median, min: r.min.median }]))
     }))
   }
   const one = (x) => ({ median: x.p50, min: x.p50, max: x.p50 })
@@ -38,7 +39,7 @@ function rows (json) {
     shape: r.shape,
     form: r.form,
     times: Object.fromEntries(Object.entries(r.times).map(([name, t]) => [name, one(t)])),
-    ratios: Object.fromEntries(Object.entries(r.ratios).map(([p, ratio]) => [p, { ratio, perProcess: null }]))
+    ratios: Object.fromEntries(Object.entries(r.ratios).map(([p, ratio]) => [p, { ratio, perProcess: null, paired: r.paired[p], min: r.minRatios[p] }]))
   }))
 }
 
@@ -77,6 +78,9 @@ function summaryTable (runs) {
   return table(['shape (ratio drop-in ÷ peer)', ...cols.map((c) => c.header)], [...body, ['at most 1.00', ...counts]])
 }
 
+// A ratio without range, in bold above 1.00.
+const over = (x) => x > 1 ? `**${fmtX(x)}**` : fmtX(x)
+
 // What the verification found: every shape identical to the newest peer (or the benchmark would not
 // have timed it); differences from an older peer, per kind.
 function verification (json) {
@@ -95,13 +99,13 @@ function detail (run) {
   const n = processesOf(json)
   const time = (s) => n === 1 ? fmtTime(s.median) : spread(s, fmtTime)
   const shapes = new Map(json.shapes.map((s) => [s.name, s]))
-  const header = ['shape', 'feeds', 'form', 'drop-in p50', ...json.peers.flatMap((p) => [`${short(p)} p50`, `÷ ${short(p)}`])]
+  const header = ['shape', 'feeds', 'form', 'drop-in p50', ...json.peers.flatMap((p) => [`${short(p)} p50`, `÷ ${short(p)}`, 'paired', 'min'])]
   const body = rows(json).map((r) => [
     r.shape,
     shapes.get(r.shape).feeds.toLocaleString('en-US'),
     FORMS[r.form],
     time(r.times[json.dropIn]),
-    ...json.peers.flatMap((p) => [time(r.times[p]), cell(json, r.ratios[p])])
+    ...json.peers.flatMap((p) => [time(r.times[p]), cell(json, r.ratios[p]), over(r.ratios[p].paired), over(r.ratios[p].min)])
   ])
   return [
     `#### Drop-in on strings, Node ${json.node}`, '',
@@ -115,7 +119,9 @@ function detail (run) {
       loadavg: [json.loadavg.before[0], json.loadavg.after[0]],
       note: json.note
     }), '',
-    n === 1 ? 'p50 per parser, one process.' : 'p50 per parser: median (range) across processes; ratio: the drop-in\'s median p50 ÷ the peer\'s (range of the per-process ratios).', '',
+    (n === 1 ? 'p50 per parser, one process; ratio: the drop-in\'s p50 ÷ the peer\'s.' : 'p50 per parser: median (range) across processes; ratio: the drop-in\'s median p50 ÷ the peer\'s (range of the per-process ratios).') +
+      ' Beside it, two estimates less moved by the load on the machine: paired, the median of the per-round ratios (each round\'s two calls ran next to each other), and min, the ratio of the fastest calls' +
+      (n === 1 ? '.' : ', each the median across processes.'), '',
     table(header, body), '',
     verification(json), ''
   ].join('\n')
