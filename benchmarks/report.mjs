@@ -14,6 +14,7 @@ import { compareVersions } from './report/format.mjs'
 import { applyBlocks, changedBlocks } from './report/markers.mjs'
 import { e2eSection, memorySection, floorTable } from './report/whole-client.mjs'
 import { parserSection } from './report/parser.mjs'
+import { parserStringsSection } from './report/parser-strings.mjs'
 import { startupSection } from './report/startup.mjs'
 import { tlsSection } from './report/tls.mjs'
 import { DOC_FILES, docBlocks, repositoryRaw } from './report/docs.mjs'
@@ -49,6 +50,7 @@ export function renderBlocks (results, dir = RESULTS_DIR) {
     ...docBlocks(results, dir, repositoryRaw(root)),
     benchmarks: {
       parser: parserSection(results.parser),
+      'parser-strings': parserStringsSection(dir),
       e2e: e2eSection(results.e2e, dir),
       memory: memorySection(results.memory),
       startup: startupSection(results.startup),

@@ -1,0 +1,108 @@
+// `node benchmarks/parser-strings.bench.mjs --processes N`: the benchmark in N fresh processes, one after
+// another, each timing every parser shape by shape (so the parsers of a shape share a process's
+// conditions); then, per shape and form, the median and range across processes of each parser's p50,
+// and per peer the ratio drop-in ÷ peer of the median p50s with the range of the per-process ratios.
+// A process that fails fails the run.
+
+import { spawn } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs'
+import os from 'node:os'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { summarize, gitState } from '../e2e/common.mjs'
+
+const script = fileURLToPath(new URL('../parser-strings.bench.mjs', import.meta.url))
+
+/** argv without `--processes N` and `--json path`: what each child gets, plus its own --json. */
+function childArgv (argv) {
+  const out = []
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--processes' || argv[i] === '--json') i++
+    else out.push(argv[i])
+  }
+  return out
+}
+
+function runOne (args) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...process.execArgv, script, ...args], { stdio: 'inherit' })
+    child.on('error', reject)
+    child.on('exit', (code, signal) => code === 0 ? resolve() : reject(new Error(`parser-strings benchmark process exited with ${code ?? signal}`)))
+  })
+}
+
+/** Per shape and form: each parser's p50 across processes and, per peer, the ratio and its range. */
+export function summarizeRuns (runs) {
+  const { dropIn, peers } = runs[0]
+  return runs[0].results.map((first) => {
+    const rows = runs.map((run) => run.results.find((r) => r.shape === first.shape && r.form === first.form))
+    const times = Object.fromEntries([dropIn, ...peers].map((name) => [name, summarize(rows.map((r) => r.times[name].p50))]))
+    const ratios = Object.fromEntries(peers.map((name) => [name, {
+      ratio: times[dropIn].median / times[name].median,
+      perProcess: summarize(rows.map((r) => r.times[dropIn].p50 / r.times[name].p50)),
+      // Each process's median of per-round ratios, and its ratio of minimum times.
+      paired: summarize(rows.map((r) => r.paired[name])),
+      min: summarize(rows.map((r) => r.minRatios[name]))
+    }]))
+    return { shape: first.shape, form: first.form, times, ratios }
+  })
+}
+
+export async function runProcesses ({ processes, argv, jsonPath, note }) {
+  const dir = mkdtempSync(join(os.tmpdir(), 'parser-strings-bench-'))
+  const runs = []
+  const loadBefore = os.loadavg()
+  const started = Date.now()
+  try {
+    for (let p = 0; p < processes; p++) {
+      console.log(`==== parser-strings benchmark process ${p + 1} of ${processes} ====`)
+      const file = join(dir, `run-${p}.json`)
+      await runOne([...childArgv(argv), '--json', file])
+      runs.push(JSON.parse(readFileSync(file, 'utf8')))
+      console.log('')
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+  const summary = summarizeRuns(runs)
+  const { dropIn, peers } = runs[0]
+  const width = Math.max(...summary.map((s) => s.shape.length))
+  console.log(`across ${processes} processes: ratio = ${dropIn} median p50 ÷ the peer's (range of the per-process ratios); target <= 1.00`)
+  for (const s of summary) {
+    const cells = peers.map((p) => {
+      const r = s.ratios[p]
+      return `${p.replace('eventsource-parser@', 'e-p ')} ${r.ratio.toFixed(2)} (${r.perProcess.min.toFixed(2)}–${r.perProcess.max.toFixed(2)}; paired ${r.paired.median.toFixed(2)}, min ${r.min.median.toFixed(2)})`
+    })
+    const slower = peers.some((p) => s.ratios[p].ratio > 1)
+    console.log(`  ${s.shape.padEnd(width)} ${s.form.padEnd(6)}  ${cells.join('  ')}${slower ? '  SLOWER' : ''}`)
+  }
+  console.log(`${Math.round((Date.now() - started) / 1000)} s; load average ${loadBefore.map((x) => x.toFixed(2)).join(' ')} → ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`)
+  if (!jsonPath) return
+  const first = runs[0]
+  const out = {
+    node: first.node,
+    v8: first.v8,
+    date: new Date().toISOString(),
+    platform: first.platform,
+    cpu: first.cpu,
+    cores: first.cores,
+    git: gitState(),
+    note: note ?? null,
+    loadavg: { before: loadBefore, after: os.loadavg() },
+    seconds: Math.round((Date.now() - started) / 1000),
+    command: [process.argv0, ...process.execArgv, ...process.argv.slice(1)].join(' '),
+    processes,
+    dropIn,
+    peers,
+    forms: first.forms,
+    sampling: first.sampling,
+    shapes: first.shapes,
+    verification: first.verification,
+    summary,
+    // Each process's load and rows (p50, min, avg and samples per parser).
+    runs: runs.map((r) => ({ loadavg: r.loadavg, results: r.results }))
+  }
+  mkdirSync(dirname(jsonPath), { recursive: true })
+  writeFileSync(jsonPath, JSON.stringify(out))
+  console.log(`results written to ${jsonPath}`)
+}
