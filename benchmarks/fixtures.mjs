@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto'
 const BOM = Buffer.from([0xef, 0xbb, 0xbf])
 
 // mulberry32: a small seeded PRNG, so slice sizes and payload bytes are the same on every run.
-function prng (seed) {
+export function prng (seed) {
   let a = seed >>> 0
   return function next () {
     a = (a + 0x6d2b79f5) >>> 0

@@ -5,33 +5,18 @@
 // headline ratio is ours' median p50 ÷ that peer's median p50, and its range is that of the
 // per-process ratios. A process that fails fails the run.
 
-import { spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs'
 import os from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { summarize, gitState } from './e2e/common.mjs'
+import { summarize, gitState, childArgv, runScript } from './e2e/common.mjs'
 import { parserStatus, parserTargetLines } from './parser-targets.mjs'
 
 const script = fileURLToPath(new URL('./parser.bench.mjs', import.meta.url))
 const fmtTime = (ns) => ns >= 1e6 ? `${(ns / 1e6).toFixed(2)} ms` : `${(ns / 1e3).toFixed(1)} µs`
 
-/** argv without `--processes N` and `--json path`: what each child gets, plus its own --json. */
-function childArgv (argv) {
-  const out = []
-  for (let i = 0; i < argv.length; i++) {
-    if (argv[i] === '--processes' || argv[i] === '--json') i++
-    else out.push(argv[i])
-  }
-  return out
-}
-
 function runOne (args) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...process.execArgv, script, ...args], { stdio: 'inherit' })
-    child.on('error', reject)
-    child.on('exit', (code, signal) => code === 0 ? resolve() : reject(new Error(`parser benchmark process exited with ${code ?? signal}`)))
-  })
+  return runScript(script, args, 'parser benchmark')
 }
 
 /** Per fixture: every parser's p50 across processes, the fastest peer, and the ratio with its range. */

@@ -32,7 +32,7 @@ import { dirname } from 'node:path'
 import os from 'node:os'
 import v8 from 'node:v8'
 import vm from 'node:vm'
-import { gitState } from './e2e/common.mjs'
+import { runHeader } from './e2e/common.mjs'
 
 const argv = process.argv.slice(2)
 function option (name) {
@@ -154,16 +154,7 @@ console.log(`load average before ${fmtLoad(loadBefore)}, after ${fmtLoad(loadAft
 
 if (jsonPath) {
   const out = {
-    node: process.version,
-    v8: process.versions.v8,
-    date: new Date().toISOString(),
-    platform: `${os.platform()}-${os.arch()}`,
-    cpu: cpuModel,
-    cores: os.availableParallelism?.() ?? os.cpus().length,
-    git: gitState(),
-    note,
-    loadavg: { before: loadBefore, after: loadAfter },
-    command: [process.argv0, ...process.execArgv, ...process.argv.slice(1)].join(' '),
+    ...runHeader({ cpu: cpuModel, note, loadBefore, loadAfter }),
     dropIn: DROP_IN,
     peers: peers.map((p) => p.name),
     forms,

@@ -41,7 +41,7 @@ import os from 'node:os'
 import v8 from 'node:v8'
 import vm from 'node:vm'
 import { buildFixtures, digest } from './fixtures.mjs'
-import { gitState } from './e2e/common.mjs'
+import { runHeader } from './e2e/common.mjs'
 
 // ---- options ----
 
@@ -329,16 +329,7 @@ function trimStats (stats) {
 
 if (jsonPath) {
   const out = {
-    node: process.version,
-    v8: process.versions.v8,
-    date: new Date().toISOString(),
-    platform: `${os.platform()}-${os.arch()}`,
-    cpu: cpuModel,
-    cores: os.availableParallelism?.() ?? os.cpus().length,
-    git: gitState(),
-    note,
-    loadavg: { before: loadBefore, after: loadAfter },
-    command: [process.argv0, ...process.execArgv, ...process.argv.slice(1)].join(' '),
+    ...runHeader({ cpu: cpuModel, note, loadBefore, loadAfter }),
     gc: gcMode,
     budgetMs: budgetMs ?? null,
     form,

@@ -1,6 +1,7 @@
-// Helpers shared by the whole-client benchmark runners (benchmarks/e2e/run.mjs, benchmarks/memory/run.mjs).
+// Helpers shared by the benchmark runners (benchmarks/e2e/run.mjs, benchmarks/memory/run.mjs, and the
+// parser benchmarks' JSON heads and --processes runs).
 
-import { fork, execFileSync } from 'node:child_process'
+import { fork, spawn, execFileSync } from 'node:child_process'
 import { readFileSync, mkdirSync, writeFileSync } from 'node:fs'
 import { dirname, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -82,6 +83,44 @@ export function gitState () {
   } catch {
     return null
   }
+}
+
+/**
+ * The head of a parser benchmark's JSON (parser.bench.mjs, parser-strings.bench.mjs): what ran, where,
+ * and how loaded the machine was before and after.
+ */
+export function runHeader ({ cpu, note, loadBefore, loadAfter }) {
+  return {
+    node: process.version,
+    v8: process.versions.v8,
+    date: new Date().toISOString(),
+    platform: `${os.platform()}-${os.arch()}`,
+    cpu,
+    cores: os.availableParallelism?.() ?? os.cpus().length,
+    git: gitState(),
+    note,
+    loadavg: { before: loadBefore, after: loadAfter },
+    command: [process.argv0, ...process.execArgv, ...process.argv.slice(1)].join(' ')
+  }
+}
+
+/** argv without `--processes N` and `--json path`: what each child of a --processes run gets, plus its own --json. */
+export function childArgv (argv) {
+  const out = []
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--processes' || argv[i] === '--json') i++
+    else out.push(argv[i])
+  }
+  return out
+}
+
+/** Runs `script` with `args` in a child process of this Node (and its flags); rejects unless it exits 0. */
+export function runScript (script, args, name) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...process.execArgv, script, ...args], { stdio: 'inherit' })
+    child.on('error', reject)
+    child.on('exit', (code, signal) => code === 0 ? resolve() : reject(new Error(`${name} process exited with ${code ?? signal}`)))
+  })
 }
 
 export function environment () {

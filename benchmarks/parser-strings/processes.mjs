@@ -4,31 +4,16 @@
 // and per peer the ratio drop-in ÷ peer of the median p50s with the range of the per-process ratios.
 // A process that fails fails the run.
 
-import { spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs'
 import os from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { summarize, gitState } from '../e2e/common.mjs'
+import { summarize, gitState, childArgv, runScript } from '../e2e/common.mjs'
 
 const script = fileURLToPath(new URL('../parser-strings.bench.mjs', import.meta.url))
 
-/** argv without `--processes N` and `--json path`: what each child gets, plus its own --json. */
-function childArgv (argv) {
-  const out = []
-  for (let i = 0; i < argv.length; i++) {
-    if (argv[i] === '--processes' || argv[i] === '--json') i++
-    else out.push(argv[i])
-  }
-  return out
-}
-
 function runOne (args) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...process.execArgv, script, ...args], { stdio: 'inherit' })
-    child.on('error', reject)
-    child.on('exit', (code, signal) => code === 0 ? resolve() : reject(new Error(`parser-strings benchmark process exited with ${code ?? signal}`)))
-  })
+  return runScript(script, args, 'parser-strings benchmark')
 }
 
 /** Per shape and form: each parser's p50 across processes and, per peer, the ratio and its range. */

@@ -11,21 +11,9 @@
 // No cut splits a surrogate pair: TextDecoderStream never hands over half a character, so neither does
 // the benchmark (a cut that would is moved one unit on).
 
-import { buildFixtures, digest } from '../fixtures.mjs'
+import { buildFixtures, digest, prng } from '../fixtures.mjs'
 
 const STREAM = { stream: true }
-
-// mulberry32, as in ../fixtures.mjs: a small seeded PRNG.
-function prng (seed) {
-  let a = seed >>> 0
-  return function next () {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 // Whether cutting `text` before index `i` would split a surrogate pair.
 function splitsPair (text, i) {
