@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'nod
 import os from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { summarize, gitState, childArgv, runScript } from './e2e/common.mjs'
+import { summarize, childArgv, runScript, mergedRunHeader } from './e2e/common.mjs'
 import { parserStatus, parserTargetLines } from './parser-targets.mjs'
 
 const script = fileURLToPath(new URL('./parser.bench.mjs', import.meta.url))
@@ -95,16 +95,7 @@ export async function runProcesses ({ processes, argv, jsonPath, note }) {
   if (!jsonPath) return
   const first = runs[0]
   const out = {
-    node: first.node,
-    v8: first.v8,
-    date: new Date().toISOString(),
-    platform: first.platform,
-    cpu: first.cpu,
-    cores: first.cores,
-    git: gitState(),
-    note: note ?? null,
-    loadavg: { before: loadBefore, after: os.loadavg() },
-    command: [process.argv0, ...process.execArgv, ...process.argv.slice(1)].join(' '),
+    ...mergedRunHeader(first, { note, loadBefore }),
     processes,
     gc: first.gc,
     budgetMs: first.budgetMs ?? null,

@@ -30,9 +30,7 @@
 import { writeFileSync, mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import os from 'node:os'
-import v8 from 'node:v8'
-import vm from 'node:vm'
-import { runHeader } from './e2e/common.mjs'
+import { runHeader, exposeGc } from './e2e/common.mjs'
 
 const argv = process.argv.slice(2)
 function option (name) {
@@ -50,11 +48,7 @@ if (processes > 1 && !verifyOnly) {
   process.exit(0)
 }
 
-// A real gc() for mitata's GC before every sample (see ./parser.bench.mjs).
-if (typeof globalThis.gc !== 'function') {
-  v8.setFlagsFromString('--expose-gc')
-  globalThis.gc = vm.runInNewContext('gc')
-}
+exposeGc()
 const { sampleRounds, pairedRatio } = await import('./parser-strings/sampling.mjs')
 const { buildShapes } = await import('./parser-strings/shapes.mjs')
 const { loadImplementations, DROP_IN } = await import('./parser-strings/implementations.mjs')

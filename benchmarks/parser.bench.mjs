@@ -38,10 +38,8 @@
 import { writeFileSync, mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import os from 'node:os'
-import v8 from 'node:v8'
-import vm from 'node:vm'
 import { buildFixtures, digest } from './fixtures.mjs'
-import { runHeader } from './e2e/common.mjs'
+import { runHeader, exposeGc } from './e2e/common.mjs'
 
 // ---- options ----
 
@@ -62,12 +60,7 @@ if (processes > 1 && !argv.includes('--verify-only')) {
   process.exit(0)
 }
 
-// mitata's GC before each sample wants a real gc(); without --expose-gc it allocates 1 GiB instead.
-// `npm run bench` runs plain `node`, so expose it here, before mitata is loaded and looks for it.
-if (typeof globalThis.gc !== 'function') {
-  v8.setFlagsFromString('--expose-gc')
-  globalThis.gc = vm.runInNewContext('gc')
-}
+exposeGc()
 const { do_not_optimize } = await import('mitata') // eslint-disable-line camelcase -- mitata's name
 const { timeEntries } = await import('./parser-timing.mjs')
 

@@ -14,7 +14,7 @@ const measureModule = () => import('../benchmarks/size/measure.mjs')
 // here and says so. Lower them as the bundles shrink.
 const CEILINGS = {
   EventSource: 17_100,
-  EventSourceParser: 5_100,
+  EventSourceParser: 5_200,
   'whatwg-eventsource/parser': 5_150,
   'whatwg-eventsource/parser/stream': 5_300
 }

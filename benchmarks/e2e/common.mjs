@@ -6,6 +6,8 @@ import { readFileSync, mkdirSync, writeFileSync } from 'node:fs'
 import { dirname, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import os from 'node:os'
+import v8 from 'node:v8'
+import vm from 'node:vm'
 
 /**
  * Forks the event-stream server; resolves with { child, port, base, bases }: `bases` has the base URL
@@ -102,6 +104,32 @@ export function runHeader ({ cpu, note, loadBefore, loadAfter }) {
     loadavg: { before: loadBefore, after: loadAfter },
     command: [process.argv0, ...process.execArgv, ...process.argv.slice(1)].join(' ')
   }
+}
+
+/** The head of a --processes run's JSON: the first child's environment, this run's git state and load. */
+export function mergedRunHeader (first, { note, loadBefore }) {
+  return {
+    node: first.node,
+    v8: first.v8,
+    date: new Date().toISOString(),
+    platform: first.platform,
+    cpu: first.cpu,
+    cores: first.cores,
+    git: gitState(),
+    note: note ?? null,
+    loadavg: { before: loadBefore, after: os.loadavg() },
+    command: [process.argv0, ...process.execArgv, ...process.argv.slice(1)].join(' ')
+  }
+}
+
+/**
+ * A real gc() for a GC before every sample: without --expose-gc mitata allocates 1 GiB instead, and
+ * `npm run bench` runs plain `node`; exposed before mitata is loaded and looks for it.
+ */
+export function exposeGc () {
+  if (typeof globalThis.gc === 'function') return
+  v8.setFlagsFromString('--expose-gc')
+  globalThis.gc = vm.runInNewContext('gc')
 }
 
 /** argv without `--processes N` and `--json path`: what each child of a --processes run gets, plus its own --json. */

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'nod
 import os from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { summarize, gitState, childArgv, runScript } from '../e2e/common.mjs'
+import { summarize, childArgv, runScript, mergedRunHeader } from '../e2e/common.mjs'
 
 const script = fileURLToPath(new URL('../parser-strings.bench.mjs', import.meta.url))
 
@@ -65,17 +65,8 @@ export async function runProcesses ({ processes, argv, jsonPath, note }) {
   if (!jsonPath) return
   const first = runs[0]
   const out = {
-    node: first.node,
-    v8: first.v8,
-    date: new Date().toISOString(),
-    platform: first.platform,
-    cpu: first.cpu,
-    cores: first.cores,
-    git: gitState(),
-    note: note ?? null,
-    loadavg: { before: loadBefore, after: os.loadavg() },
+    ...mergedRunHeader(first, { note, loadBefore }),
     seconds: Math.round((Date.now() - started) / 1000),
-    command: [process.argv0, ...process.execArgv, ...process.argv.slice(1)].join(' '),
     processes,
     dropIn,
     peers,
