@@ -5,19 +5,15 @@
 // headline ratio is ours' median p50 ÷ that peer's median p50, and its range is that of the
 // per-process ratios. A process that fails fails the run.
 
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs'
+import { writeFileSync, mkdirSync } from 'node:fs'
 import os from 'node:os'
-import { dirname, join } from 'node:path'
+import { dirname } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { summarize, childArgv, runScript, mergedRunHeader } from './e2e/common.mjs'
+import { summarize, runInProcesses, mergedRunHeader } from './e2e/common.mjs'
 import { parserStatus, parserTargetLines } from './parser-targets.mjs'
 
 const script = fileURLToPath(new URL('./parser.bench.mjs', import.meta.url))
 const fmtTime = (ns) => ns >= 1e6 ? `${(ns / 1e6).toFixed(2)} ms` : `${(ns / 1e3).toFixed(1)} µs`
-
-function runOne (args) {
-  return runScript(script, args, 'parser benchmark')
-}
 
 /** Per fixture: every parser's p50 across processes, the fastest peer, and the ratio with its range. */
 export function summarizeRuns (runs, node = runs[0].node) {
@@ -60,20 +56,8 @@ export function summarizeStringRuns (runs) {
 }
 
 export async function runProcesses ({ processes, argv, jsonPath, note }) {
-  const dir = mkdtempSync(join(os.tmpdir(), 'parser-bench-'))
-  const runs = []
   const loadBefore = os.loadavg()
-  try {
-    for (let p = 0; p < processes; p++) {
-      console.log(`==== parser benchmark process ${p + 1} of ${processes} ====`)
-      const file = join(dir, `run-${p}.json`)
-      await runOne([...childArgv(argv), '--json', file])
-      runs.push(JSON.parse(readFileSync(file, 'utf8')))
-      console.log('')
-    }
-  } finally {
-    rmSync(dir, { recursive: true, force: true })
-  }
+  const runs = await runInProcesses(script, processes, argv, 'parser benchmark')
   const summary = summarizeRuns(runs)
   const nameWidth = Math.max(...summary.map((s) => s.fixture.length))
   const range = (s) => `${fmtTime(s.median)} (${fmtTime(s.min)}–${fmtTime(s.max)})`

@@ -30,13 +30,9 @@
 import { writeFileSync, mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import os from 'node:os'
-import { runHeader, exposeGc } from './e2e/common.mjs'
+import { runHeader, exposeGc, option } from './e2e/common.mjs'
 
 const argv = process.argv.slice(2)
-function option (name) {
-  const i = argv.indexOf(name)
-  return i === -1 ? undefined : argv[i + 1]
-}
 const jsonPath = option('--json') ?? process.env.BENCH_JSON
 const note = option('--note') ?? null
 const verifyOnly = argv.includes('--verify-only')

@@ -2,8 +2,8 @@
 // parser benchmarks' JSON heads and --processes runs).
 
 import { fork, spawn, execFileSync } from 'node:child_process'
-import { readFileSync, mkdirSync, writeFileSync } from 'node:fs'
-import { dirname, relative } from 'node:path'
+import { readFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import os from 'node:os'
 import v8 from 'node:v8'
@@ -140,6 +140,27 @@ export function childArgv (argv) {
     else out.push(argv[i])
   }
   return out
+}
+
+/**
+ * A --processes run: the benchmark `script` in `processes` fresh processes, one after another, each
+ * with `argv` (less --processes and --json) and a --json file of its own; resolves with their results.
+ */
+export async function runInProcesses (script, processes, argv, name) {
+  const dir = mkdtempSync(join(os.tmpdir(), 'bench-processes-'))
+  const runs = []
+  try {
+    for (let p = 0; p < processes; p++) {
+      console.log(`==== ${name} process ${p + 1} of ${processes} ====`)
+      const file = join(dir, `run-${p}.json`)
+      await runScript(script, [...childArgv(argv), '--json', file], name)
+      runs.push(JSON.parse(readFileSync(file, 'utf8')))
+      console.log('')
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+  return runs
 }
 
 /** Runs `script` with `args` in a child process of this Node (and its flags); rejects unless it exits 0. */

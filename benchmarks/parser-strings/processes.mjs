@@ -4,17 +4,13 @@
 // and per peer the ratio drop-in ÷ peer of the median p50s with the range of the per-process ratios.
 // A process that fails fails the run.
 
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs'
+import { writeFileSync, mkdirSync } from 'node:fs'
 import os from 'node:os'
-import { dirname, join } from 'node:path'
+import { dirname } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { summarize, childArgv, runScript, mergedRunHeader } from '../e2e/common.mjs'
+import { summarize, runInProcesses, mergedRunHeader } from '../e2e/common.mjs'
 
 const script = fileURLToPath(new URL('../parser-strings.bench.mjs', import.meta.url))
-
-function runOne (args) {
-  return runScript(script, args, 'parser-strings benchmark')
-}
 
 /** Per shape and form: each parser's p50 across processes and, per peer, the ratio and its range. */
 export function summarizeRuns (runs) {
@@ -34,21 +30,9 @@ export function summarizeRuns (runs) {
 }
 
 export async function runProcesses ({ processes, argv, jsonPath, note }) {
-  const dir = mkdtempSync(join(os.tmpdir(), 'parser-strings-bench-'))
-  const runs = []
   const loadBefore = os.loadavg()
   const started = Date.now()
-  try {
-    for (let p = 0; p < processes; p++) {
-      console.log(`==== parser-strings benchmark process ${p + 1} of ${processes} ====`)
-      const file = join(dir, `run-${p}.json`)
-      await runOne([...childArgv(argv), '--json', file])
-      runs.push(JSON.parse(readFileSync(file, 'utf8')))
-      console.log('')
-    }
-  } finally {
-    rmSync(dir, { recursive: true, force: true })
-  }
+  const runs = await runInProcesses(script, processes, argv, 'parser-strings benchmark')
   const summary = summarizeRuns(runs)
   const { dropIn, peers } = runs[0]
   const width = Math.max(...summary.map((s) => s.shape.length))
