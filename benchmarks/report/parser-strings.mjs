@@ -43,11 +43,17 @@ function rows (json) {
   }))
 }
 
-// A ratio with its range, in bold above 1.00 (the target is at most 1.00).
-function cell (json, r) {
+// Above the target (at most 1.00), at the two decimals the tables show.
+const above = (ratio) => Number(ratio.toFixed(2)) > 1
+
+// A ratio with its range, in bold above 1.00; `compact` leaves out the words (the summary's cells).
+function cell (json, r, compact = false) {
   if (r === undefined) return 'n/a'
-  const text = processesOf(json) === 1 ? `${r.ratio.toFixed(2)}x` : ratioCell(r.ratio, r.perProcess, 'per process')
-  return r.ratio > 1 ? `**${text}**` : text
+  let text
+  if (processesOf(json) === 1) text = `${r.ratio.toFixed(2)}x`
+  else if (!compact) text = ratioCell(r.ratio, r.perProcess, 'per process')
+  else text = `${r.ratio.toFixed(2)} (${Math.min(...r.perProcess).toFixed(2)}–${Math.max(...r.perProcess).toFixed(2)})`
+  return above(r.ratio) ? `**${text}**` : text
 }
 
 // The columns of the summary: each run's forms, against each of its peers.
@@ -69,17 +75,17 @@ function summaryTable (runs) {
   const shapes = runs[0].json.shapes.map((s) => s.name)
   const body = shapes.map((shape) => [shape, ...cols.map(({ run, peer, form }) => {
     const r = byRun.get(run).find((x) => x.shape === shape && x.form === form)
-    return r ? cell(run.json, r.ratios[peer]) : 'n/a'
+    return r ? cell(run.json, r.ratios[peer], true) : 'n/a'
   })])
   const counts = cols.map(({ run, peer, form }) => {
     const list = byRun.get(run).filter((x) => x.form === form)
-    return `${list.filter((x) => x.ratios[peer].ratio <= 1).length}/${list.length}`
+    return `${list.filter((x) => !above(x.ratios[peer].ratio)).length}/${list.length}`
   })
   return table(['shape (ratio drop-in ÷ peer)', ...cols.map((c) => c.header)], [...body, ['at most 1.00', ...counts]])
 }
 
 // A ratio without range, in bold above 1.00.
-const over = (x) => x > 1 ? `**${fmtX(x)}**` : fmtX(x)
+const over = (x) => above(x) ? `**${fmtX(x)}**` : fmtX(x)
 
 // What the verification found: every shape identical to the newest peer (or the benchmark would not
 // have timed it); differences from an older peer, per kind.
@@ -132,8 +138,9 @@ export function parserStringsSection (dir) {
   const runs = loadStringResults(dir)
   if (runs.length === 0) return '_No results/parser-strings-*.json yet: run `npm run bench:strings -- --processes 3 --json benchmarks/results/parser-strings-$(node -v).json`._'
   return [
-    'Ratio: the drop-in\'s time ÷ eventsource-parser\'s, the same strings, in the same process' +
-      ` (${runs.map((r) => `\`results/${r.file}\``).join(', ')}); target at most 1.00, above it in bold.`, '',
+    'Ratio: the drop-in\'s median p50 ÷ eventsource-parser\'s, the same strings, in the same processes, with the range of' +
+      ` the per-process ratios (${runs.map((r) => `\`results/${r.file}\``).join(', ')}); target at most 1.00 (at two decimals),` +
+      ' above it in bold. The last row counts the shapes at or under it.', '',
     summaryTable(runs), '',
     ...runs.map(detail)
   ].join('\n')
