@@ -10,6 +10,7 @@ import { wholeClientSummary } from './whole-client.mjs'
 import { parserSummary, dropInSummary } from './parser.mjs'
 import { startupSummary } from './startup.mjs'
 import { http2Summary } from './tls.mjs'
+import { sizeSummary } from './size.mjs'
 
 /** The files of the documentation that hold generated blocks, by key, as paths from the root. */
 export const DOC_FILES = {
@@ -85,7 +86,7 @@ export function frontPageTable ({ e2e, memory, startup, parser }) {
 export function docBlocks (results, dir, raw) {
   const relink = (markdown) => markdown.replaceAll('](benchmarks/', `](${raw}/benchmarks/`)
   return {
-    readme: { 'readme-summary': frontPageTable(results) },
+    readme: { 'readme-summary': frontPageTable(results), 'readme-size': sizeSummary(results.size) },
     performance: {
       'readme-whole-client': relink(wholeClientSummary(results.e2e, results.memory, dir)),
       'readme-startup': startupSummary(results.startup),

@@ -29,3 +29,17 @@ export function sizeSection (runs) {
   out.push(table(header.slice(0, 3), json.rows.filter((row) => !row.ours).map((row) => line(row).slice(0, 3))))
   return out.join('\n')
 }
+
+/**
+ * README.md: one sentence, each budgeted entry point's gzipped size in a browser bundle, and the peers'.
+ */
+export function sizeSummary (runs) {
+  if (runs.length === 0) return '_No results/size.json yet: run `npm run size`._'
+  const { json } = runs[0]
+  const size = (row) => row.error === undefined ? `${fmtInt(row.gzipped)} B` : 'does not bundle'
+  const ours = json.rows.filter((row) => row.ours && row.budget !== null).map((row) => `\`${row.name}\` ${size(row)}`)
+  const peers = json.rows.filter((row) => !row.ours).map((row) => `\`${row.name}\` ${size(row)}`)
+  return `Gzipped, in a browser bundle (esbuild ${json.environment.esbuild}, minified, gzip -9; every entry point: ` +
+    '[benchmarks/README.md](https://github.com/whatwg-eventsource/whatwg-eventsource/blob/main/benchmarks/README.md#bundle-size-sizemjs)): ' +
+    `${ours.join(', ')}; the peers ${peers.join(', ')}. \`npm run size\` measures it.`
+}

@@ -1,7 +1,5 @@
 'use strict'
 
-'use strict'
-
 // createParser(): a drop-in for eventsource-parser's (version 4.1), parsing the strings it is fed as
 // strings. eventsource-parser's results wherever they differ from the standard's interpretation, each
 // copied on purpose:
