@@ -80,12 +80,16 @@ export function convert (file, source) {
     imports.push(`import '${specifierOf(file, target)}'\n`)
     return ''
   })
-  // Lazy loads inside functions: the whole module, imported at the top (a bundle has it anyway).
-  text = text.replace(/^(?!\s*(?:\/\/|\*)).*require\('[^']+'\)/gm, (line) => line.replace(/require\('([^']+)'\)/g, (all, specifier) => {
+  // Lazy loads inside functions, imported at the top (a bundle has the module anyway): `require('y').name`
+  // as the one name, which leaves the rest of the module to tree-shaking; `require('y')` as the module's
+  // namespace.
+  text = text.replace(/^(?!\s*(?:\/\/|\*)).*require\('[^']+'\).*$/gm, (line) => line.replace(/require\('([^']+)'\)(\.[\w$]+)?/g, (all, specifier, member) => {
     const target = resolve(file, specifier)
     requires.push(target)
-    const local = `module$${n++}`
-    imports.push(`import * as ${local} from '${specifierOf(file, target)}'\n`)
+    const local = `${member === undefined ? 'module' : member.slice(1)}$${n++}`
+    imports.push(member === undefined
+      ? `import * as ${local} from '${specifierOf(file, target)}'\n`
+      : `import { ${member.slice(1)} as ${local} } from '${specifierOf(file, target)}'\n`)
     return local
   }))
   // `name: value` members become constants of their own.

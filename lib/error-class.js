@@ -22,10 +22,10 @@
 // the code and its arguments (lib/error-messages-web.js) elsewhere, where the wording would be most of
 // what a browser bundle of the EventSource downloads (package.json's "imports"). Loaded with the first
 // error made: most processes make none.
-let messages = null
+let message = null
 function messageOf (code, args) {
-  messages ??= require('#error-messages')
-  return messages.message(code, args)
+  message ??= require('#error-messages').message
+  return message(code, args)
 }
 
 /** @type {Record<string, Function>} code -> class, of every table loaded */
@@ -43,19 +43,9 @@ function toString () {
   return `${this.name} [${this.code}]: ${this.message}`
 }
 
-// Stacks start where the error was made when the runtime can say so (V8's Error.captureStackTrace, as
-// Node's hideStackFrames does): the constructor's own frames are noise.
-const captureStackTrace = typeof Error.captureStackTrace === 'function' ? Error.captureStackTrace : null
-
-// Captures `error`'s stack from the caller of `callee` on, its first line `Name [CODE]: message`: the code
-// goes into the name while the stack is captured and formatted, as Node core does, then the own name is
-// removed again, and `name` is the plain class name, inherited.
-function captureStack (error, callee) {
-  Object.defineProperty(error, 'name', { value: `${error.name} [${error.code}]`, configurable: true, writable: true })
-  if (captureStackTrace !== null) captureStackTrace(error, callee)
-  error.stack // eslint-disable-line no-unused-expressions
-  delete error.name
-}
+// Each error's stack starts at the user's call, its first line `Name [CODE]: message`, as Node's do
+// (lib/platform/stacks-node.js); in browsers it is the engine's own (lib/platform/stacks-web.js).
+const { captureStack } = require('#stacks')
 
 /**
  * Declares one code.

@@ -50,6 +50,7 @@ t.test('on Node, the imports give Node\'s own functions: the hot path calls what
   // allocUnsafe calls Buffer.allocUnsafe as it is at the time: test/parser-linear.test.js counts through it.
   t.equal(require('#error-messages'), nodeMessages)
   t.equal(require('#listeners'), require('../lib/platform/listeners-node'))
+  t.equal(require('#stacks'), require('../lib/platform/stacks-node'))
   t.equal(require('#transport'), require('../lib/transport/transport-node'))
   t.equal(require('#redirect-policy'), require('../lib/transport/redirect-policy-node'))
   t.equal(require('#diagnostics'), require('../lib/eventsource/diagnostics-node'))
@@ -135,6 +136,23 @@ t.test('#error-messages: the code in words and the values it was made from; the 
   t.equal(webMessages.message('ERR_INVALID_ARG_VALUE', ['x', Object.create(null), () => {}]), 'invalid arg value: x, object, function')
   t.equal(webMessages.message('ERR_INVALID_ARG_TYPE', ['x', 'y', Symbol('s')]), 'invalid arg type: x, y, Symbol(s)')
   t.equal(webMessages.message('ERR_INVALID_ARG_TYPE', ['x', 'y', null]), 'invalid arg type: x, y, null')
+})
+
+t.test('#stacks: in a browser, an error\'s stack is the engine\'s own', async (t) => {
+  const { captureStack } = require('../lib/platform/stacks-web')
+  const error = new TypeError('bad')
+  error.code = 'ERR_INVALID_ARG_TYPE'
+  const { stack } = error
+  captureStack(error, function callee () {})
+  t.equal(error.stack, stack, 'the stack as the engine made it')
+  t.notOk(Object.hasOwn(error, 'name'), 'no own name')
+  t.match(error.stack, /^TypeError: bad\n/)
+  // Node's form, for comparison: the code in the first line.
+  const nodeError = new TypeError('bad')
+  nodeError.code = 'ERR_INVALID_ARG_TYPE'
+  require('../lib/platform/stacks-node').captureStack(nodeError, function callee () {})
+  t.match(nodeError.stack, /^TypeError \[ERR_INVALID_ARG_TYPE\]: bad/)
+  t.notOk(Object.hasOwn(nodeError, 'name'), 'no own name')
 })
 
 t.test('#listeners: not known where an EventTarget cannot count its listeners', async (t) => {
@@ -233,14 +251,24 @@ t.test('#diagnostics: nobody can subscribe, so nothing is counted; the attempt s
       .filter((name) => name !== 'constructor').sort(), 'the methods of lib/eventsource/diagnostics-node.js')
 })
 
-t.test('browser.mjs: the classes of browser.js, each from its own module', async (t) => {
+// browser.mjs takes its classes from web/, the ES-module copy of lib/ (build/browser-esm.mjs); browser.js
+// from lib/. The same classes, in two copies.
+t.test('browser.mjs: the classes of browser.js, each from its own module of web/', async (t) => {
   const esm = await import('../browser.mjs')
   const cjs = require('../browser.js')
   const names = ['EventSource', 'EventSourceErrorEvent', 'EventSourceParser', 'EventSourceParserStream']
+  const modules = {
+    EventSource: '../web/eventsource/eventsource.mjs',
+    EventSourceErrorEvent: '../web/eventsource/error-event.mjs',
+    EventSourceParser: '../web/parser/parser.mjs',
+    EventSourceParserStream: '../web/parser/web-stream.mjs'
+  }
   t.same(Object.keys(cjs).sort(), names)
   for (const name of names) {
-    t.equal(esm[name], cjs[name], name)
-    t.equal(esm.default[name], cjs[name], `default.${name}`)
+    t.equal(esm[name], (await import(modules[name]))[name], name)
+    t.equal(esm.default[name], esm[name], `default.${name}`)
+    t.equal(esm[name].name, cjs[name].name, `${name}: the class of browser.js, by name`)
+    t.same(Object.getOwnPropertyNames(esm[name].prototype).sort(), Object.getOwnPropertyNames(cjs[name].prototype).sort(), `${name}: its members`)
   }
   t.same(Object.keys(esm).filter((name) => name !== 'default').sort(), names)
 })

@@ -4,7 +4,7 @@ import { validateOneOf, validateStatusList, validateDispatcher, validateFetch, v
 import { validateHeaderNameList, validateBodyMethod, validateLastEventId } from '../validators-http.mjs'
 import { normalizeHeaders, normalizeHeaderName, normalizeMethod, normalizeBody, requestFunction } from '../transport/request.mjs'
 import { codes as codes$0 } from '../errors-arguments.mjs'
-import * as module$1 from './error-event.mjs'
+import { errorEventFor as errorEventFor$1 } from './error-event.mjs'
 
 // The EventSourceInit dictionary: WebIDL conversion of the standard member (withCredentials) and
 // validation of the Node extensions, which live at the top level of the dictionary (see
@@ -17,7 +17,7 @@ const { ERR_INVALID_ARG_VALUE } = codes$0
 // needs the file, and each file is a few tenths of a millisecond of a fresh process's start.
 let errorEventFor = null
 function defaultErrorEvent (error, reconnectDelay) {
-  errorEventFor ??= module$1.errorEventFor
+  errorEventFor ??= errorEventFor$1
   return errorEventFor(error, reconnectDelay)
 }
 

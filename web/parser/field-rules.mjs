@@ -20,8 +20,8 @@ const FIELD_ID = 3
 const FIELD_RETRY = 4
 
 // Each kind's name, and the same as code units. Names are compared literally: no case folding.
-const FIELD_NAMES = Object.freeze(['', 'data', 'event', 'id', 'retry'])
-const FIELD_CODES = Object.freeze(FIELD_NAMES.map((name) => Object.freeze(Array.from(name, (c) => c.charCodeAt(0)))))
+const FIELD_NAMES = /* @__PURE__ */ Object.freeze(['', 'data', 'event', 'id', 'retry'])
+const FIELD_CODES = /* @__PURE__ */ Object.freeze(/* @__PURE__ */ FIELD_NAMES.map((name) => Object.freeze(Array.from(name, (c) => c.charCodeAt(0)))))
 
 // The longest name: the colon that ends a known name is within a line's first MAX_FIELD_NAME + 1 units.
 const MAX_FIELD_NAME = 5

@@ -9,28 +9,19 @@
 
 // ignoreBOM: a U+FEFF inside a value is a character, as Buffer's decoder keeps it (the stream's one
 // leading BOM is the parser's to drop). Not fatal: invalid sequences become U+FFFD, as in Buffer.
-const utf8 = new TextDecoder('utf-8', { ignoreBOM: true })
-const encoder = new TextEncoder()
+// Each constant is marked pure, so that a bundle whose modules use none of its functions leaves it out.
+const utf8 = /* @__PURE__ */ new TextDecoder('utf-8', { ignoreBOM: true })
+const encoder = /* @__PURE__ */ new TextEncoder()
 
 // The getter of %TypedArray%.prototype[Symbol.toStringTag] names the typed array it is called on, and
 // answers undefined for anything else: an exact check, across realms too, as node:util/types makes.
-const typedArrayName = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), Symbol.toStringTag).get
-// ArrayBuffer.prototype.byteLength's getter throws for anything but an ArrayBuffer (a SharedArrayBuffer too).
-const arrayBufferByteLength = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, 'byteLength').get
+const typedArrayName = /* @__PURE__ */ Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), Symbol.toStringTag).get
 
 // Characters per String.fromCharCode call: well below any engine's limit on arguments.
 const CHARS_PER_CALL = 8192
 
 /** @this {Uint8Array} */
 function utf8Slice (start, end) {
-  return utf8.decode(this.subarray(start, end))
-}
-
-/**
- * For bytes known to be ASCII, where UTF-8 is latin1: TextDecoder is the fastest decoder a browser has.
- * @this {Uint8Array}
- */
-function asciiSlice (start, end) {
   return utf8.decode(this.subarray(start, end))
 }
 
@@ -50,9 +41,11 @@ function isUint8Array (value) {
   return typedArrayName.call(value) === 'Uint8Array'
 }
 
+// ArrayBuffer.prototype.byteLength's getter throws for anything but an ArrayBuffer (a SharedArrayBuffer too).
+// Looked up per call, which is once per request body, so that a bundle without requests has none of it.
 function isArrayBuffer (value) {
   try {
-    arrayBufferByteLength.call(value)
+    Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, 'byteLength').get.call(value)
     return true
   } catch {
     return false
@@ -84,4 +77,5 @@ function utf8AsLatin1 (string) {
   return latin1String(encoder.encode(string))
 }
 
-export { utf8Slice, asciiSlice, indexOf, isAscii, isUint8Array, isArrayBuffer, allocUnsafe, bytesView, utf8Bytes, utf8AsLatin1 }
+const asciiSlice$export = utf8Slice
+export { utf8Slice, asciiSlice$export as asciiSlice, indexOf, isAscii, isUint8Array, isArrayBuffer, allocUnsafe, bytesView, utf8Bytes, utf8AsLatin1 }
