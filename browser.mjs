@@ -1,9 +1,9 @@
-// ESM entry for browsers and workers: the same objects as browser.js, as named exports, each taken from
-// web/, the ES-module copy of lib/ that build/browser-esm.mjs generates (a bundler can tree-shake it, and
-// not CommonJS), each from
-// its own module so that a bundler keeps only what is imported: `import { EventSourceParser } from
-// 'whatwg-eventsource'` ships the parser without the EventSource (package.json's "sideEffects" says
-// that no module but the polyfill's does anything on loading). test/bundle-size.test.js checks it.
+// ESM entry for browsers and workers: the classes of browser.js (made from the same code), as named
+// exports, each taken from its own module of web/, the ES-module copy of lib/ that build/browser-esm.mjs
+// generates (a bundler tree-shakes ES modules, not CommonJS), so that a bundler keeps only what is
+// imported: `import { EventSourceParser } from 'whatwg-eventsource'` ships the parser without the
+// EventSource (package.json's "sideEffects" says that no module but the polyfill's does anything on
+// loading). test/bundle-size.test.js checks it.
 import { EventSource } from './web/eventsource/eventsource.mjs'
 import { EventSourceErrorEvent } from './web/eventsource/error-event.mjs'
 import { EventSourceParser } from './web/parser/parser.mjs'

@@ -1,6 +1,7 @@
 // Generates web/, the ES-module copy of lib/ that the browser and worker entry points import. lib/ is
 // CommonJS, what Node runs; a bundler cannot tree-shake CommonJS (each file becomes a closure whose
-// exports object keeps every member, used or not), and for a browser that was a third of the bundle. Each
+// exports object keeps every member, used or not): in esbuild's browser bundles that was a seventh of the
+// EventSource's gzipped bytes and a quarter of EventSourceParser's (benchmarks/size). Each
 // file of lib/ that a browser build reaches is rewritten here line by line (lib/ keeps to a few forms:
 // `const { a, b } = require('x')` at the top, `x ??= require('y')` for a lazy load, one
 // `module.exports = { ... }` at the end), with package.json's "imports" resolved to their web side
