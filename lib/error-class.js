@@ -2,7 +2,8 @@
 
 // How a code of this package becomes a class, as Node core declares its own in lib/internal/errors.js,
 // and `codes`, the one registry every class is in. The codes themselves are declared in tables, by the
-// layer that makes them: lib/errors-arguments.js (arguments and options), lib/errors-parser.js (the
+// layer that makes them: lib/errors-arguments.js (arguments and options), lib/errors-http.js (a request's
+// headers, method and last event ID), lib/errors-parser.js (the
 // parsers), lib/errors-connection.js (connections) and lib/errors-drop-in.js (the drop-ins' own);
 // lib/errors.js loads them all. A module
 // requires the table it throws from, so a bundle holds the codes it can make and not the others. A

@@ -1,15 +1,14 @@
 'use strict'
 
 // The codes of bad arguments and options, with Node's codes, classes and meaning: (name, expected or
-// reason, value). Declared as lib/error-class.js says.
+// reason, value); those of a bad header, method or last event ID are lib/errors-http.js's. Declared as
+// lib/error-class.js says.
 
 const { declare } = require('./error-class')
 
 const codes = declare({
   ERR_INVALID_ARG_TYPE: [3, TypeError],
   ERR_INVALID_ARG_VALUE: [3, TypeError],
-  ERR_INVALID_CHAR: [2, TypeError],
-  ERR_INVALID_HTTP_TOKEN: [2, TypeError],
   ERR_OUT_OF_RANGE: [3, RangeError]
 })
 

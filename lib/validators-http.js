@@ -3,9 +3,8 @@
 // validateX(value, name) for the request a user describes: headers, method, body, last event ID. As in
 // lib/validators-values.js, each throws the Node-style error for the first thing wrong with the value.
 
-const {
-  codes: { ERR_INVALID_ARG_TYPE, ERR_INVALID_ARG_VALUE, ERR_INVALID_CHAR, ERR_INVALID_HTTP_TOKEN }
-} = require('./errors-arguments')
+const { codes: { ERR_INVALID_ARG_TYPE, ERR_INVALID_ARG_VALUE } } = require('./errors-arguments')
+const { codes: { ERR_INVALID_CHAR, ERR_INVALID_HTTP_TOKEN } } = require('./errors-http')
 
 // RFC 9110 token characters.
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
