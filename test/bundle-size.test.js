@@ -13,7 +13,7 @@ const measureModule = () => import('../benchmarks/size/measure.mjs')
 // Today's sizes, gzipped, with a little room: a change that adds more to a browser bundle than that fails
 // here and says so. Lower them as the bundles shrink.
 const CEILINGS = {
-  EventSource: 17_100,
+  EventSource: 17_200,
   EventSourceParser: 5_200,
   'whatwg-eventsource/parser': 5_150,
   'whatwg-eventsource/parser/stream': 5_300
