@@ -180,8 +180,8 @@ class EventSourceParser {
       while (end !== -1) {
         if (end === lineStart) {
           this.#dispatch()
-        } else if (end + 1 === length || text.charCodeAt(end + 1) !== LF) {
-          // (Not past the text's end: one read out of bounds and V8 stops inlining charCodeAt here.)
+        } else if (chunk[end + 1] !== LF) {
+          // (The byte, not text.charCodeAt(): past a chunk's end, that makes V8 stop inlining it here.)
           this.#line(chunk, lineStart, end, text)
         } else {
           // A line followed by a blank line, as the last of most events: dispatched without a search.
