@@ -79,6 +79,29 @@ t.test('an await once() loop misses nothing, however long the chain before it co
   es.close()
 })
 
+t.test('a listener that removes itself and comes back after a chain of awaits misses nothing', async (t) => {
+  // What a hand-written once() does: removeEventListener, not { once: true }. The source must see the
+  // type go unlistened and wait, each time, and see the listener that comes back.
+  const srv = await serve(t, (req, res) => sse(res, manyEvents(20), { end: false }))
+  const es = srv.eventSource('/')
+  const next = () => new Promise((resolve) => {
+    const listener = (event) => {
+      es.removeEventListener('message', listener)
+      resolve(event.data)
+    }
+    es.addEventListener('message', listener)
+  })
+  const seen = []
+  await bounded((async () => {
+    for (let i = 0; i < 20; i++) {
+      seen.push(await next())
+      await deep(i % 3)
+    }
+  })(), () => 'twenty messages')
+  t.same(seen, Array.from({ length: 20 }, (_, i) => `${i}`), 'every event, in order')
+  es.close()
+})
+
 t.test('a listener that stays: continuations it starts directly run before the next message', async (t) => {
   const srv = await serve(t, (req, res) => sse(res, manyEvents(3), { end: false }))
   const es = srv.eventSource('/')

@@ -41,7 +41,7 @@
 // queued, so the n-th to run takes the n-th entry.
 
 // lib/platform/listeners-node.js on Node, Bun and Deno; lib/platform/listeners-web.js (a count not known) elsewhere.
-const { listenerCount } = require('#listeners')
+const { listenersOf } = require('#listeners')
 
 const nextTick = typeof globalThis.process?.nextTick === 'function' ? globalThis.process.nextTick : null
 const resolved = Promise.resolve()
@@ -161,6 +161,10 @@ class TaskQueue {
   #checkpointDue = false
   // run(ONE_JOB) as a function, made at the first short wait: one per source rather than one per event.
   #runAfterOneJob = null
+  // The listeners of the last message's type (listenersOf()): while they are more than 0 they are
+  // still the target's, so a stream of one type looks them up once, not once per event.
+  #listenedType = null
+  #listeners = null
 
   /**
    * @param {EventTarget} target the source, whose listeners are counted
@@ -206,7 +210,8 @@ class TaskQueue {
       const kind = slots[head]
       const a = slots[head + 1]
       // How many listen for a message's type now; a `for await` iteration takes every type.
-      const listeners = kind === TASK_MESSAGE ? listenerCount(this.#target, a) : 0
+      const list = kind !== TASK_MESSAGE ? null : this.#listenersOf(a)
+      const listeners = list === null ? 0 : list.size
       const listened = listeners !== 0 || (kind === TASK_MESSAGE && this.#runner.iterating)
       if (passed === ONE_JOB && (!listened || this.#checkpointDue)) {
         this.#wait(CHECKPOINT)
@@ -231,12 +236,21 @@ class TaskQueue {
         this.#runner.runTask(kind, a, b, c, true)
         // Written `!(now >= before)` rather than `now < before`: a count that is not known (NaN, where an
         // EventTarget cannot count its listeners: lib/platform/listeners-web.js) may have gone down.
-        if (listeners !== 0 && !(listenerCount(this.#target, a) >= listeners)) this.#checkpointDue = true
+        if (listeners !== 0 && !(list.size >= listeners)) this.#checkpointDue = true
       }
       // Whatever comes next, even in this same call stack, waits at least one job.
       this.#wait(ONE_JOB)
       return
     }
+  }
+
+  #listenersOf (type) {
+    let list = this.#listeners
+    if (type !== this.#listenedType || !(list.size > 0)) {
+      list = this.#listeners = listenersOf(this.#target, type)
+      this.#listenedType = type
+    }
+    return list
   }
 
   #wait (level) {

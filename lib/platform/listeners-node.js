@@ -14,8 +14,8 @@
 
 const { getEventListeners } = require('node:events')
 
-// The symbol, if this runtime's EventTarget has it and it counts listeners as described. (Node 24 and
-// later create the map at the first addEventListener: until then the property is there, undefined.)
+// The symbol, if this runtime's EventTarget has it and counts listeners as described, in place. (Node
+// 24 and later create the map at the first addEventListener: until then the property is undefined.)
 const kEvents = (() => {
   const probe = new EventTarget()
   const symbol = Object.getOwnPropertySymbols(probe).find((s) => s.description === 'kEvents')
@@ -24,30 +24,42 @@ const kEvents = (() => {
   probe.addEventListener('probe', listener)
   // (Node's map is a SafeMap of its internal primordials: not `instanceof Map` here, but a Map.)
   const map = probe[symbol]
-  const added = typeof map?.get === 'function' && map.get('probe')?.size === 1
+  const record = typeof map?.get === 'function' ? map.get('probe') : undefined
+  const added = record?.size === 1
   probe.removeEventListener('probe', listener)
-  const removed = !(probe[symbol]?.get('probe')?.size > 0)
-  return added && removed ? symbol : null
+  // The record read before counts the removal too: listenersOf()'s callers read it again later.
+  const removed = added && record.size === 0 && !(probe[symbol]?.get('probe')?.size > 0)
+  return removed ? symbol : null
 })()
 
+// What listenersOf() returns where nothing listens, and where nothing can be asked (1: listened-for).
+const NONE = Object.freeze({ size: 0 })
+const UNKNOWN = Object.freeze({ size: 1 })
+
 /**
- * How many listeners of a type an EventTarget has now. 1 when that cannot be asked (an object with a
- * `listeners` method of its own: getEventListeners() would call it instead of asking EventTarget).
+ * The listeners of a type on an EventTarget, as an object whose `size` counts them now and later: the
+ * task queue reads it before a dispatch and again after, to see whether a listener went away (a
+ * `once` one), with one lookup per event rather than two. On Node it is the EventTarget's own list
+ * record, whose size Node updates in place as listeners come and go (a type whose last listener
+ * went leaves a record at 0, as its new listeners get a new one: a count that went down either way).
+ * Elsewhere it asks getEventListeners() at each read. `size` is 1 when it cannot be asked (an
+ * object with a `listeners` method of its own: getEventListeners() would call it instead of asking
+ * EventTarget).
  * @param {EventTarget} target
  * @param {string} type
- * @returns {number}
+ * @returns {{ readonly size: number }}
  */
-function listenerCount (target, type) {
+function listenersOf (target, type) {
   if (kEvents !== null && kEvents in target) {
     // undefined until the first listener is added (Node 24 and later).
-    return target[kEvents]?.get(type)?.size ?? 0
+    return target[kEvents]?.get(type) ?? NONE
   }
-  if (typeof target.listeners === 'function') return 1
-  return getEventListeners(target, type).length
+  if (typeof target.listeners === 'function') return UNKNOWN
+  return { get size () { return getEventListeners(target, type).length } }
 }
 
 module.exports = {
-  listenerCount,
+  listenersOf,
   // Which of the two ways above this runtime uses cannot be seen through EventSource, which gets the
   // same answer either way: test/platform-listeners.test.js reads it to check that Node takes the fast one.
   usesListenerMap: kEvents !== null

@@ -12,16 +12,19 @@
 // waits for a full microtask checkpoint before the next: the browser's own pace, one task per event,
 // which code that awaits each event one at a time relies on.
 
+// A count that is never known, whenever it is read.
+const UNKNOWN = Object.freeze({ size: NaN })
+
 /**
  * @param {EventTarget} target
  * @param {string} type
- * @returns {number} NaN: not known
+ * @returns {{ readonly size: number }} a size of NaN: not known
  */
-function listenerCount (target, type) {
-  return NaN
+function listenersOf (target, type) {
+  return UNKNOWN
 }
 
 module.exports = {
-  listenerCount,
+  listenersOf,
   usesListenerMap: false
 }
