@@ -33,6 +33,9 @@ const { bench, group, run, do_not_optimize } = await import('mitata') // eslint-
 const require = createRequire(import.meta.url)
 const { EventSource, EventSourceParser } = require('../../index.js')
 const { createFastMessageEvent } = require('undici/lib/web/websocket/events.js')
+// The class of our EventSource's events (instanceof the global MessageEvent, without its WebIDL
+// dictionary conversion): lib/eventsource/message-event.js.
+const { messageEventClass } = require('../../lib/eventsource/message-event.js')
 
 const data = eventData('small', 42)
 const lastEventId = eventId(42)
@@ -56,6 +59,8 @@ group('per-event object', () => {
     do_not_optimize(new MessageEvent('message', { data, origin, lastEventId })))
   bench('undici createFastMessageEvent(type, { data, origin, lastEventId })', () =>
     do_not_optimize(createFastMessageEvent('message', { data, origin, lastEventId })))
+  bench('ours: new (messageEventClass())(type, data, origin, lastEventId)', () =>
+    do_not_optimize(new (messageEventClass())('message', data, origin, lastEventId)))
 })
 
 const target = new EventTarget()
@@ -74,6 +79,10 @@ group('dispatchEvent (one listener)', () => {
   })
   bench('EventTarget: dispatchEvent(new MessageEvent(...))', () => {
     target.dispatchEvent(new MessageEvent('message', { data, origin, lastEventId }))
+    check(1)
+  })
+  bench('EventTarget: dispatchEvent(our MessageEvent)', () => {
+    target.dispatchEvent(new (messageEventClass())('message', data, origin, lastEventId))
     check(1)
   })
   bench('our EventSource: onmessage, dispatchEvent(new MessageEvent(...))', () => {
