@@ -14,7 +14,7 @@ const {
 let contentDecoding = null
 const { RedirectPolicy, isRedirect } = require('./redirect-policy-node')
 const { isHttpScheme, displayHref } = require('./url')
-const { UndiciHandler } = require('./undici-handler')
+const { UndiciHandler, LegacyUndiciHandler } = require('./undici-handler')
 const { AttemptTimers } = require('./attempt-timers')
 const { acceptEncoding } = require('./codings')
 
@@ -31,6 +31,9 @@ function userAgent () {
   const deno = process.versions.deno
   return deno === undefined ? 'node' : `Deno/${deno}`
 }
+
+// The dispatchers that take undici's older handler API natively (see lib/transport/undici-handler.js).
+const legacyDispatchers = new WeakSet()
 
 function withFetchHeaders (requestHeaders) {
   const headers = { ...requestHeaders }
@@ -128,7 +131,7 @@ class DispatcherAttempt {
     const headers = policy.hopHeaders()
     headers['accept-encoding'] ??= acceptEncoding(url)
     this.#timers.requestSent(url, policy.displayUrl)
-    const handler = this.#handler = new UndiciHandler(this)
+    const handler = this.#handler = legacyDispatchers.has(this.#dispatcher) ? new LegacyUndiciHandler(this) : new UndiciHandler(this)
     if (this.#paused) handler.pause()
     // A dispatcher that throws rather than calling its handler's onError (a user's, or one given the wrong
     // arguments) fails the attempt as a network error, not whatever code started the attempt.
@@ -212,6 +215,12 @@ class DispatcherAttempt {
     }
     if (!this.#timers.bodyStarted(policy.url, policy.displayUrl)) this.#timers = null
     return true
+  }
+
+  // The handler reports that the dispatcher speaks undici's older handler API inside: so will the next
+  // handlers for it.
+  hopUnwrapped (handler) {
+    legacyDispatchers.add(this.#dispatcher)
   }
 
   // The handler reports that its request follows a redirect the dispatcher took by itself (undici's

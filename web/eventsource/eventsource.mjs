@@ -12,6 +12,7 @@ import { buildRequest, previousAttempt } from '../transport/request.mjs'
 import { mimeEssence } from '../transport/response-headers.mjs'
 import { displayHref } from '../transport/url.mjs'
 import { createAttempt } from '../transport/transport-web.mjs'
+import { releaseHandlerMap } from '../platform/listeners-web.mjs'
 import * as module$1 from './diagnostics-web.mjs'
 import * as module$2 from './message-iterator.mjs'
 import * as module$3 from './reconnect-policy.mjs'
@@ -33,6 +34,7 @@ const { ERR_EVENTSOURCE_BAD_CONTENT_TYPE, ERR_EVENTSOURCE_BAD_STATUS, ERR_EVENTS
 const { SourceDiagnostics } = module$1 // diagnostics-node.js; diagnostics-web.js, doing nothing, in browsers
 // lib/transport/transport-node.js on Node, Bun and Deno; lib/transport/transport-web.js, fetch only,
 // elsewhere (package.json's "imports").
+// lib/platform/listeners-node.js on Node, Bun and Deno; lib/platform/listeners-web.js elsewhere.
 // The reconnection policy and `for await` are loaded with the first failure and the first iteration: a
 // source that only receives events needs neither, and each file is a few tenths of a millisecond of a
 // fresh process's start (benchmarks/startup).
@@ -84,8 +86,11 @@ class EventSource extends EventTarget {
   // Network chunks received, for the iterations' queues.
   #chunks = 0
   #onAbort = null
-  // The values of onopen, onmessage and onerror (lib/eventsource/webidl.js), once any is set.
-  #handlers = null
+  // The values of onopen, onmessage and onerror (lib/eventsource/webidl.js): fields rather than an array
+  // made at the first, which would cost a source that sets all three more than the fields do.
+  #onopen = undefined
+  #onmessage = undefined
+  #onerror = undefined
   // What the source counts and publishes on diagnostics_channel (lib/eventsource/diagnostics-node.js).
   #diagnostics
 
@@ -146,11 +151,11 @@ class EventSource extends EventTarget {
 
   static {
     hasEventSourceBrand = (object) => #url in object
-    handlerSlots = ['open', 'message', 'error'].map((type, index) => ({
-      type,
-      get: (source) => source.#handlers?.[index],
-      set: (source, value) => { (source.#handlers ??= [undefined, undefined, undefined])[index] = value }
-    }))
+    handlerSlots = [
+      { type: 'open', get: (source) => source.#onopen, set: (source, value) => { source.#onopen = value } },
+      { type: 'message', get: (source) => source.#onmessage, set: (source, value) => { source.#onmessage = value } },
+      { type: 'error', get: (source) => source.#onerror, set: (source, value) => { source.#onerror = value } }
+    ]
     // The parser's callbacks, shared by every source: `this` is the source's parser (./source-parser.js).
     parserCallbacks = {
       onEvent (type, data, lastEventId) {
@@ -178,6 +183,7 @@ class EventSource extends EventTarget {
       throw new TypeError("Failed to construct 'EventSource': 1 argument required, but only 0 present.")
     }
     super()
+    releaseHandlerMap(this)
     // WebIDL: url is a USVString, the dictionary a dictionary (undefined and null mean "empty").
     const urlString = `${url}`
     let init
