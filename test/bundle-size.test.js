@@ -13,8 +13,8 @@ const measureModule = () => import('../benchmarks/size/measure.mjs')
 // Today's sizes, gzipped, with a little room: a change that adds more to a browser bundle than that fails
 // here and says so. Lower them as the bundles shrink.
 const CEILINGS = {
-  EventSource: 14_700,
-  EventSourceParser: 3_560,
+  EventSource: 14_900,
+  EventSourceParser: 3_584,
   'whatwg-eventsource/parser': 3_750,
   'whatwg-eventsource/parser/stream': 3_900
 }

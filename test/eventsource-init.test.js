@@ -95,3 +95,28 @@ t.test('maxEventSize: Infinity lifts the limit', async (t) => {
   const rec = record(srv.eventSource('/', { maxEventSize: Infinity }))
   t.equal((await rec.wait('message')).data, big)
 })
+
+// A source whose dictionary resolves to the same values as the last one shares that resolved init
+// (lib/eventsource/init.js, sameInit): a few hundred bytes less on every idle source. Dictionaries that
+// differ in any value, however alike, must each keep their own.
+t.test('sources given dictionaries that differ only a little each keep their own values', async (t) => {
+  const srv = await serve(t, (req, res) => sse(res, `data: ${req.headers['x-v'] ?? '-'} ${req.headers['x-w'] ?? '-'}\n\n`, { end: false }))
+  const inits = [
+    { headers: { 'x-v': '1' } },
+    { headers: { 'x-v': '1' } }, // equal to the previous one: shared
+    { headers: { 'x-v': '2' } }, // the same name, another value
+    { headers: { 'x-v': '2', 'x-w': 'w' } }, // one more header
+    { headers: { 'x-w': 'w', 'x-v': '2' } }, // equal, in another order: shared
+    { headers: { 'x-v': '2' }, credentialHeaders: ['x-v'] }, // another list of credential headers
+    { headers: { 'x-v': '2' }, credentialHeaders: ['x-w'] }, // a list of the same length
+    { headers: { 'x-v': '2' }, credentialHeaders: ['x-w'] },
+    { headers: () => ({ 'x-v': 'f' }) }, // a function is never the same
+    { headers: { 'x-v': '3' }, withCredentials: true },
+    {}
+  ]
+  const sources = inits.map((init) => srv.eventSource('/', init))
+  const data = await Promise.all(sources.map((es) => record(es).wait('message').then(({ data }) => data)))
+  t.same(data, ['1 -', '1 -', '2 -', '2 w', '2 w', '2 -', '2 -', '2 -', 'f -', '3 -', '- -'])
+  t.same(sources.map((es) => es.withCredentials), inits.map((init) => init.withCredentials === true))
+  for (const es of sources) es.close()
+})

@@ -54,3 +54,53 @@ t.test('data lines over chunks of more than 64 KiB of text are copied out of the
   parser.write(Buffer.from('\n\n'))
   t.same(events, [lines.join('\n')])
 })
+
+// What an idle connection's parser holds once its event is dispatched. A line that comes in pieces is
+// kept in a scratch buffer of 4 KiB until its end arrives: between lines a parser holds none (the next
+// parser that needs one takes it). An ID is a slice of its chunk's text, and the last event ID string
+// stays until the next ID: copied out of the text, it does not keep the whole chunk. Each of these held
+// 4 KiB, or the chunk (16 KiB here), on every idle connection.
+for (const [shape, what] of [['split', 'holds no scratch buffer'], ['long-id', 'does not keep the text of its last chunk']]) {
+  t.test(`a parser between events ${what}`, async (t) => {
+    const count = 2000
+    const { report, code } = await runHeapChild(t, CHILD, ['idle-parsers', count, shape], 60_000)
+    t.equal(report.error, undefined, 'the child ran')
+    t.equal(code, 0)
+    t.equal(report.events, count, 'each parser dispatched its event')
+    t.ok(report.perParser < 1024, `${report.perParser.toFixed(0)} bytes per idle parser, less than 1 KiB`)
+  })
+}
+
+// Parsers share one spare pending line (lib/parser/pending-line.js): each line must still be its own, when
+// parsers take turns with lines cut across chunks, and when a callback run by a joined line feeds another
+// parser a cut line (it takes the spare while the first parser's line is being read).
+t.test('parsers taking turns with lines cut across chunks each get their own lines', async (t) => {
+  const events = (parser) => parser.events
+  const make = (onRetry) => {
+    const parser = new EventSourceParser({ onEvent: (type, data, id) => parser.events.push([type, data, id]), onRetry })
+    parser.events = []
+    parser.fed = []
+    return parser
+  }
+  const feed = (parser, bytes) => {
+    parser.fed.push(bytes)
+    parser.write(bytes)
+  }
+  const b = make()
+  const a = make(() => {
+    feed(b, Buffer.from('data: from a retry line, '))
+    feed(b, Buffer.from('cut in two\n\n'))
+  })
+  const streamA = Buffer.from('id: a-1\ndata: first line of a\nretry: 10\nevent: a\ndata: second\n\n'.repeat(3))
+  const streamB = Buffer.from('data: b, one byte at a time\nid: b-2\n\ndata: b again\n\n'.repeat(3))
+  for (let i = 0; i < Math.max(streamA.length, streamB.length); i++) {
+    if (i < streamA.length) feed(a, streamA.subarray(i, i + 1))
+    if (i < streamB.length) feed(b, streamB.subarray(i, i + 1))
+  }
+  for (const parser of [a, b]) {
+    const whole = make(() => {})
+    whole.write(Buffer.concat(parser.fed))
+    t.ok(events(whole).length >= 3, `${events(whole).length} events`)
+    t.same(events(parser), events(whole), 'the same events as from one chunk')
+  }
+})

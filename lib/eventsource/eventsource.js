@@ -10,27 +10,29 @@
 // (reconnect-policy.js), `for await` (message-iterator.js), the error event (error-event.js) and what is
 // published on diagnostics_channel (diagnostics-node.js). Each attempt is a request (lib/transport/request.js)
 // sent by a transport (lib/transport/transport-node.js), which reports to the source's internals; the
-// body's bytes go to an EventSourceParser (lib/parser/parser.js), whose events come back here as tasks.
+// body's bytes go to an EventSourceParser (lib/parser/parser.js, through source-parser.js), whose events come back here as tasks.
 // With no extension in the init, every step is the standard's.
 
-const { EventSourceParser } = require('../parser/parser')
 const { unshared } = require('../parser/unshared-string')
 const { CONNECTING, OPEN, CLOSED } = require('../constants')
 const { fromCallerOf } = require('../error-class')
 const {
   codes: { ERR_EVENTSOURCE_BAD_CONTENT_TYPE, ERR_EVENTSOURCE_BAD_STATUS, ERR_EVENTSOURCE_REQUEST_INIT, ERR_EVENTSOURCE_STREAM_ENDED }
 } = require('../errors-connection')
-const { defineInterface } = require('./webidl')
+const { defineInterface, parseUrl } = require('./webidl')
 const { resolveInit } = require('./init')
+const { SourceParser } = require('./source-parser')
 const { TaskQueue, TASK_MESSAGE, TASK_ANNOUNCE, TASK_REESTABLISH, TASK_FAIL, TASK_END } = require('./task-queue')
 const { SourceDiagnostics } = require('#diagnostics') // diagnostics-node.js; diagnostics-web.js, doing nothing, in browsers
-const { messageEventClass } = require('./message-event')
+const { messageEventClass, eventOrigin } = require('./message-event')
 const { buildRequest, previousAttempt } = require('../transport/request')
 const { mimeEssence } = require('../transport/response-headers')
 const { displayHref } = require('../transport/url')
 // lib/transport/transport-node.js on Node, Bun and Deno; lib/transport/transport-web.js, fetch only,
 // elsewhere (package.json's "imports").
-const { createAttempt, transportMaxEventSize } = require('#transport')
+const { createAttempt } = require('#transport')
+// lib/platform/listeners-node.js on Node, Bun and Deno; lib/platform/listeners-web.js elsewhere.
+const { releaseHandlerMap } = require('#listeners')
 // The reconnection policy and `for await` are loaded with the first failure and the first iteration: a
 // source that only receives events needs neither, and each file is a few tenths of a millisecond of a
 // fresh process's start (benchmarks/startup).
@@ -44,6 +46,7 @@ const DEFAULT_RECONNECTION_TIME = 3000
 // Set in the class's static block, where the private names are in scope.
 let hasEventSourceBrand
 let handlerSlots
+let parserCallbacks
 
 function brandCheck (object) {
   if (object === null || typeof object !== 'object' || !hasEventSourceBrand(object)) {
@@ -53,12 +56,11 @@ function brandCheck (object) {
 
 class EventSource extends EventTarget {
   #url
-  #withCredentials
   #readyState = CONNECTING
-  // Where requests go: the URL, then the final URL of the last redirected request (as in Chromium),
-  // with the method that request ended with (a redirect may have made it a GET without a body).
-  #requestUrl
-  #requestMethod
+  // Where requests go when not to the URL with the init's method: the final URL of the last redirected
+  // request (as in Chromium), with the method that request ended with (a redirect may have made it a
+  // GET without a body), as { url, method }; null until a response came from elsewhere.
+  #redirected = null
   #init
   #parser
   // The current attempt (lib/transport/transport-node.js), from its request to its last report.
@@ -82,20 +84,23 @@ class EventSource extends EventTarget {
   // Network chunks received, for the iterations' queues.
   #chunks = 0
   #onAbort = null
-  // The values of onopen, onmessage and onerror (lib/eventsource/webidl.js), once any is set.
-  #handlers = null
-  #tasks
+  // The values of onopen, onmessage and onerror (lib/eventsource/webidl.js): fields rather than an array
+  // made at the first, which would cost a source that sets all three more than the fields do.
+  #onopen = undefined
+  #onmessage = undefined
+  #onerror = undefined
   // What the source counts and publishes on diagnostics_channel (lib/eventsource/diagnostics-node.js).
   #diagnostics
 
   // The source's side of its transport (the sink of lib/transport/transport-node.js), its task queue
-  // (the runner of task-queue.js) and its iterations: a class of its own, so that the public surface
+  // (a TaskQueue, whose runner it is) and its iterations: a class of its own, so that the public surface
   // stays the standard's, declared where the private names are in scope. One small object per source,
   // with shared methods: a closure per report would cost hundreds of bytes on every idle connection.
-  static #Internals = class EventSourceInternals {
+  static #Internals = class EventSourceInternals extends TaskQueue {
     #source
 
     constructor (source) {
+      super(source)
       this.#source = source
     }
 
@@ -144,11 +149,25 @@ class EventSource extends EventTarget {
 
   static {
     hasEventSourceBrand = (object) => #url in object
-    handlerSlots = ['open', 'message', 'error'].map((type, index) => ({
-      type,
-      get: (source) => source.#handlers?.[index],
-      set: (source, value) => { (source.#handlers ??= [undefined, undefined, undefined])[index] = value }
-    }))
+    handlerSlots = [
+      { type: 'open', get: (source) => source.#onopen, set: (source, value) => { source.#onopen = value } },
+      { type: 'message', get: (source) => source.#onmessage, set: (source, value) => { source.#onmessage = value } },
+      { type: 'error', get: (source) => source.#onerror, set: (source, value) => { source.#onerror = value } }
+    ]
+    // The parser's callbacks, shared by every source: `this` is the source's parser (./source-parser.js).
+    parserCallbacks = {
+      onEvent (type, data, lastEventId) {
+        const source = this.source
+        // An event is progress: the reconnection policy counts failures from here (see #failures).
+        source.#failures = 0
+        source.#attemptEvents++
+        // HTML 9.2.6 "dispatch the event", steps 4-6 done by the parser; step 7 queues a task.
+        if (source.#readyState !== CLOSED) source.#internals.push(TASK_MESSAGE, type, data, lastEventId)
+      },
+      onRetry (ms) {
+        this.source.#reconnectionTime = ms
+      }
+    }
   }
 
   #internals = new EventSource.#Internals(this)
@@ -162,6 +181,7 @@ class EventSource extends EventTarget {
       throw new TypeError("Failed to construct 'EventSource': 1 argument required, but only 0 present.")
     }
     super()
+    releaseHandlerMap(this)
     // WebIDL: url is a USVString, the dictionary a dictionary (undefined and null mean "empty").
     const urlString = `${url}`
     let init
@@ -173,37 +193,11 @@ class EventSource extends EventTarget {
     }
 
     // Steps 3-5: parse the URL against the document's base URL, when there is a document.
-    const base = globalThis.location?.href
-    let urlRecord
-    try {
-      urlRecord = base === undefined ? new URL(urlString) : new URL(urlString, `${base}`)
-    } catch (cause) {
-      // The URL parser's own words end the message, as in Node's built-in EventSource, whose whole
-      // message they are ("TypeError: Invalid URL"): code that matches on them keeps working.
-      throw new DOMException(`Failed to construct 'EventSource': The URL '${urlString}' is invalid: ${cause}`,
-        { name: 'SyntaxError', cause })
-    }
+    const urlRecord = parseUrl(urlString)
     this.#url = urlRecord.href
-    this.#requestUrl = urlRecord.href
-    this.#requestMethod = init.method
-    this.#withCredentials = init.withCredentials
     this.#init = init
     this.#reconnectionTime = init.reconnect.delay ?? DEFAULT_RECONNECTION_TIME
-    this.#tasks = new TaskQueue(this, this.#internals)
-    this.#parser = new EventSourceParser({
-      onEvent: (type, data, lastEventId) => {
-        // An event is progress: the reconnection policy counts failures from here (see #failures).
-        this.#failures = 0
-        this.#attemptEvents++
-        // HTML 9.2.6 "dispatch the event", steps 4-6 done by the parser; step 7 queues a task.
-        if (this.#readyState !== CLOSED) this.#tasks.push(TASK_MESSAGE, type, data, lastEventId)
-      },
-      onRetry: (ms) => { this.#reconnectionTime = ms },
-      // Extension: without init.maxEventSize, the limit the transport is configured with (an undici
-      // dispatcher's, as undici's EventSource reads it), else the parser's default.
-      maxEventSize: init.maxEventSize ?? transportMaxEventSize(init.transport),
-      lastEventId: init.lastEventId
-    })
+    this.#parser = new SourceParser(this, init, parserCallbacks)
     this.#diagnostics = new SourceDiagnostics(this, urlRecord)
     if (init.signal !== null) {
       if (init.signal.aborted) {
@@ -219,7 +213,7 @@ class EventSource extends EventTarget {
     // package's entry departs from this (init.departures): its first fetch is called from here, and
     // what the attempt reports at once waits, as a task, for a microtask checkpoint.
     if (init.departures.connectInConstructor) {
-      this.#tasks.waitForCheckpoint()
+      this.#internals.waitForCheckpoint()
       this.#connect()
     } else {
       Promise.resolve().then(() => this.#connect())
@@ -233,7 +227,7 @@ class EventSource extends EventTarget {
 
   get withCredentials () {
     brandCheck(this)
-    return this.#withCredentials
+    return this.#init.withCredentials
   }
 
   get readyState () {
@@ -271,7 +265,7 @@ class EventSource extends EventTarget {
   // abort listener, the tasks not yet run. Iterations end (error null) or throw the error.
   #stop (error) {
     this.#abortConnection()
-    this.#tasks.clear()
+    this.#internals.clear()
     if (this.#onAbort !== null) {
       this.#init.signal.removeEventListener('abort', this.#onAbort)
       this.#onAbort = null
@@ -303,8 +297,8 @@ class EventSource extends EventTarget {
       request = buildRequest(this.#init, {
         attempt: ++this.#attempts,
         sourceUrl: this.#url,
-        url: this.#requestUrl,
-        method: this.#requestMethod,
+        url: this.#redirected?.url ?? this.#url,
+        method: this.#redirected?.method ?? this.#init.method,
         lastEventId: this.#parser.lastEventId,
         previous: this.#previous
       })
@@ -361,15 +355,16 @@ class EventSource extends EventTarget {
       this.#queueTask(TASK_REESTABLISH, error, true)
       return
     }
-    this.#origin = url.origin
+    this.#origin = eventOrigin(url)
     if (this.#init.request !== null) this.#responseHeaders = headers
     this.#diagnostics.opened(response, url, this.#attempts)
     // Where a reconnection goes after a redirect: the final URL, as Chromium does, unless an entry
     // point departs from it (init.departures.reconnectToFinalUrl: the `eventsource` package always
     // reconnects to the URL given, and code written for it may rely on it).
     if (response.method !== null && this.#init.departures.reconnectToFinalUrl) {
-      this.#requestUrl = response.url
-      this.#requestMethod = response.method
+      this.#redirected = response.url === this.#url && response.method === this.#init.method
+        ? null
+        : { url: response.url, method: response.method }
     }
     this.#queueTask(TASK_ANNOUNCE)
   }
@@ -396,7 +391,7 @@ class EventSource extends EventTarget {
   // Every step that fires an event does so from a task (lib/eventsource/task-queue.js); none after close().
   // `failsConnection`, for TASK_REESTABLISH: the standard fails the connection here (a response it does not take).
   #queueTask (kind, error, failsConnection) {
-    if (this.#readyState !== CLOSED) this.#tasks.push(kind, error, failsConnection)
+    if (this.#readyState !== CLOSED) this.#internals.push(kind, error, failsConnection)
   }
 
   // The tasks, run by the task queue (through the internals).

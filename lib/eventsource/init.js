@@ -6,6 +6,8 @@
 // it is, so code written for Node's built-in EventSource works unchanged.
 
 const { validateObject, validateFunction, validateNumber, validateLimit, validateTime } = require('../validators-values')
+// lib/eventsource/shared-init-node.js on Node, Bun and Deno; shared-init-web.js, sharing nothing, elsewhere.
+const { sharedInit } = require('#shared-init')
 const {
   validateOneOf, validateStatusList, validateDispatcher, validateFetch, validateAbortSignal, validateBooleanOrObject
 } = require('../validators-options')
@@ -155,7 +157,8 @@ function resolveHttp2 (value) {
   }
 }
 
-// Every EventSource constructed without a dictionary shares one resolved default: nothing writes to it.
+// Every EventSource constructed without a dictionary shares one resolved default: nothing writes to it
+// (but init.reconnect.policy, made once from options that do not change).
 let defaultInit = null
 
 /**
@@ -167,7 +170,8 @@ function resolveInit (dict) {
   if (!isObject(dict)) {
     throw new TypeError("Failed to construct 'EventSource': The provided value is not of type 'EventSourceInit'.")
   }
-  return resolveDictionary(dict)
+  // Every member is read and checked each time, as WebIDL converts a dictionary; only the result is shared.
+  return sharedInit(resolveDictionary(dict))
 }
 
 function resolveDictionary (dict) {

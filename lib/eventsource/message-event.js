@@ -19,6 +19,8 @@
 // again if a program replaces globalThis.MessageEvent (a polyfill, a test): an event is always an
 // instance of the MessageEvent of the moment.
 
+const { unshared } = require('../parser/unshared-string')
+
 // The class made for `base`, the MessageEvent it was made for.
 let base = null
 let EventSourceMessageEvent = null
@@ -100,4 +102,20 @@ function makeClass (Runtime) {
   return MessageEvent
 }
 
-module.exports = { messageEventClass }
+// The origin of the last response, for the next one's: the sources of a process mostly connect to the
+// same origin, and URL#origin builds a string (of pieces of the href) each time it is asked, which every
+// idle source would keep.
+let lastOrigin = ''
+
+/**
+ * The origin of the events of a response from `url` (MessageEvent#origin), shared with the last one.
+ * @param {URL} url
+ * @returns {string}
+ */
+function eventOrigin (url) {
+  const origin = url.origin
+  if (origin !== lastOrigin) lastOrigin = unshared(origin)
+  return lastOrigin
+}
+
+module.exports = { messageEventClass, eventOrigin }

@@ -86,4 +86,21 @@ function defineInterface (EventSource, brandCheck, handlerSlots, constants) {
   })
 }
 
-module.exports = { defineInterface }
+/**
+ * The constructor's steps 3-5: the URL parsed against the document's base URL, when there is a document.
+ * @param {string} urlString the url argument, converted to a USVString
+ * @returns {URL}
+ */
+function parseUrl (urlString) {
+  const base = globalThis.location?.href
+  try {
+    return base === undefined ? new URL(urlString) : new URL(urlString, `${base}`)
+  } catch (cause) {
+    // The URL parser's own words end the message, as in Node's built-in EventSource, whose whole
+    // message they are ("TypeError: Invalid URL"): code that matches on them keeps working.
+    throw new DOMException(`Failed to construct 'EventSource': The URL '${urlString}' is invalid: ${cause}`,
+      { name: 'SyntaxError', cause })
+  }
+}
+
+module.exports = { defineInterface, parseUrl }

@@ -22,13 +22,12 @@ const {
   FIELD_UNKNOWN, FIELD_DATA, FIELD_EVENT, FIELD_ID, FIELD_RETRY, EXACT_DIGITS, digitValue, retryValue,
   appendData
 } = require('./field-rules')
-const { fromCallerOf } = require('../error-class')
 const { codes: { ERR_INVALID_ARG_TYPE } } = require('../errors-arguments')
 const { codes: { ERR_EVENTSOURCE_EVENT_TOO_LARGE, ERR_EVENTSOURCE_WRITE_AFTER_END } } = require('../errors-parser')
 const { unshared } = require('./unshared-string')
-const { PendingLine } = require('./pending-line')
+const { PendingLine, NO_PENDING } = require('./pending-line')
 const { TEXT_CHUNK, SHORT_TEXT_CHUNK, chunkText, decode, valueCost, idStringCost, DATA_LINE_COST, DATA_JOIN_COST } = require('./values')
-const { validateObject, validateFunction, validateOptionalFunction, validateString, validateLimit } = require('../validators-values')
+const { validOptions } = require('./parser-options')
 
 // Whether the line [start, end) of `bytes` is a `data` field with a colon (`data:`).
 function isDataField (bytes, start, end) {
@@ -46,24 +45,9 @@ function hasLineEnd (chunk) {
 const LONG_LINE = 128
 // How many bytes of chunk text the data buffer may keep alive beyond its own length (see #unpin()).
 const PIN_SLACK = 64 * 1024
-// The pending line of a parser that has never had one (or was reset): shared, so that a parser between
-// lines keeps nothing of its own for it. Frozen: it is never added to.
-const NO_PENDING = Object.freeze(new PendingLine())
-
-// The constructor's options, checked: a bad one throws with a stack that starts at the user's call.
-function validOptions (options, entry) {
-  try {
-    validateObject(options, 'options')
-    validateFunction(options.onEvent, 'options.onEvent')
-    validateOptionalFunction(options.onRetry, 'options.onRetry')
-    validateOptionalFunction(options.onComment, 'options.onComment')
-    if (options.maxEventSize !== undefined) validateLimit(options.maxEventSize, 'options.maxEventSize', { min: 1, allowInfinity: true })
-    if (options.lastEventId !== undefined) validateString(options.lastEventId, 'options.lastEventId')
-  } catch (err) {
-    throw fromCallerOf(err, entry)
-  }
-  return options
-}
+// A PendingLine (and its scratch buffer) no parser holds: given back by a write that ends between lines,
+// taken by the next parser that stashes (so parsers that keep stashing reuse one).
+let sparePending = null
 
 class EventSourceParser {
   // Consumer callbacks.
@@ -144,7 +128,15 @@ class EventSourceParser {
       this.#stash(chunk, 0, length)
       return
     }
-    this.#parse(chunk, length, length >= SHORT_TEXT_CHUNK ? chunkText(chunk, length) : null)
+    const text = length >= SHORT_TEXT_CHUNK ? chunkText(chunk, length) : null
+    this.#parse(chunk, length, text)
+    // The ID buffer and last event ID outlive this chunk: as slices of its text (./unshared-string.js) they
+    // would keep it all alive, an idle connection's for good. A shorter text may stay (a few KiB): copying
+    // after every chunk cost 128-byte chunks with 36-character IDs a third of their parse time.
+    if (length >= 4096) {
+      this.#lastEventId = unshared(this.#lastEventId)
+      this.#idBuffer = unshared(this.#idBuffer)
+    }
   }
 
   // One `data:` line and the blank line after it, nothing else of the event before (LLM token streams
@@ -236,6 +228,11 @@ class EventSourceParser {
       lineStart = ++pos
     }
     if (lineStart < length) this.#stash(chunk, lineStart, length)
+    else if (this.#pending !== NO_PENDING) {
+      // Between lines (all joined): a parser between lines, as an idle connection's is, keeps no PendingLine.
+      sparePending = this.#pending
+      this.#pending = NO_PENDING
+    }
     if (text !== null && this.#dataLines !== 0) this.#unpin(text)
   }
 
@@ -328,7 +325,10 @@ class EventSourceParser {
   // Keeps bytes [start, end) of `chunk` as the next piece of the pending line, within maxEventSize.
   #stash (chunk, start, end) {
     let pending = this.#pending
-    if (pending === NO_PENDING) pending = this.#pending = new PendingLine()
+    if (pending === NO_PENDING) {
+      pending = this.#pending = sparePending ?? new PendingLine()
+      sparePending = null
+    }
     pending.add(chunk, start, end)
     if (pending.length + this.#eventSize > this.#maxEventSize) this.#overflow()
   }

@@ -108,4 +108,8 @@ class PendingLine {
   }
 }
 
-module.exports = { PendingLine }
+// The pending line of a parser that has never had one (or was reset): shared, so that a parser between
+// lines keeps nothing of its own for it. Frozen: it is never added to.
+const NO_PENDING = Object.freeze(new PendingLine())
+
+module.exports = { PendingLine, NO_PENDING }

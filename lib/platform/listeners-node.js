@@ -58,8 +58,29 @@ function listenersOf (target, type) {
   return { get size () { return getEventListeners(target, type).length } }
 }
 
+// Node 20 and 22 give every EventTarget a map for the `on<type>` handlers of Node's own classes
+// (internal/event_target.js, defineEventHandler: MessagePort, AbortSignal...), made by the constructor:
+// about 190 bytes that every EventSource keeps and never uses, since it defines its handlers itself
+// (lib/eventsource/webidl.js). Node 24 and later make the map at the first such handler, and leave the
+// property undefined until then. The symbol, where this runtime's EventTarget makes an empty map at once.
+const kHandlers = (() => {
+  const probe = new EventTarget()
+  const symbol = Object.getOwnPropertySymbols(probe).find((s) => s.description === 'kHandlers')
+  return symbol !== undefined && probe[symbol]?.size === 0 && typeof probe[symbol].get === 'function' ? symbol : null
+})()
+
+/**
+ * Drops the handler map a new EventTarget of Node 20 and 22 makes for Node's own classes, as Node 24 and
+ * later never make it unless such a handler is set: for a subclass whose `on<type>` handlers are its own.
+ * @param {EventTarget} target
+ */
+function releaseHandlerMap (target) {
+  if (kHandlers !== null) target[kHandlers] = undefined
+}
+
 module.exports = {
   listenersOf,
+  releaseHandlerMap,
   // Which of the two ways above this runtime uses cannot be seen through EventSource, which gets the
   // same answer either way: test/platform-listeners.test.js reads it to check that Node takes the fast one.
   usesListenerMap: kEvents !== null

@@ -24,7 +24,11 @@ function listenersOf (target, type) {
   return UNKNOWN
 }
 
+/** Node's (lib/platform/listeners-node.js): a browser's EventTarget has nothing of the kind to drop. */
+function releaseHandlerMap (target) {}
+
 module.exports = {
   listenersOf,
+  releaseHandlerMap,
   usesListenerMap: false
 }

@@ -41,12 +41,15 @@ class AttemptTimers {
    * The body is read from now on: a silence longer than idleTimeout ends it.
    * @param {URL} url
    * @param {string} displayUrl
+   * @returns {boolean} whether a clock runs (idleTimeout); if not, the timers have nothing more to do
    */
   bodyStarted (url, displayUrl) {
     this.stop()
-    if (this.#idleTimeout === 0) return
+    if (this.#idleTimeout === 0) return false
     this.#lastActivity = performance.now()
-    this.#armIdle(this.#idleTimeout, url, displayUrl)
+    // The idle timer's error needs these two strings, not the URL object.
+    this.#armIdle(this.#idleTimeout, url.origin, displayUrl)
+    return true
   }
 
   /** Bytes came. Called per chunk: it stamps the time rather than resetting a timer. */
@@ -73,14 +76,14 @@ class AttemptTimers {
 
   // The idle timer is not reset per chunk (that would cost a timer operation per chunk): chunks stamp
   // the time, and the timer, when it fires, waits again for whatever is left of the period.
-  #armIdle (delay, url, displayUrl) {
+  #armIdle (delay, origin, displayUrl) {
     this.#timer = setTimeout(() => {
       const idle = performance.now() - this.#lastActivity
       if (this.#paused || idle < this.#idleTimeout) {
-        this.#armIdle(this.#paused ? this.#idleTimeout : this.#idleTimeout - idle, url, displayUrl)
+        this.#armIdle(this.#paused ? this.#idleTimeout : this.#idleTimeout - idle, origin, displayUrl)
         return
       }
-      this.#fire(new ERR_EVENTSOURCE_IDLE_TIMEOUT(url.origin, this.#idleTimeout, { url: displayUrl }))
+      this.#fire(new ERR_EVENTSOURCE_IDLE_TIMEOUT(origin, this.#idleTimeout, { url: displayUrl }))
     }, Math.ceil(delay))
   }
 

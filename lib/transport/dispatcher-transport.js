@@ -13,8 +13,8 @@ const {
 // are sent as they are, and a file is a few tenths of a millisecond of a fresh process's start.
 let contentDecoding = null
 const { RedirectPolicy, isRedirect } = require('./redirect-policy-node')
-const { isHttpScheme } = require('./url')
-const { UndiciHandler } = require('./undici-handler')
+const { isHttpScheme, displayHref } = require('./url')
+const { UndiciHandler, LegacyUndiciHandler } = require('./undici-handler')
 const { AttemptTimers } = require('./attempt-timers')
 const { acceptEncoding } = require('./codings')
 
@@ -32,6 +32,9 @@ function userAgent () {
   return deno === undefined ? 'node' : `Deno/${deno}`
 }
 
+// The dispatchers that take undici's older handler API natively (see lib/transport/undici-handler.js).
+const legacyDispatchers = new WeakSet()
+
 function withFetchHeaders (requestHeaders) {
   const headers = { ...requestHeaders }
   for (const [name, value] of FETCH_HEADERS) headers[name] ??= value
@@ -42,10 +45,14 @@ function withFetchHeaders (requestHeaders) {
 class DispatcherAttempt {
   #dispatcher
   #sink
+  // The hops' rules until the response is final; then only its URL is kept (#href), for errors: an idle
+  // connection keeps no URL object, headers or body.
   #policy
+  #href = null
   #handler = null
   #decoder = null
   #done = false
+  // null once the body is read without idleTimeout: no clock runs any more.
   #timers
   #paused = false
   // The decoder holds enough undecoded input: the socket is not read until it drains.
@@ -78,7 +85,7 @@ class DispatcherAttempt {
   abort () {
     if (this.#done) return
     this.#done = true
-    this.#timers.stop()
+    this.#timers?.stop()
     this.#handler?.abort()
     this.#decoder?.destroy()
   }
@@ -89,7 +96,7 @@ class DispatcherAttempt {
    */
   pause () {
     this.#paused = true
-    this.#timers.pause()
+    this.#timers?.pause()
     this.#handler?.pause()
     this.#decoder?.pause()
   }
@@ -97,7 +104,7 @@ class DispatcherAttempt {
   resume () {
     if (!this.#paused) return
     this.#paused = false
-    this.#timers.resume()
+    this.#timers?.resume()
     // What the decoder holds goes first; it may fill the consumer's queue again, or end the body.
     this.#decoder?.resume()
     if (!this.#paused && !this.#decoderFull) this.#handler?.resume()
@@ -124,7 +131,7 @@ class DispatcherAttempt {
     const headers = policy.hopHeaders()
     headers['accept-encoding'] ??= acceptEncoding(url)
     this.#timers.requestSent(url, policy.displayUrl)
-    const handler = this.#handler = new UndiciHandler(this)
+    const handler = this.#handler = legacyDispatchers.has(this.#dispatcher) ? new LegacyUndiciHandler(this) : new UndiciHandler(this)
     if (this.#paused) handler.pause()
     // A dispatcher that throws rather than calling its handler's onError (a user's, or one given the wrong
     // arguments) fails the attempt as a network error, not whatever code started the attempt.
@@ -186,10 +193,11 @@ class DispatcherAttempt {
       if (this.#settle()) this.#sink.failed(new ERR_EVENTSOURCE_TOO_MANY_CODINGS(codings.length, contentDecoding.MAX_CODINGS, details))
       return false
     }
-    policy.release()
+    const href = this.#href = policy.href
+    this.#policy = null
     // The source decides whether it wants this response (status, Content-Type); it aborts the attempt
     // when it does not.
-    this.#sink.opened({ status, statusText, headers, url: policy.url.href, method: policy.method })
+    this.#sink.opened({ status, statusText, headers, url: href, method: policy.method })
     if (this.#done) return false
     if (codings !== null) {
       this.#decoder = new contentDecoding.ContentDecoder(codings, {
@@ -205,8 +213,14 @@ class DispatcherAttempt {
       })
       if (this.#paused) this.#decoder.pause()
     }
-    this.#timers.bodyStarted(policy.url, policy.displayUrl)
+    if (!this.#timers.bodyStarted(policy.url, policy.displayUrl)) this.#timers = null
     return true
+  }
+
+  // The handler reports that the dispatcher speaks undici's older handler API inside: so will the next
+  // handlers for it.
+  hopUnwrapped (handler) {
+    legacyDispatchers.add(this.#dispatcher)
   }
 
   // The handler reports that its request follows a redirect the dispatcher took by itself (undici's
@@ -222,7 +236,7 @@ class DispatcherAttempt {
   // The socket-to-parser path: undici -> UndiciHandler#onResponseData -> here -> sink.data -> parser.
   hopData (handler, chunk) {
     if (handler !== this.#handler || this.#done) return
-    this.#timers.bytesReceived()
+    this.#timers?.bytesReceived()
     if (this.#decoder === null) {
       this.#sink.data(chunk)
     } else if (!this.#decoder.write(chunk) && !this.#done) {
@@ -242,8 +256,8 @@ class DispatcherAttempt {
 
   hopError (handler, err) {
     if (handler !== this.#handler || this.#done) return
-    const url = this.#policy.url
-    if (this.#settle()) this.#sink.networkError(new ERR_EVENTSOURCE_NETWORK(url.origin, err.message, { url: this.#policy.displayUrl }, err))
+    const url = this.#policy?.url ?? new URL(this.#href)
+    if (this.#settle()) this.#sink.networkError(new ERR_EVENTSOURCE_NETWORK(url.origin, err.message, { url: displayHref(url) }, err))
   }
 
   // Ends the attempt before its one last report (ended, networkError or failed). Returns false when it
@@ -251,7 +265,7 @@ class DispatcherAttempt {
   #settle () {
     if (this.#done) return false
     this.#done = true
-    this.#timers.stop()
+    this.#timers?.stop()
     this.#handler = null
     return true
   }

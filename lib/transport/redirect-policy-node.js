@@ -148,6 +148,8 @@ function fetchRedirects (request, usersFetch) {
 
 class RedirectPolicy {
   #url
+  // The request's URL string while the hop goes there (see `href`); null once it goes elsewhere.
+  #requestHref
   #method
   #body
   #headers
@@ -179,6 +181,7 @@ class RedirectPolicy {
    */
   constructor (request, { headers = request.headers, withinOrigin = false } = {}) {
     this.#url = new URL(request.url)
+    this.#requestHref = this.#url.href === request.url ? request.url : null
     this.#method = request.method
     this.#body = request.body
     // Copied: a redirect may remove headers, and the request is not ours to change.
@@ -194,6 +197,14 @@ class RedirectPolicy {
   /** The URL of the current hop: after redirects, the final URL. */
   get url () {
     return this.#url
+  }
+
+  /**
+   * The current URL's href: the request's own string while no redirect moved it (the source keeps
+   * that one already: an idle connection then holds one copy of its URL, not two).
+   */
+  get href () {
+    return this.#requestHref ?? this.#url.href
   }
 
   /** The method of the current hop: a redirect may have turned it into GET, without a body. */
@@ -313,6 +324,7 @@ class RedirectPolicy {
       this.#taintedOrigin = true
     }
     this.#url = next
+    this.#requestHref = null
     // The new request is not an authentication fetch: it goes without the URL's credentials, and a
     // 401 to it may be answered again.
     this.#challengeAnswer = null
@@ -332,6 +344,7 @@ class RedirectPolicy {
     const from = this.#url
     const next = new URL(href)
     this.#url = next
+    this.#requestHref = null
     if (next.origin !== this.#requestOrigin) {
       this.#leftRequestOrigin = true
     } else {

@@ -11,6 +11,7 @@
 //   owner.hopEnd(handler)
 //   owner.hopError(handler, error)
 //   owner.hopFollowedRedirect(handler, history)  the dispatcher followed a redirect by itself
+//   owner.hopUnwrapped(handler)  the dispatcher turned the controller API into the older one (below)
 // The owner sees final responses only. undici reports an interim response (1xx: 103 Early Hints, 102)
 // through the same call as the final one, then the final one on the same request; fetch skips interim
 // responses, and so does this handler (the request's connect timer keeps running meanwhile, so a server
@@ -117,6 +118,11 @@ class UndiciHandler {
   // undici 7/8 handler API
 
   onRequestStart (controller, context) {
+    // undici 7 (the package on Node 20, Node 24's own) speaks the older API inside, and wraps a handler of
+    // the newer one in two objects per request (UnwrapHandler and UnwrapController, about 120 bytes on
+    // every idle connection): its controller's class says so, and the owner's later handlers for that
+    // dispatcher speak the older API only (LegacyUndiciHandler), which it takes as it is.
+    if (controller?.constructor?.name === 'UnwrapController') this.#owner.hopUnwrapped(this)
     this.#controller = controller
     if (this.#aborted) controller.abort(new ERR_EVENTSOURCE_ABORTED())
     else if (context?.history?.length > 0) this.#owner.hopFollowedRedirect(this, context.history)
@@ -162,4 +168,11 @@ class UndiciHandler {
   }
 }
 
-module.exports = { UndiciHandler }
+// The same handler without the controller API, for the dispatchers that take the older one natively
+// (see onRequestStart): undici passes it through when it has no onRequestStart.
+class LegacyUndiciHandler extends UndiciHandler {}
+for (const method of ['onRequestStart', 'onResponseStart', 'onResponseData', 'onResponseEnd', 'onResponseError', 'onRequestUpgrade']) {
+  LegacyUndiciHandler.prototype[method] = undefined
+}
+
+module.exports = { UndiciHandler, LegacyUndiciHandler }

@@ -22,6 +22,11 @@
 //     An EventSourceParser fed a hostile stream (one of SHAPES, in 64 KiB chunks) up to the last chunk
 //     before it throws ERR_EVENTSOURCE_EVENT_TOO_LARGE (found by a first parser); the memory it then
 //     holds is reported.
+//
+//   node --expose-gc memory.js idle-parsers <count> <shape>
+//     <count> parsers, each given one event and then nothing more (an idle connection's parser); the
+//     memory they then hold is reported, per parser. shape `split`: its lines came in two chunks each;
+//     `long-id`: its 36-character ID came in a 16 KiB chunk (a comment pads it).
 
 const { EventSource, EventSourceParser } = require('../..')
 
@@ -204,7 +209,31 @@ function parser () {
   return { mode, shape, maxEventSize, chunks: overflowAt, growth, ratio: growth / maxEventSize }
 }
 
-const MODES = { stalled, slow, parser }
+const IDLE_SHAPES = {
+  split: [Buffer.from('id: 1\ndata: a line cut'), Buffer.from(' in two\n\n')],
+  'long-id': [Buffer.from(`:${'p'.repeat(16 * 1024 - 60)}\nid: 123e4567-e89b-12d3-a456-426614174000\ndata: x\n\n`)]
+}
+
+function idleParsers () {
+  const count = Number(rest[0])
+  const chunks = IDLE_SHAPES[rest[1]]
+  if (chunks === undefined) throw new Error(`unknown shape ${rest[1]}`)
+  let events = 0
+  const onEvent = () => { events++ }
+  const parsers = []
+  const base = memoryAfterGc()
+  for (let i = 0; i < count; i++) {
+    const parser = new EventSourceParser({ onEvent })
+    // A chunk of its own for each parser, as each connection's is.
+    for (const chunk of chunks) parser.write(Buffer.from(chunk))
+    parsers.push(parser)
+  }
+  const growth = memoryAfterGc() - base
+  globalThis.parsers = parsers
+  return { mode, shape: rest[1], count, events, growth, perParser: growth / count }
+}
+
+const MODES = { stalled, slow, parser, 'idle-parsers': idleParsers }
 const main = MODES[mode]
 if (main === undefined || typeof global.gc !== 'function') {
   process.stdout.write(JSON.stringify({ error: `usage: node --expose-gc ${__filename} ${Object.keys(MODES).join('|')} ...` }) + '\n')

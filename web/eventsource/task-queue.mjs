@@ -139,17 +139,24 @@ const CHECKPOINT = 2
 
 const runQueueAfterCheckpoint = (queue) => queue.run(CHECKPOINT)
 
-/**
- * @typedef {object} TaskRunner the source's side of its task queue
- * @property {boolean} iterating whether a `for await` takes the source's messages (it listens for all)
- * @property {(kind: number, a: any, b: any, c: any, listened: boolean) => void} runTask runs a task.
- *   `listened`, for a message: whether a listener or an iteration takes it (else it is dispatched to nobody)
- */
+// The short waits of every queue, in one first-in first-out queue like the checkpoint's: the n-th
+// promise job queued by #wait(ONE_JOB) runs the n-th queue waiting, so that no queue keeps a closure of
+// its own for it (with its context, about 100 bytes on every idle connection).
+const afterOneJob = new CallbackQueue()
+const runQueueAfterOneJob = (queue) => queue.run(ONE_JOB)
+const runAfterOneJob = () => afterOneJob.runOldest()
 
+/**
+ * The task queue of a source. It is the base class of the source's side of it (the source's internals,
+ * in lib/eventsource/eventsource.js: one object per source rather than two), which defines
+ *   iterating   whether a `for await` takes the source's messages (it listens for all)
+ *   runTask(kind, a, b, c, listened)   runs a task. `listened`, for a message: whether a listener or an
+ *               iteration takes it (else it is dispatched to nobody)
+ */
 class TaskQueue {
   #target
-  #runner
-  // Tasks waiting to run, TASK_SLOTS slots each, from #head to #tail; null until the first.
+  // Tasks waiting to run, TASK_SLOTS slots each, from #head to #tail; null when there are none (an idle
+  // source keeps no array).
   #slots = null
   #head = 0
   #tail = 0
@@ -159,8 +166,6 @@ class TaskQueue {
   // once(source, type)` loop), or the last task was not a message: the next task waits for a full
   // checkpoint.
   #checkpointDue = false
-  // run(ONE_JOB) as a function, made at the first short wait: one per source rather than one per event.
-  #runAfterOneJob = null
   // The listeners of the last message's type (listenersOf()): while they are more than 0 they are
   // still the target's, so a stream of one type looks them up once, not once per event.
   #listenedType = null
@@ -168,11 +173,9 @@ class TaskQueue {
 
   /**
    * @param {EventTarget} target the source, whose listeners are counted
-   * @param {TaskRunner} runner
    */
-  constructor (target, runner) {
+  constructor (target) {
     this.#target = target
-    this.#runner = runner
   }
 
   /** Queues a task (see TASK_*); it runs at once when no wait is under way. */
@@ -206,13 +209,18 @@ class TaskQueue {
     while ((slots = this.#slots) !== null) {
       const head = this.#head
       const tail = this.#tail
-      if (head === tail) return
+      if (head === tail) {
+        // Every task has run: the array goes (the next burst of events makes one; a source that waits
+        // for its next event holds none).
+        this.#slots = null
+        return
+      }
       const kind = slots[head]
       const a = slots[head + 1]
       // How many listen for a message's type now; a `for await` iteration takes every type.
       const list = kind !== TASK_MESSAGE ? null : this.#listenersOf(a)
       const listeners = list === null ? 0 : list.size
-      const listened = listeners !== 0 || (kind === TASK_MESSAGE && this.#runner.iterating)
+      const listened = listeners !== 0 || (kind === TASK_MESSAGE && this.iterating)
       if (passed === ONE_JOB && (!listened || this.#checkpointDue)) {
         this.#wait(CHECKPOINT)
         return
@@ -224,16 +232,16 @@ class TaskQueue {
       if (head + TASK_SLOTS === tail) this.#head = this.#tail = 0
       else this.#head = head + TASK_SLOTS
       if (kind !== TASK_MESSAGE) {
-        this.#runner.runTask(kind, a, b, c, false)
+        this.runTask(kind, a, b, c, false)
         // After open, error and end (once a connection, so the cost does not matter): a full checkpoint.
         this.#checkpointDue = true
       } else if (!listened) {
         // Nobody listens, even after a checkpoint: the message is dispatched to nobody, which runs
         // nothing, so there is nothing to wait for.
-        this.#runner.runTask(kind, a, b, c, false)
+        this.runTask(kind, a, b, c, false)
         continue
       } else {
-        this.#runner.runTask(kind, a, b, c, true)
+        this.runTask(kind, a, b, c, true)
         // Written `!(now >= before)` rather than `now < before`: a count that is not known (NaN, where an
         // EventTarget cannot count its listeners: lib/platform/listeners-web.js) may have gone down.
         if (listeners !== 0 && !(list.size >= listeners)) this.#checkpointDue = true
@@ -255,8 +263,12 @@ class TaskQueue {
 
   #wait (level) {
     this.#waiting = true
-    if (level === ONE_JOB) resolved.then(this.#runAfterOneJob ??= () => this.run(ONE_JOB))
-    else afterMicrotaskCheckpoint(runQueueAfterCheckpoint, this)
+    if (level === ONE_JOB) {
+      afterOneJob.push(runQueueAfterOneJob, this)
+      resolved.then(runAfterOneJob)
+    } else {
+      afterMicrotaskCheckpoint(runQueueAfterCheckpoint, this)
+    }
   }
 
   /**

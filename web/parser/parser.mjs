@@ -2,13 +2,12 @@
 import { asciiSlice, indexOf, isUint8Array } from '../platform/bytes-web.mjs'
 import { LF, CR, SPACE, COLON, NUL, BOM, DEFAULT_MAX_EVENT_SIZE } from '../constants.mjs'
 import { FIELD_UNKNOWN, FIELD_DATA, FIELD_EVENT, FIELD_ID, FIELD_RETRY, EXACT_DIGITS, digitValue, retryValue, appendData } from './field-rules.mjs'
-import { fromCallerOf } from '../error-class.mjs'
 import { codes as codes$0 } from '../errors-arguments.mjs'
 import { codes as codes$1 } from '../errors-parser.mjs'
 import { unshared } from './unshared-string.mjs'
-import { PendingLine } from './pending-line.mjs'
+import { PendingLine, NO_PENDING } from './pending-line.mjs'
 import { TEXT_CHUNK, SHORT_TEXT_CHUNK, chunkText, decode, valueCost, idStringCost, DATA_LINE_COST, DATA_JOIN_COST } from './values.mjs'
-import { validateObject, validateFunction, validateOptionalFunction, validateString, validateLimit } from '../validators-values.mjs'
+import { validOptions } from './parser-options.mjs'
 
 // EventSourceParser: bytes of a text/event-stream in, events out.
 // https://html.spec.whatwg.org/multipage/server-sent-events.html#parsing-an-event-stream
@@ -45,24 +44,9 @@ function hasLineEnd (chunk) {
 const LONG_LINE = 128
 // How many bytes of chunk text the data buffer may keep alive beyond its own length (see #unpin()).
 const PIN_SLACK = 64 * 1024
-// The pending line of a parser that has never had one (or was reset): shared, so that a parser between
-// lines keeps nothing of its own for it. Frozen: it is never added to.
-const NO_PENDING = Object.freeze(new PendingLine())
-
-// The constructor's options, checked: a bad one throws with a stack that starts at the user's call.
-function validOptions (options, entry) {
-  try {
-    validateObject(options, 'options')
-    validateFunction(options.onEvent, 'options.onEvent')
-    validateOptionalFunction(options.onRetry, 'options.onRetry')
-    validateOptionalFunction(options.onComment, 'options.onComment')
-    if (options.maxEventSize !== undefined) validateLimit(options.maxEventSize, 'options.maxEventSize', { min: 1, allowInfinity: true })
-    if (options.lastEventId !== undefined) validateString(options.lastEventId, 'options.lastEventId')
-  } catch (err) {
-    throw fromCallerOf(err, entry)
-  }
-  return options
-}
+// A PendingLine (and its scratch buffer) no parser holds: given back by a write that ends between lines,
+// taken by the next parser that stashes (so parsers that keep stashing reuse one).
+let sparePending = null
 
 class EventSourceParser {
   // Consumer callbacks.
@@ -143,7 +127,15 @@ class EventSourceParser {
       this.#stash(chunk, 0, length)
       return
     }
-    this.#parse(chunk, length, length >= SHORT_TEXT_CHUNK ? chunkText(chunk, length) : null)
+    const text = length >= SHORT_TEXT_CHUNK ? chunkText(chunk, length) : null
+    this.#parse(chunk, length, text)
+    // The ID buffer and last event ID outlive this chunk: as slices of its text (./unshared-string.js) they
+    // would keep it all alive, an idle connection's for good. A shorter text may stay (a few KiB): copying
+    // after every chunk cost 128-byte chunks with 36-character IDs a third of their parse time.
+    if (length >= 4096) {
+      this.#lastEventId = unshared(this.#lastEventId)
+      this.#idBuffer = unshared(this.#idBuffer)
+    }
   }
 
   // One `data:` line and the blank line after it, nothing else of the event before (LLM token streams
@@ -235,6 +227,11 @@ class EventSourceParser {
       lineStart = ++pos
     }
     if (lineStart < length) this.#stash(chunk, lineStart, length)
+    else if (this.#pending !== NO_PENDING) {
+      // Between lines (all joined): a parser between lines, as an idle connection's is, keeps no PendingLine.
+      sparePending = this.#pending
+      this.#pending = NO_PENDING
+    }
     if (text !== null && this.#dataLines !== 0) this.#unpin(text)
   }
 
@@ -327,7 +324,10 @@ class EventSourceParser {
   // Keeps bytes [start, end) of `chunk` as the next piece of the pending line, within maxEventSize.
   #stash (chunk, start, end) {
     let pending = this.#pending
-    if (pending === NO_PENDING) pending = this.#pending = new PendingLine()
+    if (pending === NO_PENDING) {
+      pending = this.#pending = sparePending ?? new PendingLine()
+      sparePending = null
+    }
     pending.add(chunk, start, end)
     if (pending.length + this.#eventSize > this.#maxEventSize) this.#overflow()
   }

@@ -107,4 +107,8 @@ class PendingLine {
   }
 }
 
-export { PendingLine }
+// The pending line of a parser that has never had one (or was reset): shared, so that a parser between
+// lines keeps nothing of its own for it. Frozen: it is never added to.
+const NO_PENDING = Object.freeze(new PendingLine())
+
+export { PendingLine, NO_PENDING }

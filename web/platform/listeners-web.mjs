@@ -24,5 +24,8 @@ function listenersOf (target, type) {
   return UNKNOWN
 }
 
+/** Node's (lib/platform/listeners-node.js): a browser's EventTarget has nothing of the kind to drop. */
+function releaseHandlerMap (target) {}
+
 const usesListenerMap$export = false
-export { listenersOf, usesListenerMap$export as usesListenerMap }
+export { listenersOf, releaseHandlerMap, usesListenerMap$export as usesListenerMap }
