@@ -31,11 +31,9 @@ const { displayHref } = require('../transport/url')
 // lib/transport/transport-node.js on Node, Bun and Deno; lib/transport/transport-web.js, fetch only,
 // elsewhere (package.json's "imports").
 const { createAttempt, transportMaxEventSize } = require('#transport')
-// The reconnection policy and `for await` are loaded with the first failure and the first iteration: a
-// source that only receives events needs neither, and each file is a few tenths of a millisecond of a
-// fresh process's start (benchmarks/startup).
-let reconnectPolicy = null
-let messageIterator = null
+// Every retry decision (reconnect.js); `for await` is an extension, found through the registry (extensions.js).
+const { nextAttempt } = require('./reconnect')
+const { extension } = require('#extensions')
 
 // The default reconnection time: "a user-agent-defined value, probably in the region of a few
 // seconds". Chromium and Node's built-in use 3 s (Firefox 5 s).
@@ -188,7 +186,7 @@ class EventSource extends EventTarget {
     this.#requestMethod = init.method
     this.#withCredentials = init.withCredentials
     this.#init = init
-    this.#reconnectionTime = init.reconnect.delay ?? DEFAULT_RECONNECTION_TIME
+    this.#reconnectionTime = init.reconnect?.delay ?? DEFAULT_RECONNECTION_TIME
     this.#tasks = new TaskQueue(this, this.#internals)
     this.#parser = new EventSourceParser({
       onEvent: (type, data, lastEventId) => {
@@ -261,7 +259,7 @@ class EventSource extends EventTarget {
    */
   [Symbol.asyncIterator] () {
     brandCheck(this)
-    messageIterator ??= require('./message-iterator')
+    const messageIterator = extension('iterator', 'for await (Symbol.asyncIterator)')
     if (this.#readyState === CLOSED) return messageIterator.finishedIterator()
     this.#iterators ??= new messageIterator.MessageIterators(this.#internals, this.#init.highWaterMark, this.#init.highWaterMarkBytes)
     return this.#iterators.add()
@@ -435,14 +433,13 @@ class EventSource extends EventTarget {
   #reestablish (error, failsConnection) {
     // Step 1: if the readyState attribute is set to CLOSED, abort these steps.
     if (this.#readyState === CLOSED) return
-    // Extension: the reconnection policy (lib/eventsource/reconnect-policy.js) decides whether to try
-    // again and how long to wait: by default the reconnection time, exactly.
-    reconnectPolicy ??= require('./reconnect-policy')
+    // Whether to try again and how long to wait (lib/eventsource/reconnect.js): by default the reconnection
+    // time, exactly; extension: the reconnection policy.
     const now = performance.now()
     if (++this.#failures === 1) this.#failingSince = now
-    const counts = { events: this.#attemptEvents, retry: this.#reconnectionTime, failures: this.#failures, attempts: this.#attempts }
-    const cause = reconnectPolicy.causeOf(error, failsConnection, { ...counts, elapsed: now - this.#failingSince })
-    const next = reconnectPolicy.nextAttempt(this.#init.reconnect, cause)
+    const next = nextAttempt(this.#init.reconnect, error, failsConnection, {
+      events: this.#attemptEvents, retry: this.#reconnectionTime, failures: this.#failures, attempts: this.#attempts, elapsed: now - this.#failingSince
+    })
     // The policy may have called close().
     if (this.#readyState === CLOSED) return
     if (typeof next !== 'number') {

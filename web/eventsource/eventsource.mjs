@@ -12,9 +12,9 @@ import { buildRequest, previousAttempt } from '../transport/request.mjs'
 import { mimeEssence } from '../transport/response-headers.mjs'
 import { displayHref } from '../transport/url.mjs'
 import { createAttempt, transportMaxEventSize } from '../transport/transport-web.mjs'
+import { nextAttempt } from './reconnect.mjs'
+import { extension } from './extensions.mjs'
 import * as module$1 from './diagnostics-web.mjs'
-import * as module$2 from './message-iterator.mjs'
-import * as module$3 from './reconnect-policy.mjs'
 
 // The EventSource interface and its processing model.
 // https://html.spec.whatwg.org/multipage/server-sent-events.html#the-eventsource-interface
@@ -33,11 +33,7 @@ const { ERR_EVENTSOURCE_BAD_CONTENT_TYPE, ERR_EVENTSOURCE_BAD_STATUS, ERR_EVENTS
 const { SourceDiagnostics } = module$1 // diagnostics-node.js; diagnostics-web.js, doing nothing, in browsers
 // lib/transport/transport-node.js on Node, Bun and Deno; lib/transport/transport-web.js, fetch only,
 // elsewhere (package.json's "imports").
-// The reconnection policy and `for await` are loaded with the first failure and the first iteration: a
-// source that only receives events needs neither, and each file is a few tenths of a millisecond of a
-// fresh process's start (benchmarks/startup).
-let reconnectPolicy = null
-let messageIterator = null
+// Every retry decision (reconnect.js); `for await` is an extension, found through the registry (extensions.js).
 
 // The default reconnection time: "a user-agent-defined value, probably in the region of a few
 // seconds". Chromium and Node's built-in use 3 s (Firefox 5 s).
@@ -190,7 +186,7 @@ class EventSource extends EventTarget {
     this.#requestMethod = init.method
     this.#withCredentials = init.withCredentials
     this.#init = init
-    this.#reconnectionTime = init.reconnect.delay ?? DEFAULT_RECONNECTION_TIME
+    this.#reconnectionTime = init.reconnect?.delay ?? DEFAULT_RECONNECTION_TIME
     this.#tasks = new TaskQueue(this, this.#internals)
     this.#parser = new EventSourceParser({
       onEvent: (type, data, lastEventId) => {
@@ -263,7 +259,7 @@ class EventSource extends EventTarget {
    */
   [Symbol.asyncIterator] () {
     brandCheck(this)
-    messageIterator ??= module$2
+    const messageIterator = extension('iterator', 'for await (Symbol.asyncIterator)')
     if (this.#readyState === CLOSED) return messageIterator.finishedIterator()
     this.#iterators ??= new messageIterator.MessageIterators(this.#internals, this.#init.highWaterMark, this.#init.highWaterMarkBytes)
     return this.#iterators.add()
@@ -437,14 +433,13 @@ class EventSource extends EventTarget {
   #reestablish (error, failsConnection) {
     // Step 1: if the readyState attribute is set to CLOSED, abort these steps.
     if (this.#readyState === CLOSED) return
-    // Extension: the reconnection policy (lib/eventsource/reconnect-policy.js) decides whether to try
-    // again and how long to wait: by default the reconnection time, exactly.
-    reconnectPolicy ??= module$3
+    // Whether to try again and how long to wait (lib/eventsource/reconnect.js): by default the reconnection
+    // time, exactly; extension: the reconnection policy.
     const now = performance.now()
     if (++this.#failures === 1) this.#failingSince = now
-    const counts = { events: this.#attemptEvents, retry: this.#reconnectionTime, failures: this.#failures, attempts: this.#attempts }
-    const cause = reconnectPolicy.causeOf(error, failsConnection, { ...counts, elapsed: now - this.#failingSince })
-    const next = reconnectPolicy.nextAttempt(this.#init.reconnect, cause)
+    const next = nextAttempt(this.#init.reconnect, error, failsConnection, {
+      events: this.#attemptEvents, retry: this.#reconnectionTime, failures: this.#failures, attempts: this.#attempts, elapsed: now - this.#failingSince
+    })
     // The policy may have called close().
     if (this.#readyState === CLOSED) return
     if (typeof next !== 'number') {
