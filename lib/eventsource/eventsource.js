@@ -31,9 +31,11 @@ const { displayHref } = require('../transport/url')
 // lib/transport/transport-node.js on Node, Bun and Deno; lib/transport/transport-web.js, fetch only,
 // elsewhere (package.json's "imports").
 const { createAttempt, transportMaxEventSize } = require('#transport')
-// Every retry decision (reconnect.js); `for await` is an extension, found through the registry (extensions.js).
-const { nextAttempt } = require('./reconnect')
+// `for await` is an extension, found through the registry (extensions.js). Every retry decision
+// (reconnect.js) is loaded with the first failure: a source that only receives events never needs it, and
+// each file is a few tenths of a millisecond of a fresh process's start (benchmarks/startup).
 const { extension } = require('#extensions')
+let nextAttempt = null
 
 // The default reconnection time: "a user-agent-defined value, probably in the region of a few
 // seconds". Chromium and Node's built-in use 3 s (Firefox 5 s).
@@ -437,6 +439,7 @@ class EventSource extends EventTarget {
     // time, exactly; extension: the reconnection policy.
     const now = performance.now()
     if (++this.#failures === 1) this.#failingSince = now
+    nextAttempt ??= require('./reconnect').nextAttempt
     const next = nextAttempt(this.#init.reconnect, error, failsConnection, {
       events: this.#attemptEvents, retry: this.#reconnectionTime, failures: this.#failures, attempts: this.#attempts, elapsed: now - this.#failingSince
     })

@@ -7,7 +7,7 @@
 // extension in its init never fails, never iterates, and each file is a few tenths of a millisecond of a
 // fresh process's start (benchmarks/startup).
 
-const { registerExtensions, loadedExtension, extension } = require('./extensions')
+const { registerExtensions, loadedExtension, extension, notLoaded } = require('./extensions')
 
 // Each part is the functions the core calls, named one by one: a browser build then keeps only those of
 // each module (a module's whole namespace would keep every export).
@@ -17,4 +17,4 @@ registerExtensions({
   iterator: () => ({ MessageIterators: require('./message-iterator').MessageIterators, finishedIterator: require('./message-iterator').finishedIterator })
 })
 
-module.exports = { registerExtensions, loadedExtension, extension }
+module.exports = { registerExtensions, loadedExtension, extension, notLoaded }

@@ -11,8 +11,6 @@
 // or `for await`, throws ERR_EVENTSOURCE_EXTENSION_NOT_LOADED, naming the member and what to import.
 // An option is never ignored. docs/browser.md says what each build holds.
 
-const { codes: { ERR_EVENTSOURCE_EXTENSION_NOT_LOADED } } = require('../errors-extensions')
-
 // Part name -> a function that loads it (the module's exports), or null while none is registered.
 const loaders = { init: null, reconnect: null, iterator: null }
 // Part name -> its module, once loaded.
@@ -46,8 +44,18 @@ function loadedExtension (name) {
  */
 function extension (name, member) {
   const part = loadedExtension(name)
-  if (part === null) throw new ERR_EVENTSOURCE_EXTENSION_NOT_LOADED(member)
+  if (part === null) throw notLoaded(member)
   return part
 }
 
-module.exports = { registerExtensions, loadedExtension, extension }
+/**
+ * The error for an extension used where it is not registered.
+ * @param {string} member what the user used, as the error names it
+ */
+function notLoaded (member) {
+  // Loaded here, where it is made: Node, Bun and Deno, which have every extension, never need the table.
+  const { ERR_EVENTSOURCE_EXTENSION_NOT_LOADED } = require('../errors-extensions').codes
+  return new ERR_EVENTSOURCE_EXTENSION_NOT_LOADED(member)
+}
+
+module.exports = { registerExtensions, loadedExtension, extension, notLoaded }

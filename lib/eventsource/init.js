@@ -8,8 +8,7 @@
 // of them is refused with ERR_EVENTSOURCE_EXTENSION_NOT_LOADED, never ignored.
 
 // extensions-all.js on Node, Bun and Deno; extensions.js, empty until the application registers them, elsewhere.
-const { loadedExtension } = require('#extensions')
-const { codes: { ERR_EVENTSOURCE_EXTENSION_NOT_LOADED } } = require('../errors-extensions')
+const { loadedExtension, notLoaded } = require('#extensions')
 
 // Our error events (lib/eventsource/error-event.js), loaded with the first one: a source that never fails never
 // needs the file, and each file is a few tenths of a millisecond of a fresh process's start.
@@ -99,7 +98,7 @@ function resolveDictionary (dict) {
  */
 function refuseExtensions (dict) {
   for (const name of EXTENSION_MEMBERS) {
-    if (dict[name] !== undefined) throw new ERR_EVENTSOURCE_EXTENSION_NOT_LOADED(`init.${name}`)
+    if (dict[name] !== undefined) throw notLoaded(`init.${name}`)
   }
 }
 

@@ -12,9 +12,9 @@ import { buildRequest, previousAttempt } from '../transport/request.mjs'
 import { mimeEssence } from '../transport/response-headers.mjs'
 import { displayHref } from '../transport/url.mjs'
 import { createAttempt, transportMaxEventSize } from '../transport/transport-web.mjs'
-import { nextAttempt } from './reconnect.mjs'
 import { extension } from './extensions.mjs'
 import * as module$1 from './diagnostics-web.mjs'
+import { nextAttempt as nextAttempt$2 } from './reconnect.mjs'
 
 // The EventSource interface and its processing model.
 // https://html.spec.whatwg.org/multipage/server-sent-events.html#the-eventsource-interface
@@ -33,7 +33,10 @@ const { ERR_EVENTSOURCE_BAD_CONTENT_TYPE, ERR_EVENTSOURCE_BAD_STATUS, ERR_EVENTS
 const { SourceDiagnostics } = module$1 // diagnostics-node.js; diagnostics-web.js, doing nothing, in browsers
 // lib/transport/transport-node.js on Node, Bun and Deno; lib/transport/transport-web.js, fetch only,
 // elsewhere (package.json's "imports").
-// Every retry decision (reconnect.js); `for await` is an extension, found through the registry (extensions.js).
+// `for await` is an extension, found through the registry (extensions.js). Every retry decision
+// (reconnect.js) is loaded with the first failure: a source that only receives events never needs it, and
+// each file is a few tenths of a millisecond of a fresh process's start (benchmarks/startup).
+let nextAttempt = null
 
 // The default reconnection time: "a user-agent-defined value, probably in the region of a few
 // seconds". Chromium and Node's built-in use 3 s (Firefox 5 s).
@@ -437,6 +440,7 @@ class EventSource extends EventTarget {
     // time, exactly; extension: the reconnection policy.
     const now = performance.now()
     if (++this.#failures === 1) this.#failingSince = now
+    nextAttempt ??= nextAttempt$2
     const next = nextAttempt(this.#init.reconnect, error, failsConnection, {
       events: this.#attemptEvents, retry: this.#reconnectionTime, failures: this.#failures, attempts: this.#attempts, elapsed: now - this.#failingSince
     })

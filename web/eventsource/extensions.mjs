@@ -12,8 +12,6 @@ import { codes as codes$0 } from '../errors-extensions.mjs'
 // or `for await`, throws ERR_EVENTSOURCE_EXTENSION_NOT_LOADED, naming the member and what to import.
 // An option is never ignored. docs/browser.md says what each build holds.
 
-const { ERR_EVENTSOURCE_EXTENSION_NOT_LOADED } = codes$0
-
 // Part name -> a function that loads it (the module's exports), or null while none is registered.
 const loaders = { init: null, reconnect: null, iterator: null }
 // Part name -> its module, once loaded.
@@ -47,8 +45,18 @@ function loadedExtension (name) {
  */
 function extension (name, member) {
   const part = loadedExtension(name)
-  if (part === null) throw new ERR_EVENTSOURCE_EXTENSION_NOT_LOADED(member)
+  if (part === null) throw notLoaded(member)
   return part
 }
 
-export { registerExtensions, loadedExtension, extension }
+/**
+ * The error for an extension used where it is not registered.
+ * @param {string} member what the user used, as the error names it
+ */
+function notLoaded (member) {
+  // Loaded here, where it is made: Node, Bun and Deno, which have every extension, never need the table.
+  const { ERR_EVENTSOURCE_EXTENSION_NOT_LOADED } = codes$0
+  return new ERR_EVENTSOURCE_EXTENSION_NOT_LOADED(member)
+}
+
+export { registerExtensions, loadedExtension, extension, notLoaded }
