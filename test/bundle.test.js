@@ -18,6 +18,11 @@ const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'))
 // One statement per entry point, and what running its bundle checks.
 const ENTRIES = [
   { name: 'whatwg-eventsource', source: "export * from 'whatwg-eventsource'", run: runMain },
+  {
+    name: 'whatwg-eventsource with whatwg-eventsource/extensions',
+    source: "import 'whatwg-eventsource/extensions'\nexport * from 'whatwg-eventsource'",
+    run: runWithExtensions
+  },
   { name: 'whatwg-eventsource/polyfill', source: "import 'whatwg-eventsource/polyfill'", run: runPolyfill },
   { name: 'whatwg-eventsource/eventsource', source: "export * from 'whatwg-eventsource/eventsource'", run: runEventsourcePackage },
   { name: 'whatwg-eventsource/parser', source: "export * from 'whatwg-eventsource/parser'", run: runParser },
@@ -66,28 +71,32 @@ async function runMain (t, exports, context) {
   const stream = new ReadableStream({ start (c) { c.enqueue('data: s\n\n'); c.close() } }).pipeThrough(new EventSourceParserStream())
   t.same((await readAll(stream)).map((event) => event.data), ['s'], 'EventSourceParserStream')
 
-  const { main, other } = servers
+  const { main } = servers
   const source = new EventSource(main.url('/events'))
   const message = await next(source, 'message')
   t.ok(message instanceof MessageEvent, 'a MessageEvent')
   t.same([message.data, message.lastEventId, message.origin, source.readyState], ['hello', '1', main.origin, EventSource.OPEN])
   source.close()
 
-  // dispatcher and http2 are Node's: validated as there, then ignored.
-  const nodeOptions = new EventSource(main.url('/events'), { http2: true, dispatcher: { dispatch () { throw new Error('not here') } } })
-  t.equal((await next(nodeOptions, 'message')).data, 'hello', 'dispatcher and http2 ignored')
-  nodeOptions.close()
-  let invalid
-  try {
-    // eslint-disable-next-line no-new -- it throws
-    new EventSource(main.url('/events'), { http2: 'yes' })
-  } catch (err) {
-    invalid = err
+  // The extensions are not in this build: an init that uses one throws, naming the member and what to
+  // import; so does `for await`. The standard's withCredentials is taken.
+  const thrown = (fn) => { try { fn() } catch (err) { return err } }
+  for (const [init, member] of [[{ headers: { authorization: 'Bearer t' } }, 'init.headers'], [{ withCredentials: true, reconnectionTime: 1 }, 'init.reconnectionTime'],
+    [{ dispatcher: {} }, 'init.dispatcher']]) {
+    const err = thrown(() => new EventSource(main.url('/events'), init))
+    t.same([err?.code, err?.name, err?.message],
+      ['ERR_EVENTSOURCE_EXTENSION_NOT_LOADED', 'TypeError', `${member} is an extension of whatwg-eventsource, not part of this build: import 'whatwg-eventsource/extensions' once, before using it`],
+      `${member}: refused, not ignored`)
   }
-  // (A TypeError of the bundle's realm, the vm context's.)
-  t.same([invalid?.code, invalid?.name, String(invalid)],
-    ['ERR_INVALID_ARG_TYPE', 'TypeError', 'TypeError [ERR_INVALID_ARG_TYPE]: invalid arg type: init.http2, of type boolean or object, yes'],
-    'a bad http2 throws what it throws on Node, with the short message')
+  const sent = main.requests.length
+  const standard = new EventSource(main.url('/events'), { withCredentials: true, headers: undefined })
+  t.equal(standard.withCredentials, true, 'withCredentials')
+  const iterating = thrown(() => standard[Symbol.asyncIterator]())
+  t.same([iterating?.code, iterating?.name], ['ERR_EVENTSOURCE_EXTENSION_NOT_LOADED', 'TypeError'], 'for await: refused')
+  t.match(iterating?.message, /^for await .*import 'whatwg-eventsource\/extensions'/)
+  t.equal((await next(standard, 'message')).data, 'hello', 'the standard EventSource runs')
+  standard.close()
+  t.same(main.requests.slice(sent).map((req) => req.url), ['/events'], 'one request: nothing was sent for the refused inits')
 
   // The web build's error messages: the code in words and its values; the code and the rest as on Node.
   const failing = new EventSource(main.url('/missing'))
@@ -95,18 +104,8 @@ async function runMain (t, exports, context) {
   t.ok(error instanceof EventSourceErrorEvent)
   t.same([error.code, error.message, error.status, failing.readyState], ['ERR_EVENTSOURCE_BAD_STATUS', 'bad status: 404, Not Found', 404, EventSource.CLOSED])
 
-  // Redirects are the fetch's: it follows them (and drops Authorization at the other origin itself); the
-  // reconnection goes straight to the final URL, without the credentials, which are the first origin's.
-  const redirected = new EventSource(main.url('/away'), { headers: { authorization: 'Bearer t', 'x-kept': 'k' }, reconnectionTime: 1 })
-  t.equal((await next(redirected, 'message')).origin, other.origin)
-  await next(redirected, 'message')
-  redirected.close()
-  t.same(other.requests.map((req) => [req.url, req.headers.authorization ?? null, req.headers['x-kept']]),
-    [['/there', null, 'k'], ['/there', null, 'k']], 'the other origin never saw the credentials')
-  other.requests.length = 0
-
   // A redirect loop is the fetch's network error, and reconnects (Node's transports fail the connection).
-  const looping = new EventSource(main.url('/loop'), { reconnectionTime: 60_000 })
+  const looping = new EventSource(main.url('/loop'))
   const loop = await next(looping, 'error')
   t.same([loop.code, loop.willReconnect, looping.readyState], ['ERR_EVENTSOURCE_NETWORK', true, EventSource.CONNECTING], 'a redirect loop')
   looping.close()
@@ -125,6 +124,49 @@ async function runMain (t, exports, context) {
   const denied = await next(withCredentials, 'error')
   t.same([denied.code, denied.status, main.requests.slice(before).map((req) => req.headers.authorization ?? null)],
     ['ERR_EVENTSOURCE_BAD_STATUS', 401, [null]], 'one request, no Authorization from the URL')
+}
+
+// The same entry with the extensions imported first: every member of the init, and `for await`.
+async function runWithExtensions (t, exports) {
+  const { EventSource } = exports
+  t.same(Object.keys(exports).sort(), ['EventSource', 'EventSourceErrorEvent', 'EventSourceParser', 'EventSourceParserStream'])
+  const { main, other } = servers
+
+  // dispatcher and http2 are Node's: validated as there, then ignored.
+  const nodeOptions = new EventSource(main.url('/events'), { http2: true, dispatcher: { dispatch () { throw new Error('not here') } } })
+  t.equal((await next(nodeOptions, 'message')).data, 'hello', 'dispatcher and http2 ignored')
+  nodeOptions.close()
+  let invalid
+  try {
+    // eslint-disable-next-line no-new -- it throws
+    new EventSource(main.url('/events'), { http2: 'yes' })
+  } catch (err) {
+    invalid = err
+  }
+  // (A TypeError of the bundle's realm, the vm context's.)
+  t.same([invalid?.code, invalid?.name, String(invalid)],
+    ['ERR_INVALID_ARG_TYPE', 'TypeError', 'TypeError [ERR_INVALID_ARG_TYPE]: invalid arg type: init.http2, of type boolean or object, yes'],
+    'a bad http2 throws what it throws on Node, with the short message')
+
+  // Redirects are the fetch's: it follows them (and drops Authorization at the other origin itself); the
+  // reconnection goes straight to the final URL, without the credentials, which are the first origin's.
+  const redirected = new EventSource(main.url('/away'), { headers: { authorization: 'Bearer t', 'x-kept': 'k' }, reconnectionTime: 1 })
+  t.equal((await next(redirected, 'message')).origin, other.origin)
+  await next(redirected, 'message')
+  redirected.close()
+  t.same(other.requests.map((req) => [req.url, req.headers.authorization ?? null, req.headers['x-kept']]),
+    [['/there', null, 'k'], ['/there', null, 'k']], 'the other origin never saw the credentials')
+  other.requests.length = 0
+
+  // for await, and headers sent.
+  const before = main.requests.length
+  const iterated = new EventSource(main.url('/events'), { headers: { 'x-token': 't' } })
+  for await (const event of iterated) { // eslint-disable-line no-unreachable-loop -- leaving the loop is what is tested
+    t.equal(event.data, 'hello', 'for await')
+    break
+  }
+  t.equal(iterated.readyState, EventSource.CLOSED, 'leaving the loop closed the source')
+  t.same(main.requests.slice(before).map((req) => req.headers['x-token']), ['t'], 'the header went with the request')
 }
 
 async function runPolyfill (t, exports, context) {

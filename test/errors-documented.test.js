@@ -1,7 +1,7 @@
 'use strict'
 
 // Every error code the library can produce is declared once, in the table of the layer that makes it
-// (lib/errors-arguments.js, lib/errors-http.js, lib/errors-parser.js, lib/errors-connection.js, lib/errors-drop-in.js, which
+// (lib/errors-arguments.js, lib/errors-http.js, lib/errors-parser.js, lib/errors-connection.js, lib/errors-drop-in.js, lib/errors-extensions.js, which
 // lib/errors.js loads into one `codes`), and is one a program can switch on: docs/errors.md lists it and the ErrorCode type names it. The codes are read from
 // the table itself, so a new code without documentation fails here; and a code spelled out anywhere
 // else in lib/ must be one the table declares, so none can drift from it.
@@ -41,7 +41,7 @@ t.test('the table declares every code, each as a constructor named after it', as
 })
 
 t.test('each code is in one table, and lib/errors.js holds them all', async (t) => {
-  const tables = ['errors-arguments', 'errors-http', 'errors-parser', 'errors-connection', 'errors-drop-in'].map((name) => require(`../lib/${name}`).codes)
+  const tables = ['errors-arguments', 'errors-http', 'errors-parser', 'errors-connection', 'errors-drop-in', 'errors-extensions'].map((name) => require(`../lib/${name}`).codes)
   const all = tables.flatMap((table) => Object.keys(table))
   t.equal(new Set(all).size, all.length, 'no code in two tables')
   t.same(all.sort(), [...declared].sort(), 'lib/errors.js has every table\'s codes and no other')

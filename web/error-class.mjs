@@ -6,7 +6,8 @@ import { message as message$0 } from './error-messages-web.mjs'
 // and `codes`, the one registry every class is in. The codes themselves are declared in tables, by the
 // layer that makes them: lib/errors-arguments.js (arguments and options), lib/errors-http.js (a request's
 // headers, method and last event ID), lib/errors-parser.js (the
-// parsers), lib/errors-connection.js (connections) and lib/errors-drop-in.js (the drop-ins' own);
+// parsers), lib/errors-connection.js (connections), lib/errors-drop-in.js (the drop-ins' own) and
+// lib/errors-extensions.js (an extension a build left out);
 // lib/errors.js loads them all. A module
 // requires the table it throws from, so a bundle holds the codes it can make and not the others. A
 // throw site writes `throw new ERR_X(...args)`; a code is never spelled out where an error is made.
@@ -56,14 +57,15 @@ function toString () {
  *   message of each code takes as many: test/errors-table.test.js checks)
  * @param {ErrorConstructor} Base Error, TypeError or RangeError
  * @param {string} [kind] kConnection or kInternal
- * @param {string} [fixed] the message, whatever the platform: another package's wording
+ * @param {string | Function} [fixed] the message, whatever the platform: another package's wording, or a
+ *   function of the message's arguments for a message that must say the same everywhere (what to import)
  */
 function E (code, arity, Base, kind, fixed) {
   const connection = kind === kConnection
   const EventSourceError = class extends Base {
     constructor (...args) {
       const cause = connection ? args[arity + 1] : undefined
-      super(fixed ?? messageOf(code, args.slice(0, arity)), cause === undefined ? undefined : { cause })
+      super(typeof fixed === 'function' ? fixed(...args.slice(0, arity)) : fixed ?? messageOf(code, args.slice(0, arity)), cause === undefined ? undefined : { cause })
       this.code = code
       captureStack(this, new.target)
       if (connection && args[arity] !== undefined) Object.assign(this, args[arity])

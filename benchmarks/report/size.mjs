@@ -23,7 +23,8 @@ export function sizeSection (runs) {
     ''
   ]
   const header = ['import', 'minified (B)', 'gzipped (B)', 'budget, gzipped (B)', 'status']
-  const line = (row) => [`\`${row.source}\``, cell(row, 'minified'), cell(row, 'gzipped'), row.budget === null ? '' : fmtInt(row.budget), status(row)]
+  // (A row of two statements shows them on one line.)
+  const line = (row) => [`\`${row.source.replaceAll('\n', '; ')}\``, cell(row, 'minified'), cell(row, 'gzipped'), row.budget === null ? '' : fmtInt(row.budget), status(row)]
   out.push(table(header, json.rows.filter((row) => row.ours).map(line)), '')
   out.push('The peers, measured the same way:', '')
   out.push(table(header.slice(0, 3), json.rows.filter((row) => !row.ours).map((row) => line(row).slice(0, 3))))
@@ -31,13 +32,14 @@ export function sizeSection (runs) {
 }
 
 /**
- * README.md: one sentence, each budgeted entry point's gzipped size in a browser bundle, and the peers'.
+ * README.md: one sentence, each budgeted entry point's gzipped size in a browser bundle, the EventSource's
+ * with the extensions, and the peers'.
  */
 export function sizeSummary (runs) {
   if (runs.length === 0) return '_No results/size.json yet: run `npm run size`._'
   const { json } = runs[0]
   const size = (row) => row.error === undefined ? `${fmtInt(row.gzipped)} B` : 'does not bundle'
-  const ours = json.rows.filter((row) => row.ours && row.budget !== null).map((row) => `\`${row.name}\` ${size(row)}`)
+  const ours = json.rows.filter((row) => row.ours && (row.budget !== null || row.name.endsWith('/extensions'))).map((row) => `\`${row.name}\` ${size(row)}`)
   const peers = json.rows.filter((row) => !row.ours).map((row) => `\`${row.name}\` ${size(row)}`)
   return `Gzipped, in a browser bundle (esbuild ${json.environment.esbuild}, minified, gzip -9; every entry point: ` +
     '[benchmarks/README.md](https://github.com/whatwg-eventsource/whatwg-eventsource/blob/main/benchmarks/README.md#bundle-size-sizemjs)): ' +

@@ -33,11 +33,11 @@ const { displayHref } = require('../transport/url')
 const { createAttempt } = require('#transport')
 // lib/platform/listeners-node.js on Node, Bun and Deno; lib/platform/listeners-web.js elsewhere.
 const { releaseHandlerMap } = require('#listeners')
-// The reconnection policy and `for await` are loaded with the first failure and the first iteration: a
-// source that only receives events needs neither, and each file is a few tenths of a millisecond of a
-// fresh process's start (benchmarks/startup).
-let reconnectPolicy = null
-let messageIterator = null
+// `for await` is an extension, found through the registry (extensions.js). Every retry decision
+// (reconnect.js) is loaded with the first failure: a source that only receives events never needs it, and
+// each file is a few tenths of a millisecond of a fresh process's start (benchmarks/startup).
+const { extension } = require('#extensions')
+let nextAttempt = null
 
 // The default reconnection time: "a user-agent-defined value, probably in the region of a few
 // seconds". Chromium and Node's built-in use 3 s (Firefox 5 s).
@@ -196,7 +196,7 @@ class EventSource extends EventTarget {
     const urlRecord = parseUrl(urlString)
     this.#url = urlRecord.href
     this.#init = init
-    this.#reconnectionTime = init.reconnect.delay ?? DEFAULT_RECONNECTION_TIME
+    this.#reconnectionTime = init.reconnect?.delay ?? DEFAULT_RECONNECTION_TIME
     this.#parser = new SourceParser(this, init, parserCallbacks)
     this.#diagnostics = new SourceDiagnostics(this, urlRecord)
     if (init.signal !== null) {
@@ -255,7 +255,7 @@ class EventSource extends EventTarget {
    */
   [Symbol.asyncIterator] () {
     brandCheck(this)
-    messageIterator ??= require('./message-iterator')
+    const messageIterator = extension('iterator', 'for await (Symbol.asyncIterator)')
     if (this.#readyState === CLOSED) return messageIterator.finishedIterator()
     this.#iterators ??= new messageIterator.MessageIterators(this.#internals, this.#init.highWaterMark, this.#init.highWaterMarkBytes)
     return this.#iterators.add()
@@ -430,14 +430,14 @@ class EventSource extends EventTarget {
   #reestablish (error, failsConnection) {
     // Step 1: if the readyState attribute is set to CLOSED, abort these steps.
     if (this.#readyState === CLOSED) return
-    // Extension: the reconnection policy (lib/eventsource/reconnect-policy.js) decides whether to try
-    // again and how long to wait: by default the reconnection time, exactly.
-    reconnectPolicy ??= require('./reconnect-policy')
+    // Whether to try again and how long to wait (lib/eventsource/reconnect.js): by default the reconnection
+    // time, exactly; extension: the reconnection policy.
     const now = performance.now()
     if (++this.#failures === 1) this.#failingSince = now
-    const counts = { events: this.#attemptEvents, retry: this.#reconnectionTime, failures: this.#failures, attempts: this.#attempts }
-    const cause = reconnectPolicy.causeOf(error, failsConnection, { ...counts, elapsed: now - this.#failingSince })
-    const next = reconnectPolicy.nextAttempt(this.#init.reconnect, cause)
+    nextAttempt ??= require('./reconnect').nextAttempt
+    const next = nextAttempt(this.#init.reconnect, error, failsConnection, {
+      events: this.#attemptEvents, retry: this.#reconnectionTime, failures: this.#failures, attempts: this.#attempts, elapsed: now - this.#failingSince
+    })
     // The policy may have called close().
     if (this.#readyState === CLOSED) return
     if (typeof next !== 'number') {

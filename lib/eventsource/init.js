@@ -1,19 +1,16 @@
 'use strict'
 
-// The EventSourceInit dictionary: WebIDL conversion of the standard member (withCredentials) and
-// validation of the Node extensions, which live at the top level of the dictionary (see
-// docs/extensions.md for why). undici's shape (`node: { dispatcher, reconnectionTime }`) is accepted as
-// it is, so code written for Node's built-in EventSource works unchanged.
+// The EventSourceInit dictionary: WebIDL conversion of the standard member (withCredentials), and the
+// resolved init every source reads, each extension at its default. The extensions (every other member,
+// at the top level of the dictionary: docs/extensions.md says why) are resolved by init-extensions.js,
+// which the core asks the registry for (lib/eventsource/extensions.js): always there on Node, in a
+// browser build once `whatwg-eventsource/extensions` is imported. Without it, a dictionary that gives any
+// of them is refused with ERR_EVENTSOURCE_EXTENSION_NOT_LOADED, never ignored.
 
-const { validateObject, validateFunction, validateNumber, validateLimit, validateTime } = require('../validators-values')
+// extensions-all.js on Node, Bun and Deno; extensions.js, empty until the application registers them, elsewhere.
+const { loadedExtension, notLoaded } = require('#extensions')
 // lib/eventsource/shared-init-node.js on Node, Bun and Deno; shared-init-web.js, sharing nothing, elsewhere.
 const { sharedInit } = require('#shared-init')
-const {
-  validateOneOf, validateStatusList, validateDispatcher, validateFetch, validateAbortSignal, validateBooleanOrObject
-} = require('../validators-options')
-const { validateHeaderNameList, validateBodyMethod, validateLastEventId } = require('../validators-http')
-const { normalizeHeaders, normalizeHeaderName, normalizeMethod, normalizeBody, requestFunction } = require('../transport/request')
-const { codes: { ERR_INVALID_ARG_VALUE } } = require('../errors-arguments')
 
 // Our error events (lib/eventsource/error-event.js), loaded with the first one: a source that never fails never
 // needs the file, and each file is a few tenths of a millisecond of a fresh process's start.
@@ -60,102 +57,19 @@ const DEFAULT_CONNECT_TIMEOUT = 30_000
 const DEFAULT_HIGH_WATER_MARK_BYTES = 16 * 1024 * 1024
 
 const NO_HEADER_NAMES = Object.freeze([])
+const NO_TRANSPORT = Object.freeze({ dispatcher: undefined, fetch: undefined, http2: null })
 
 function isObject (value) {
   return value !== null && (typeof value === 'object' || typeof value === 'function')
 }
 
-/**
- * @param {unknown} value init.reconnect
- */
-function resolveReconnect (value) {
-  // `policy` is the user's policy function, or null until the first failure makes the declarative one
-  // (lib/eventsource/reconnect-policy.js); `floor`: the storm floor holds under any policy.
-  const reconnect = {
-    delay: undefined, factor: 1, maxDelay: Infinity, jitter: 'none', maxRetries: Infinity, statuses: null, policy: null, floor: true
-  }
-  if (value === undefined) return reconnect
-  validateObject(value, 'init.reconnect', { allowFunction: true })
-  const { delay, factor, maxDelay, jitter, maxRetries, retryOnStatus, policy, floor } = value
-  if (delay !== undefined) {
-    validateTime(delay, 'init.reconnect.delay')
-    reconnect.delay = delay
-  }
-  if (policy !== undefined) {
-    validateFunction(policy, 'init.reconnect.policy')
-    // The declarative options are the default policy: with a policy of the user's they would mean nothing.
-    for (const [name, given] of [['factor', factor], ['maxDelay', maxDelay], ['jitter', jitter], ['maxRetries', maxRetries], ['retryOnStatus', retryOnStatus]]) {
-      if (given !== undefined) {
-        throw new ERR_INVALID_ARG_VALUE(`init.reconnect.${name}`, given, 'cannot be given with init.reconnect.policy, which decides every delay')
-      }
-    }
-    reconnect.policy = policy
-  }
-  if (floor !== undefined) reconnect.floor = Boolean(floor)
-  if (factor !== undefined) {
-    validateNumber(factor, 'init.reconnect.factor', 1, 1000)
-    reconnect.factor = factor
-  }
-  if (maxDelay !== undefined) {
-    validateLimit(maxDelay, 'init.reconnect.maxDelay', { allowInfinity: true })
-    reconnect.maxDelay = maxDelay
-  }
-  if (jitter !== undefined) {
-    validateOneOf(jitter, 'init.reconnect.jitter', ['none', 'full'])
-    reconnect.jitter = jitter
-  }
-  if (maxRetries !== undefined) {
-    validateLimit(maxRetries, 'init.reconnect.maxRetries', { allowInfinity: true })
-    reconnect.maxRetries = maxRetries
-  }
-  if (retryOnStatus !== undefined) {
-    validateStatusList(retryOnStatus, 'init.reconnect.retryOnStatus')
-    reconnect.statuses = new Set(retryOnStatus)
-  }
-  return reconnect
-}
-
-/**
- * One member of a dictionary, read once (a getter runs once, as in WebIDL's conversion) and validated
- * when present.
- * @param {object | undefined} dict
- * @param {string} key
- * @param {string} prefix the dictionary's name in error messages
- * @param {(value: unknown, name: string, options?: object) => void} validate
- * @param {object} [options] for validate
- * @returns {any} the value, or undefined when absent
- */
-function member (dict, key, prefix, validate, options) {
-  const value = dict?.[key]
-  if (value !== undefined) validate(value, `${prefix}.${key}`, options)
-  return value
-}
-
-// init.http2 (lib/transport/http2-sessions.js): how often an HTTP/2 session with open streams is pinged, and how long
-// an answer may take before the session is taken for lost.
-const DEFAULT_PING_INTERVAL = 60_000
-const DEFAULT_PING_TIMEOUT = 20_000
-let defaultHttp2 = null
-
-/**
- * @param {unknown} value init.http2: true, or an object whose identity says which sources share sessions
- */
-function resolveHttp2 (value) {
-  if (value === undefined || value === false) return null
-  validateBooleanOrObject(value, 'init.http2')
-  if (value === true) {
-    return (defaultHttp2 ??= {
-      key: true, connect: undefined, priorKnowledge: false, pingInterval: DEFAULT_PING_INTERVAL, pingTimeout: DEFAULT_PING_TIMEOUT
-    })
-  }
-  return {
-    key: value,
-    connect: member(value, 'connect', 'init.http2', validateObject),
-    priorKnowledge: Boolean(value.priorKnowledge),
-    pingInterval: member(value, 'pingInterval', 'init.http2', validateTime) ?? DEFAULT_PING_INTERVAL,
-    pingTimeout: member(value, 'pingTimeout', 'init.http2', validateLimit, { min: 1 }) ?? DEFAULT_PING_TIMEOUT
-  }
-}
+// Every member init-extensions.js reads (test/extensions.test.js checks the list against it): one given
+// to a build without the extensions is refused.
+const EXTENSION_MEMBERS = [
+  'reconnect', 'closeOnEnd', 'allowInsecureRedirect', 'keepAliveWhileReconnecting', 'node', 'dispatcher', 'fetch',
+  'http2', 'reconnectionTime', 'maxEventSize', 'method', 'headers', 'body', 'request', 'lastEventId', 'idleTimeout',
+  'connectTimeout', 'signal', 'credentialHeaders', 'highWaterMark', 'highWaterMarkBytes'
+]
 
 // Every EventSource constructed without a dictionary shares one resolved default: nothing writes to it
 // (but init.reconnect.policy, made once from options that do not change).
@@ -175,12 +89,35 @@ function resolveInit (dict) {
 }
 
 function resolveDictionary (dict) {
-  const init = {
-    withCredentials: Boolean(dict.withCredentials),
-    // How requests go out (lib/transport/transport-node.js): { fetch, dispatcher, http2 }, set below.
-    // Every request of the source carries it, frozen.
-    transport: null,
-    reconnect: resolveReconnect(dict.reconnect),
+  const init = standardInit(Boolean(dict.withCredentials))
+  const resolveExtensions = loadedExtension('init')
+  if (resolveExtensions !== null) return resolveExtensions(dict, init)
+  refuseExtensions(dict)
+  return init
+}
+
+/**
+ * Throws for the first extension a dictionary gives, in a build without them: an option is never ignored.
+ * @param {object} dict
+ */
+function refuseExtensions (dict) {
+  for (const name of EXTENSION_MEMBERS) {
+    if (dict[name] !== undefined) throw notLoaded(`init.${name}`)
+  }
+}
+
+/**
+ * The resolved init of a dictionary with no extension in it; init-extensions.js fills in the rest.
+ * @param {boolean} withCredentials
+ */
+function standardInit (withCredentials) {
+  return {
+    withCredentials,
+    // How requests go out (lib/transport/transport-node.js): { fetch, dispatcher, http2 }. Every request
+    // of the source carries it, frozen.
+    transport: NO_TRANSPORT,
+    // init.reconnect resolved (init-extensions.js); null: the standard's reconnection (lib/eventsource/reconnect.js).
+    reconnect: null,
     maxEventSize: undefined,
     headers: null,
     method: 'GET',
@@ -192,66 +129,14 @@ function resolveDictionary (dict) {
     connectTimeout: DEFAULT_CONNECT_TIMEOUT,
     signal: null,
     highWaterMark: DEFAULT_HIGH_WATER_MARK,
-    closeOnEnd: Boolean(dict.closeOnEnd),
+    closeOnEnd: false,
     highWaterMarkBytes: DEFAULT_HIGH_WATER_MARK_BYTES,
     credentialHeaders: NO_HEADER_NAMES,
-    allowInsecureRedirect: Boolean(dict.allowInsecureRedirect),
-    // A boolean dictionary member whose default is true: only undefined leaves the default.
-    keepAliveWhileReconnecting: dict.keepAliveWhileReconnecting === undefined || Boolean(dict.keepAliveWhileReconnecting),
+    allowInsecureRedirect: false,
+    keepAliveWhileReconnecting: true,
     // An entry point's departures from the standard (see NO_DEPARTURES).
-    departures: dict[kDepartures] ?? NO_DEPARTURES
+    departures: NO_DEPARTURES
   }
-
-  // undici's shape (node.dispatcher, node.reconnectionTime) and ours: where both are given, ours wins.
-  const node = dict.node
-  if (node !== undefined) validateObject(node, 'init.node', { allowFunction: true })
-  const nodeDispatcher = member(node, 'dispatcher', 'init.node', validateDispatcher)
-  const nodeTime = member(node, 'reconnectionTime', 'init.node', validateTime)
-  const dispatcher = member(dict, 'dispatcher', 'init', validateDispatcher) ?? nodeDispatcher
-  init.transport = Object.freeze({
-    dispatcher,
-    // Extension: a fetch for every attempt (lib/transport/fetch-transport.js) instead of a dispatcher.
-    fetch: member(dict, 'fetch', 'init', validateFetch, dispatcher),
-    http2: resolveHttp2(dict.http2)
-  })
-  const reconnectionTime = member(dict, 'reconnectionTime', 'init', validateTime) ?? nodeTime
-  // The initial reconnection time: reconnect.delay, else reconnectionTime, else node.reconnectionTime.
-  init.reconnect.delay ??= reconnectionTime
-  init.maxEventSize = member(dict, 'maxEventSize', 'init', validateLimit, { min: 1, allowInfinity: true })
-
-  const method = dict.method
-  if (method !== undefined) init.method = normalizeMethod(method, 'init.method')
-  const headers = dict.headers
-  if (headers !== undefined) {
-    init.headers = typeof headers === 'function' ? headers : normalizeHeaders(headers, 'init.headers')
-  }
-  const body = dict.body
-  if (body !== undefined && body !== null) {
-    validateBodyMethod(body, 'init.body', init.method)
-    init.body = typeof body === 'function' ? body : normalizeBody(body, 'init.body')
-  }
-  // Extension: the request of each attempt as code (lib/transport/request.js). Function-valued headers and
-  // body are shorthand for one, so they do not go with it.
-  const request = member(dict, 'request', 'init', validateFunction)
-  if (request !== undefined && (typeof init.headers === 'function' || typeof init.body === 'function')) {
-    throw new ERR_INVALID_ARG_VALUE('init.request', request,
-      'cannot be given with a headers or body function (return { headers, body } from init.request instead)')
-  }
-  init.request = requestFunction({
-    request,
-    headers: typeof init.headers === 'function' ? init.headers : undefined,
-    body: typeof init.body === 'function' ? init.body : undefined
-  })
-  init.lastEventId = member(dict, 'lastEventId', 'init', validateLastEventId) ?? init.lastEventId
-  init.idleTimeout = member(dict, 'idleTimeout', 'init', validateTime) ?? init.idleTimeout
-  init.connectTimeout = member(dict, 'connectTimeout', 'init', validateTime) ?? init.connectTimeout
-  init.signal = member(dict, 'signal', 'init', validateAbortSignal) ?? init.signal
-  const names = member(dict, 'credentialHeaders', 'init', validateHeaderNameList)
-  // Frozen: every request of the source shares it (lib/transport/request.js).
-  if (names !== undefined) init.credentialHeaders = Object.freeze(names.map(normalizeHeaderName))
-  init.highWaterMark = member(dict, 'highWaterMark', 'init', validateLimit, { min: 1 }) ?? init.highWaterMark
-  init.highWaterMarkBytes = member(dict, 'highWaterMarkBytes', 'init', validateLimit, { min: 1 }) ?? init.highWaterMarkBytes
-  return init
 }
 
-module.exports = { resolveInit, kDepartures, NO_DEPARTURES }
+module.exports = { resolveInit, refuseExtensions, kDepartures, NO_DEPARTURES, EXTENSION_MEMBERS }

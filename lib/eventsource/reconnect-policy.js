@@ -5,7 +5,7 @@
 // delay before the next attempt, in ms, or 'stop'. The user may give one (reconnect.policy); without
 // it, the policy is the one the declarative options make (declarativePolicy, below): with the defaults
 // (no status retried, no limit, factor 1, no cap, no jitter) the delay is the reconnection time, exactly
-// as the standard says. Whatever the policy, a floor (stormFloor) holds the wait up for servers that
+// as the standard says. Whatever the policy, a floor (stormFloor, lib/eventsource/reconnect.js) holds the wait up for servers that
 // keep answering with nothing, unless the user turns it off explicitly (reconnect.floor false).
 // The policy is consulted for what the standard reestablishes (the end of the body, a network error, a
 // timeout) and for the responses it fails on (a status other than 200, a Content-Type other than
@@ -15,35 +15,12 @@
 const {
   codes: { ERR_EVENTSOURCE_RETRIES_EXHAUSTED, ERR_EVENTSOURCE_RECONNECT_POLICY }
 } = require('../errors-connection')
-
-// setTimeout takes at most 2^31 - 1 ms and fires after 1 ms for anything larger: clamp instead, so
-// a huge `retry:` or Retry-After never turns into a reconnection loop.
-const MAX_TIMER_DELAY = 2 ** 31 - 1
-
-// The standard lets a server set the reconnection time to 0 (`retry: 0`) and end every response at
-// once: Chromium then reconnects as fast as the network allows, forever (about 600 requests a second
-// over loopback); Firefox raises any `retry:` below 500 ms to 500 ms, for every server. We keep the
-// reconnection time exact, as Chromium does, while attempts deliver events, and put a floor under the
-// wait only once attempts in a row have delivered none ("Optionally, wait some more", HTML 9.2.3): no
-// floor after the first (one dropped connection reconnects as the server asked), then 1, 2, 4 ... 512 ms,
-// then 1 s for as long as it lasts. However the server behaves, that is at most 11 attempts in any one
-// second, then one a second; a reconnection time or backoff above the floor is never changed.
-const STORM_FLOOR_MAX = 1000
+const { stormFloor, clampDelay, MAX_TIMER_DELAY } = require('./reconnect')
 
 // What the declarative policy returns when maxRetries is reached: 'stop', said by a policy that had
 // retried, so that even a response the standard fails on (a retried status) ends in
 // ERR_EVENTSOURCE_RETRIES_EXHAUSTED, as it always has. A user's policy says 'stop' (see nextAttempt).
 const GIVE_UP = Symbol('give up')
-
-/**
- * The least wait after `failures` attempts in a row that delivered no event.
- * @param {number} failures 1 for the first
- * @returns {number} milliseconds
- */
-function stormFloor (failures) {
-  if (failures < 2) return 0
-  return Math.min(2 ** (failures - 2), STORM_FLOOR_MAX)
-}
 
 /**
  * The policy the declarative options of init.reconnect make: a status is retried when retryOnStatus
@@ -110,6 +87,19 @@ function nextAttempt (options, cause) {
   return clampDelay(options.floor ? Math.max(decision, stormFloor(cause.failures)) : decision)
 }
 
+/**
+ * What init.reconnect decides after a failure (lib/eventsource/reconnect.js asks): the cause, then the
+ * decision of nextAttempt().
+ * @param {{ policy: Function | null, floor: boolean }} options init.reconnect
+ * @param {Error} error
+ * @param {boolean} failsConnection
+ * @param {{ events: number, retry: number, failures: number, attempts: number, elapsed: number }} counts
+ * @returns {Error | number}
+ */
+function decide (options, error, failsConnection, counts) {
+  return nextAttempt(options, causeOf(error, failsConnection, counts))
+}
+
 // A value as an error message shows it.
 function describe (value) {
   if (typeof value === 'string') return `'${value}'`
@@ -156,12 +146,6 @@ function backoffDelay (reconnectionTime, failures, policy, random = Math.random)
   // "Full jitter": anywhere between no wait and the backoff delay, spreading a crowd of clients out.
   if (policy.jitter === 'full') delay = random() * delay
   return clampDelay(delay)
-}
-
-function clampDelay (ms) {
-  // NaN (not reachable from our own arithmetic) becomes no wait rather than setTimeout's 1 ms.
-  if (!(ms > 0)) return 0
-  return Math.min(Math.round(ms), MAX_TIMER_DELAY)
 }
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec']
@@ -211,4 +195,4 @@ function parseRetryAfter (value, now) {
   return clampDelay(date - now)
 }
 
-module.exports = { causeOf, nextAttempt, reconnectDelay, parseRetryAfter }
+module.exports = { causeOf, nextAttempt, decide, reconnectDelay, parseRetryAfter }

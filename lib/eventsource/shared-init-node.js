@@ -42,8 +42,10 @@ function sameTransport (a, b) {
       a.http2.pingInterval === b.http2.pingInterval && a.http2.pingTimeout === b.http2.pingTimeout))
 }
 
-// (A policy made from the options, after a failure, makes the shared one differ from a new one: no harm.)
+// (A policy made from the options, after a failure, makes the shared one differ from a new one: no harm.
+// null: the standard's reconnection, where no extension resolved the member.)
 function sameReconnect (a, b) {
+  if (a === null || b === null) return a === b
   return a.delay === b.delay && a.factor === b.factor && a.maxDelay === b.maxDelay && a.jitter === b.jitter &&
     a.maxRetries === b.maxRetries && a.statuses === null && b.statuses === null && a.policy === b.policy && a.floor === b.floor
 }

@@ -352,11 +352,6 @@ class EventSourceParser {
       this.#appendData(bytes, start + 5 < end && bytes[start + 5] === SPACE ? start + 6 : start + 5, end, text)
       return
     }
-    // `id:` next: streams that can be resumed send one with each event.
-    if (first === 0x69 && end - start >= 3 && bytes[start + 1] === 0x64 && bytes[start + 2] === COLON) {
-      this.#setId(bytes, start + 3 < end && bytes[start + 3] === SPACE ? start + 4 : start + 3, end, text)
-      return
-    }
     if (first === COLON) {
       if (this.#onComment !== null) {
         this.#onComment(decode(bytes, start + 1 < end && bytes[start + 1] === SPACE ? start + 2 : start + 1, end, text))

@@ -5,6 +5,9 @@
 
 /* global location, postMessage */
 
+// The suite uses every extension of the init: a browser build has them once this is imported
+// (test/runtime/browser-standard.mjs runs the standard's tests without it).
+import 'whatwg-eventsource/extensions'
 import * as pkg from 'whatwg-eventsource'
 import { runSuite } from './suite.mjs'
 

@@ -17,7 +17,8 @@
 //   Node (each): the Dispatcher transport; the first Node also with `fetch` in the init (the fetch transport)
 //   Bun: the fetch transport (Bun's `undici` has no Dispatcher); Deno: undici's Dispatcher through Deno's
 //   Node compatibility, and the fetch transport with `fetch` in the init
-//   Chromium: a page (the runtime's fetch) and a worker (`fetch` in the init)
+//   Chromium: a page (the runtime's fetch) and a worker (`fetch` in the init), each importing
+//   whatwg-eventsource/extensions; and a page without them, the standard's tests alone (browser-standard.mjs)
 
 import { spawn, execFileSync } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync, copyFileSync } from 'node:fs'
@@ -26,7 +27,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { createRequire } from 'node:module'
 import { startServers } from './server.mjs'
-import { testNames } from './suite.mjs'
+import { testNames, standardTestNames } from './suite.mjs'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 const root = path.resolve(here, '..', '..')
@@ -88,6 +89,7 @@ if (deno !== undefined) {
 if (chromium !== undefined) {
   runs.push({ label: 'Chromium page (fetch)', kind: 'page', page: '/', transport: 'fetch', passFetch: false })
   runs.push({ label: 'Chromium worker (fetch in init)', kind: 'page', page: '/worker.html', transport: 'fetch', passFetch: true })
+  runs.push({ label: 'Chromium page, standard build (no extensions)', kind: 'page', page: '/standard.html', transport: 'fetch', passFetch: false, names: standardTestNames })
 }
 
 // ---- the package, installed as a user gets it ----
@@ -100,7 +102,7 @@ const tarball = execFileSync('npm', ['pack', '--silent', '--pack-destination', d
 execFileSync('tar', ['-xzf', path.join(dir, tarball), '-C', installed, '--strip-components=1'])
 symlinkSync(realpathSync(path.join(root, 'node_modules', 'undici')), path.join(dir, 'node_modules', 'undici'), 'dir')
 writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ private: true, type: 'module' }))
-for (const file of ['suite.mjs', 'main.mjs', 'browser-main.mjs']) copyFileSync(path.join(here, file), path.join(dir, file))
+for (const file of ['suite.mjs', 'main.mjs', 'browser-main.mjs', 'browser-standard.mjs']) copyFileSync(path.join(here, file), path.join(dir, file))
 
 // ---- the browser bundles ----
 
@@ -127,7 +129,10 @@ async function unbundled (options) {
   return reasons
 }
 
-async function bundle (options) {
+// The extensions' modules: in the bundles that import whatwg-eventsource/extensions, and in no other.
+const EXTENSION_MODULES = ['web/eventsource/init-extensions.mjs', 'web/eventsource/reconnect-policy.mjs', 'web/eventsource/message-iterator.mjs', 'web/transport/request-init.mjs']
+
+async function bundle (options, entry = 'browser-main.mjs') {
   const reasons = await unbundled(options)
   const stand = {
     name: 'unbundled-entries',
@@ -137,7 +142,7 @@ async function bundle (options) {
     }
   }
   const result = await esbuild.build({
-    entryPoints: [path.join(dir, 'browser-main.mjs')],
+    entryPoints: [path.join(dir, entry)],
     absWorkingDir: dir,
     bundle: true,
     format: 'esm',
@@ -153,6 +158,9 @@ async function bundle (options) {
   const leaked = inputs.filter((input) => NODE_ONLY.test(shown(input)))
   if (leaked.length !== 0) throw new Error(`the bundle holds Node-only modules: ${leaked.join(', ')}`)
   if (!inputs.includes(`${PACKAGE}browser.mjs`)) throw new Error('the bundle does not start from browser.mjs')
+  const extensions = EXTENSION_MODULES.filter((file) => inputs.includes(`${PACKAGE}${file}`))
+  const expected = entry === 'browser-main.mjs' ? EXTENSION_MODULES : []
+  if (extensions.join() !== expected.join()) throw new Error(`${entry}: the bundle holds ${extensions.join(', ') || 'none'} of the extensions' modules`)
   for (const [entry, reason] of reasons) console.log(`# ${options.platform === 'browser' ? 'page' : 'worker'}: ${entry} does not bundle (${reason}): its test is skipped`)
   return result.outputFiles[0].contents
 }
@@ -163,6 +171,9 @@ if (chromium !== undefined) {
   assets.set('/page.js', { type: 'text/javascript', body: await bundle({ platform: 'browser' }) })
   assets.set('/worker.js', { type: 'text/javascript', body: await bundle({ platform: 'neutral', conditions: ['worker'], mainFields: ['module', 'main'] }) })
   assets.set('/', { type: 'text/html', body: '<!doctype html><meta charset="utf-8"><script type="module" src="/page.js"></script>' })
+  // The standard build: the package without whatwg-eventsource/extensions.
+  assets.set('/standard.js', { type: 'text/javascript', body: await bundle({ platform: 'browser' }, 'browser-standard.mjs') })
+  assets.set('/standard.html', { type: 'text/html', body: '<!doctype html><meta charset="utf-8"><script type="module" src="/standard.js"></script>' })
   assets.set('/worker.html', {
     type: 'text/html',
     body: `<!doctype html><meta charset="utf-8"><script>
@@ -209,7 +220,7 @@ function tally (run, lines) {
     if (match[1] !== undefined) failed++
     else if (match[3] !== undefined) skipped++
   }
-  const missing = testNames.filter((name) => !names.has(name))
+  const missing = (run.names ?? testNames).filter((name) => !names.has(name))
   return { passed: names.size - failed - skipped, failed: failed + missing.length, skipped, missing }
 }
 

@@ -73,9 +73,16 @@ class Skip extends Error {}
 
 // ---- the tests ----
 
+// Which build a test runs in: every test in the build with the extensions (Node, Bun, Deno, and a browser
+// build that imports whatwg-eventsource/extensions); the standard's tests (STANDARD) also in a browser
+// build without them (test/runtime/browser-standard.mjs), and the tests of that build (STANDARD_ONLY)
+// there alone.
+const FULL = 'full'
+const STANDARD = 'standard'
+const STANDARD_ONLY = 'standard only'
 const tests = []
-function test (name, fn) {
-  tests.push({ name, fn })
+function test (name, fn, builds = FULL) {
+  tests.push({ name, fn, builds })
 }
 
 test('connect: open, a message, readyState, url, origin, the request', async ({ open, url, requests, env, pkg }) => {
@@ -101,7 +108,7 @@ test('connect: open, a message, readyState, url, origin, the request', async ({ 
     equal(relative.url, url('basic'), 'a relative URL, resolved')
     await record(relative, ['message']).wait('message')
   }
-})
+}, STANDARD)
 
 test('message types: named events, multi-line data, ids, comments, CR/CRLF, BOM, UTF-8', async ({ open, url }) => {
   const source = open(url('types'))
@@ -119,7 +126,7 @@ test('message types: named events, multi-line data, ids, comments, CR/CRLF, BOM,
     ['done', 'end', '7']
   ], 'events')
   equal(handled, 5, 'onmessage calls')
-})
+}, STANDARD)
 
 test('reconnect: an error, then Last-Event-ID (UTF-8) on the next request', async ({ open, url, requests, pkg }) => {
   const source = open(url('reconnect'))
@@ -131,7 +138,7 @@ test('reconnect: an error, then Last-Event-ID (UTF-8) on the next request', asyn
     'the error: readyState, code, willReconnect')
   same(events.of('message').map((e) => e.lastEventId), ['é1', 'é1'], 'lastEventId')
   same((await requests(2)).requests.map((r) => r.lastEventId ?? null), [null, 'é1'], 'Last-Event-ID sent')
-})
+}, STANDARD)
 
 test('retry: the reconnection time, from the stream', async ({ open, url }) => {
   const source = open(url('retry'))
@@ -142,7 +149,7 @@ test('retry: the reconnection time, from the stream', async ({ open, url }) => {
   same([error.event.willReconnect, error.event.reconnectDelay], [true, 40], 'the error: willReconnect, reconnectDelay')
   const waited = events.of('open')[1].time - error.time
   assert(waited >= 35, `reconnected ${waited.toFixed(1)} ms after the error; retry: 40 asks for 40`)
-})
+}, STANDARD)
 
 test('POST: string, bytes and form bodies; a body function, called again on reconnection', async ({ open, url }) => {
   const posts = record(open(url('echo', 'end=1'), { method: 'POST', body: ({ attempt }) => `attempt ${attempt}` }), ['message'])
@@ -250,7 +257,7 @@ test('close(): nothing dispatched after it, the connection released, no reconnec
   same(got, ['one'], 'messages (two more came in the same chunk)')
   equal(errors, 0, 'error events')
   equal((await requests(1)).requests.length, 1, 'requests')
-})
+}, STANDARD)
 
 test('error details: a status or type that fails the connection', async ({ open, url, env, pkg }) => {
   const notFound = await record(open(url('status', 'code=404')), ['error']).wait('error')
@@ -264,7 +271,7 @@ test('error details: a status or type that fails the connection', async ({ open,
   const wrongType = await record(open(url('type')), ['error']).wait('error')
   same([wrongType.readyState, wrongType.event.code, wrongType.event.status], [pkg.EventSource.CLOSED, 'ERR_EVENTSOURCE_BAD_CONTENT_TYPE', 200],
     'text/plain: readyState, code, status')
-})
+}, STANDARD)
 
 test('error details: a dropped connection and an ended stream reconnect', async ({ open, url, env, pkg, cut: cutNow }) => {
   const cut = record(open(url('cut')), ['message', 'error'])
@@ -328,7 +335,7 @@ test('one task per event: a loop that awaits each event sees all those of one ch
     for (let i = 0; i < 3; i++) data.push(await nextData())
   })(), WAIT_MS, 'three messages, awaited one at a time')
   same(data, ['1', '2', '3'], 'messages')
-})
+}, STANDARD)
 
 test('content coding: a gzip stream is decoded', async ({ open, url, requests }) => {
   const message = await record(open(url('gzip')), ['message']).wait('message')
@@ -458,10 +465,36 @@ test('drop-in whatwg-eventsource/parser/stream: EventSourceParserStream on a fet
   same(parsed, TYPES_PARSED, 'events')
 })
 
+test('without whatwg-eventsource/extensions: an extension in the init, or for await, throws; nothing is sent', async ({ open, url, requests, pkg }) => {
+  let refused
+  try {
+    open(url('basic'), { headers: { 'x-custom': 'never' } })
+  } catch (err) {
+    refused = err
+  }
+  same([refused?.code, refused instanceof TypeError], ['ERR_EVENTSOURCE_EXTENSION_NOT_LOADED', true], 'init.headers: code, class')
+  assert(refused.message.startsWith('init.headers ') && refused.message.includes("import 'whatwg-eventsource/extensions'"),
+    `the message names the member and what to import (${refused.message})`)
+  const source = open(url('basic'), { withCredentials: false })
+  let iterating
+  try {
+    source[Symbol.asyncIterator]()
+  } catch (err) {
+    iterating = err
+  }
+  equal(iterating?.code, 'ERR_EVENTSOURCE_EXTENSION_NOT_LOADED', 'for await')
+  equal((await record(source, ['message']).wait('message')).data, 'hello', 'the standard EventSource')
+  same((await requests(1)).requests.map((r) => r.headers['x-custom'] ?? null), [null], 'one request, the standard source\'s')
+}, STANDARD_ONLY)
+
 // ---- the runner ----
 
+const testsOf = (standardBuild) => tests.filter((t) => standardBuild ? t.builds !== FULL : t.builds !== STANDARD_ONLY)
+
 /** The name of every test, in order: test/runtime/run.mjs checks that each run reported them all. */
-export const testNames = tests.map((t) => t.name)
+export const testNames = testsOf(false).map((t) => t.name)
+/** The same for a browser build without whatwg-eventsource/extensions. */
+export const standardTestNames = testsOf(true).map((t) => t.name)
 
 /**
  * @param {object} options
@@ -475,15 +508,16 @@ export const testNames = tests.map((t) => t.name)
  * @param {'dispatcher' | 'fetch'} options.transport the transport this run should be using
  * @param {boolean} options.passFetch give every source `fetch: globalThis.fetch`
  * @param {boolean} options.browser in a document or a worker
+ * @param {boolean} [options.standardBuild] a browser build without whatwg-eventsource/extensions: the standard's tests
  * @param {(line: string) => void} options.log
  * @returns {Promise<{ passed: number, failed: number, skipped: number }>}
  */
-export async function runSuite ({ pkg, loadPolyfill, loadEntry, base, cross, keyPrefix, transport, passFetch, browser, log }) {
+export async function runSuite ({ pkg, loadPolyfill, loadEntry, base, cross, keyPrefix, transport, passFetch, browser, standardBuild = false, log }) {
   let passed = 0
   let failed = 0
   let skipped = 0
   const env = { base, cross, transport, browser, loadPolyfill, loadEntry, note: (text) => log(`# ${text}`) }
-  for (const [index, { name, fn }] of tests.entries()) {
+  for (const [index, { name, fn }] of testsOf(standardBuild).entries()) {
     const key = `${keyPrefix}-${index}`
     const sources = []
     const url = (route, query = '', origin = base) => `${origin}/sse/${route}?key=${encodeURIComponent(key)}${query === '' ? '' : `&${query}`}`

@@ -2,6 +2,7 @@
 // @types/node, skipLibCheck false. The entries that need no Node types compile with only the web
 // globals a worker (or Deno) declares.
 import 'whatwg-eventsource/polyfill'
+import 'whatwg-eventsource/extensions'
 import { EventSource, ErrorEvent, type EventSourceInit } from 'whatwg-eventsource/eventsource'
 import { createParser, type EventSourceMessage } from 'whatwg-eventsource/parser'
 import { EventSourceParserStream } from 'whatwg-eventsource/parser/stream'

@@ -14,6 +14,7 @@ import {
   type ParsedEvent
 } from 'whatwg-eventsource'
 import 'whatwg-eventsource/polyfill'
+import 'whatwg-eventsource/extensions'
 import { EventSource as DropIn, ErrorEvent as DropInErrorEvent } from 'whatwg-eventsource/eventsource'
 import { createParser, type EventSourceMessage } from 'whatwg-eventsource/parser'
 import { EventSourceParserStream as DropInParserStream } from 'whatwg-eventsource/parser/stream'

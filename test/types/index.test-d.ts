@@ -136,6 +136,7 @@ new EventSource('http://127.0.0.1/', {
 expectError(new EventSource('http://127.0.0.1/', { reconnect: { policy: () => 'later' } }))
 expectError(new EventSource('http://127.0.0.1/', { reconnect: { policy: async () => 5 } }))
 expectAssignable<ErrorCode>('ERR_EVENTSOURCE_RECONNECT_POLICY')
+expectAssignable<ErrorCode>('ERR_EVENTSOURCE_EXTENSION_NOT_LOADED')
 const changes: RequestChanges = { url: 'http://127.0.0.1/' }
 const context: AttemptContext | undefined = undefined
 const previous: PreviousAttempt | null = null

@@ -13,9 +13,9 @@ import { mimeEssence } from '../transport/response-headers.mjs'
 import { displayHref } from '../transport/url.mjs'
 import { createAttempt } from '../transport/transport-web.mjs'
 import { releaseHandlerMap } from '../platform/listeners-web.mjs'
+import { extension } from './extensions.mjs'
 import * as module$1 from './diagnostics-web.mjs'
-import * as module$2 from './message-iterator.mjs'
-import * as module$3 from './reconnect-policy.mjs'
+import { nextAttempt as nextAttempt$2 } from './reconnect.mjs'
 
 // The EventSource interface and its processing model.
 // https://html.spec.whatwg.org/multipage/server-sent-events.html#the-eventsource-interface
@@ -35,11 +35,10 @@ const { SourceDiagnostics } = module$1 // diagnostics-node.js; diagnostics-web.j
 // lib/transport/transport-node.js on Node, Bun and Deno; lib/transport/transport-web.js, fetch only,
 // elsewhere (package.json's "imports").
 // lib/platform/listeners-node.js on Node, Bun and Deno; lib/platform/listeners-web.js elsewhere.
-// The reconnection policy and `for await` are loaded with the first failure and the first iteration: a
-// source that only receives events needs neither, and each file is a few tenths of a millisecond of a
-// fresh process's start (benchmarks/startup).
-let reconnectPolicy = null
-let messageIterator = null
+// `for await` is an extension, found through the registry (extensions.js). Every retry decision
+// (reconnect.js) is loaded with the first failure: a source that only receives events never needs it, and
+// each file is a few tenths of a millisecond of a fresh process's start (benchmarks/startup).
+let nextAttempt = null
 
 // The default reconnection time: "a user-agent-defined value, probably in the region of a few
 // seconds". Chromium and Node's built-in use 3 s (Firefox 5 s).
@@ -198,7 +197,7 @@ class EventSource extends EventTarget {
     const urlRecord = parseUrl(urlString)
     this.#url = urlRecord.href
     this.#init = init
-    this.#reconnectionTime = init.reconnect.delay ?? DEFAULT_RECONNECTION_TIME
+    this.#reconnectionTime = init.reconnect?.delay ?? DEFAULT_RECONNECTION_TIME
     this.#parser = new SourceParser(this, init, parserCallbacks)
     this.#diagnostics = new SourceDiagnostics(this, urlRecord)
     if (init.signal !== null) {
@@ -257,7 +256,7 @@ class EventSource extends EventTarget {
    */
   [Symbol.asyncIterator] () {
     brandCheck(this)
-    messageIterator ??= module$2
+    const messageIterator = extension('iterator', 'for await (Symbol.asyncIterator)')
     if (this.#readyState === CLOSED) return messageIterator.finishedIterator()
     this.#iterators ??= new messageIterator.MessageIterators(this.#internals, this.#init.highWaterMark, this.#init.highWaterMarkBytes)
     return this.#iterators.add()
@@ -432,14 +431,14 @@ class EventSource extends EventTarget {
   #reestablish (error, failsConnection) {
     // Step 1: if the readyState attribute is set to CLOSED, abort these steps.
     if (this.#readyState === CLOSED) return
-    // Extension: the reconnection policy (lib/eventsource/reconnect-policy.js) decides whether to try
-    // again and how long to wait: by default the reconnection time, exactly.
-    reconnectPolicy ??= module$3
+    // Whether to try again and how long to wait (lib/eventsource/reconnect.js): by default the reconnection
+    // time, exactly; extension: the reconnection policy.
     const now = performance.now()
     if (++this.#failures === 1) this.#failingSince = now
-    const counts = { events: this.#attemptEvents, retry: this.#reconnectionTime, failures: this.#failures, attempts: this.#attempts }
-    const cause = reconnectPolicy.causeOf(error, failsConnection, { ...counts, elapsed: now - this.#failingSince })
-    const next = reconnectPolicy.nextAttempt(this.#init.reconnect, cause)
+    nextAttempt ??= nextAttempt$2
+    const next = nextAttempt(this.#init.reconnect, error, failsConnection, {
+      events: this.#attemptEvents, retry: this.#reconnectionTime, failures: this.#failures, attempts: this.#attempts, elapsed: now - this.#failingSince
+    })
     // The policy may have called close().
     if (this.#readyState === CLOSED) return
     if (typeof next !== 'number') {

@@ -6,6 +6,9 @@
 // that package's departures from the standard (lib/compat/eventsource/departures.js).
 
 const { EventSource: CoreEventSource } = require('../../eventsource/eventsource')
+// That package's init members (fetch, maxBufferSize) are extensions of ours: this entry has them all,
+// in a browser build too (lib/eventsource/extensions.js).
+require('../../eventsource/extensions-all')
 const { fromCallerOf } = require('../../error-class')
 const { parseUrl, coreInit } = require('./departures')
 

@@ -2,11 +2,15 @@
 import { EventSource as CoreEventSource } from '../../eventsource/eventsource.mjs'
 import { fromCallerOf } from '../../error-class.mjs'
 import { parseUrl, coreInit } from './departures.mjs'
+import '../../eventsource/extensions-all.mjs'
 
 // `whatwg-eventsource/eventsource`: the `eventsource` package's EventSource (its API of versions 3 to 5),
 // for code and tests written against it, which switch by changing the import. It is this package's
 // EventSource (lib/eventsource/eventsource.js: the same state machine, fetch transport and parser), with
 // that package's departures from the standard (lib/compat/eventsource/departures.js).
+
+// That package's init members (fetch, maxBufferSize) are extensions of ours: this entry has them all,
+// in a browser build too (lib/eventsource/extensions.js).
 
 class EventSource extends CoreEventSource {
   /**

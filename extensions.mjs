@@ -1,0 +1,2 @@
+// `import 'whatwg-eventsource/extensions'`: the same as the CommonJS entry (extensions.js).
+import './extensions.js'

@@ -1,0 +1,59 @@
+'use strict'
+
+// The decision after each failure (HTML "reestablish the connection"): the delay before the next attempt,
+// or the error to fail the connection with. Without init.reconnect in the init (a browser build without
+// the extensions), the standard's: a response the standard does not take fails the connection; anything
+// else waits the reconnection time, with the storm floor below. Otherwise the reconnection policy
+// (reconnect-policy.js, an extension found through lib/eventsource/extensions.js) decides; with its
+// defaults it decides the same.
+
+const { extension } = require('#extensions')
+
+// setTimeout takes at most 2^31 - 1 ms and fires after 1 ms for anything larger: clamp instead, so
+// a huge `retry:` or Retry-After never turns into a reconnection loop.
+const MAX_TIMER_DELAY = 2 ** 31 - 1
+
+// The standard lets a server set the reconnection time to 0 (`retry: 0`) and end every response at
+// once: Chromium then reconnects as fast as the network allows, forever (about 600 requests a second
+// over loopback); Firefox raises any `retry:` below 500 ms to 500 ms, for every server. We keep the
+// reconnection time exact, as Chromium does, while attempts deliver events, and put a floor under the
+// wait only once attempts in a row have delivered none ("Optionally, wait some more", HTML 9.2.3): no
+// floor after the first (one dropped connection reconnects as the server asked), then 1, 2, 4 ... 512 ms,
+// then 1 s for as long as it lasts. However the server behaves, that is at most 11 attempts in any one
+// second, then one a second; a reconnection time or backoff above the floor is never changed.
+const STORM_FLOOR_MAX = 1000
+
+/**
+ * The least wait after `failures` attempts in a row that delivered no event.
+ * @param {number} failures 1 for the first
+ * @returns {number} milliseconds
+ */
+function stormFloor (failures) {
+  if (failures < 2) return 0
+  return Math.min(2 ** (failures - 2), STORM_FLOOR_MAX)
+}
+
+function clampDelay (ms) {
+  // NaN (not reachable from our own arithmetic) becomes no wait rather than setTimeout's 1 ms.
+  if (!(ms > 0)) return 0
+  return Math.min(Math.round(ms), MAX_TIMER_DELAY)
+}
+
+/**
+ * @param {object | null} reconnect init.reconnect, resolved (lib/eventsource/init-extensions.js); null for
+ *   the standard's reconnection
+ * @param {Error} error why the attempt ended
+ * @param {boolean} failsConnection the standard fails the connection here (a response it does not take)
+ * @param {{ events: number, retry: number, failures: number, attempts: number, elapsed: number }} counts
+ * @returns {Error | number} the error to fail with, or the delay in ms
+ */
+function nextAttempt (reconnect, error, failsConnection, counts) {
+  if (reconnect === null) {
+    if (failsConnection) return error
+    return clampDelay(Math.max(clampDelay(Math.min(counts.retry, MAX_TIMER_DELAY)), stormFloor(counts.failures)))
+  }
+  const decide = extension('reconnect', 'init.reconnect')
+  return decide(reconnect, error, failsConnection, counts)
+}
+
+module.exports = { nextAttempt, stormFloor, clampDelay, MAX_TIMER_DELAY }
