@@ -10,7 +10,8 @@
 // (reconnect-policy.js), `for await` (message-iterator.js), the error event (error-event.js) and what is
 // published on diagnostics_channel (diagnostics-node.js). Each attempt is a request (lib/transport/request.js)
 // sent by a transport (lib/transport/transport-node.js), which reports to the source's internals; the
-// body's bytes go to an EventSourceParser (lib/parser/parser.js, through source-parser.js), whose events come back here as tasks.
+// body's bytes go to an EventSourceParser (lib/parser/parser.js, through source-parser.js), whose events
+// come back here as tasks.
 // With no extension in the init, every step is the standard's.
 
 const { unshared } = require('../parser/unshared-string')

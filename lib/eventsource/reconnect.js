@@ -50,7 +50,8 @@ function clampDelay (ms) {
 function nextAttempt (reconnect, error, failsConnection, counts) {
   if (reconnect === null) {
     if (failsConnection) return error
-    return clampDelay(Math.max(clampDelay(Math.min(counts.retry, MAX_TIMER_DELAY)), stormFloor(counts.failures)))
+    // (clampDelay() caps at MAX_TIMER_DELAY and rounds; the floor is a whole number below it.)
+    return Math.max(clampDelay(counts.retry), stormFloor(counts.failures))
   }
   const decide = extension('reconnect', 'init.reconnect')
   return decide(reconnect, error, failsConnection, counts)

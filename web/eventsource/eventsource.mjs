@@ -27,7 +27,8 @@ import { nextAttempt as nextAttempt$2 } from './reconnect.mjs'
 // (reconnect-policy.js), `for await` (message-iterator.js), the error event (error-event.js) and what is
 // published on diagnostics_channel (diagnostics-node.js). Each attempt is a request (lib/transport/request.js)
 // sent by a transport (lib/transport/transport-node.js), which reports to the source's internals; the
-// body's bytes go to an EventSourceParser (lib/parser/parser.js, through source-parser.js), whose events come back here as tasks.
+// body's bytes go to an EventSourceParser (lib/parser/parser.js, through source-parser.js), whose events
+// come back here as tasks.
 // With no extension in the init, every step is the standard's.
 
 const { ERR_EVENTSOURCE_BAD_CONTENT_TYPE, ERR_EVENTSOURCE_BAD_STATUS, ERR_EVENTSOURCE_REQUEST_INIT, ERR_EVENTSOURCE_STREAM_ENDED } = codes$0

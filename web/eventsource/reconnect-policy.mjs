@@ -7,8 +7,9 @@ import { stormFloor, clampDelay, MAX_TIMER_DELAY } from './reconnect.mjs'
 // delay before the next attempt, in ms, or 'stop'. The user may give one (reconnect.policy); without
 // it, the policy is the one the declarative options make (declarativePolicy, below): with the defaults
 // (no status retried, no limit, factor 1, no cap, no jitter) the delay is the reconnection time, exactly
-// as the standard says. Whatever the policy, a floor (stormFloor, lib/eventsource/reconnect.js) holds the wait up for servers that
-// keep answering with nothing, unless the user turns it off explicitly (reconnect.floor false).
+// as the standard says. Whatever the policy, a floor (stormFloor, lib/eventsource/reconnect.js) holds
+// the wait up for servers that keep answering with nothing, unless the user turns it off explicitly
+// (reconnect.floor false).
 // The policy is consulted for what the standard reestablishes (the end of the body, a network error, a
 // timeout) and for the responses it fails on (a status other than 200, a Content-Type other than
 // text/event-stream: `failsConnection`); failures that retrying would only meet again (a redirect loop, an
