@@ -7,7 +7,7 @@
 
 const { EventSource } = require('./lib/eventsource/eventsource')
 const { EventSourceErrorEvent } = require('./lib/eventsource/error-event')
-const { EventSourceParser } = require('./lib/parser/parser')
+const { EventSourceParser } = require('./lib/parser/event-source-parser')
 const { EventSourceParserStream } = require('./lib/parser/web-stream')
 
 module.exports = {

@@ -6,7 +6,7 @@
 // loading). test/bundle-size.test.js checks it.
 import { EventSource } from './web/eventsource/eventsource.mjs'
 import { EventSourceErrorEvent } from './web/eventsource/error-event.mjs'
-import { EventSourceParser } from './web/parser/parser.mjs'
+import { EventSourceParser } from './web/parser/event-source-parser.mjs'
 import { EventSourceParserStream } from './web/parser/web-stream.mjs'
 
 export { EventSource, EventSourceErrorEvent, EventSourceParser, EventSourceParserStream }

@@ -1,7 +1,7 @@
 'use strict'
 
 const { EventSource } = require('./lib/eventsource/eventsource')
-const { EventSourceParser } = require('./lib/parser/parser')
+const { EventSourceParser } = require('./lib/parser/event-source-parser')
 
 module.exports = {
   EventSource,

@@ -191,7 +191,7 @@ function eventsourceParser (name, createParser, keepAlive) {
  *   previous iteration's parser alive (./parser.bench.mjs says why)
  */
 export async function byteImplementations ({ peers = PARSER_PEERS, keepAlive = true } = {}) {
-  const out = [ours(require('../lib/parser/parser.js').EventSourceParser, keepAlive)]
+  const out = [ours(require('../lib/parser/event-source-parser.js').EventSourceParser, keepAlive)]
   for (const id of peers) {
     const info = peerInfo(id)
     if (id === 'eventsource-parser') {

@@ -55,7 +55,7 @@ t.test('no bundle grows past today\'s size', async (t) => {
 
 t.test('a parser comes without the EventSource', async (t) => {
   const parser = rows.EventSourceParser
-  t.ok(parser.inputs.includes('web/parser/parser.mjs'), 'EventSourceParser: the parser')
+  t.ok(parser.inputs.includes('web/parser/event-source-parser.mjs'), 'EventSourceParser: the parser')
   t.same(parser.inputs.filter((file) => /^(?:lib|web)\/(?:eventsource|transport)\//.test(file)), [], 'EventSourceParser: no EventSource, no transport')
   t.ok(parser.gzipped < rows.EventSource.gzipped / 2, `EventSourceParser: ${parser.gzipped} B, under half of the EventSource's ${rows.EventSource.gzipped} B`)
   for (const name of ['whatwg-eventsource/parser', 'whatwg-eventsource/parser/stream']) {
@@ -71,6 +71,8 @@ t.test('the EventSource comes from web/, without the Node-only modules and with 
   for (const file of ['web/error-messages-web.mjs', 'web/transport/redirect-policy-web.mjs', 'web/eventsource/diagnostics-web.mjs', 'web/platform/bytes-web.mjs']) {
     t.ok(inputs.includes(file), file)
   }
+  // The source's parser takes its options from a resolved init: the public class's option checks stay out.
+  t.same(inputs.filter((file) => /event-source-parser|validators-values/.test(file)), [], 'no parser option checks')
 })
 
 // The extensions are opt-in in a browser build (lib/eventsource/extensions.js): the EventSource alone holds

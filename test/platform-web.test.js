@@ -265,7 +265,7 @@ t.test('browser.mjs: the classes of browser.js, each from its own module of web/
   const modules = {
     EventSource: '../web/eventsource/eventsource.mjs',
     EventSourceErrorEvent: '../web/eventsource/error-event.mjs',
-    EventSourceParser: '../web/parser/parser.mjs',
+    EventSourceParser: '../web/parser/event-source-parser.mjs',
     EventSourceParserStream: '../web/parser/web-stream.mjs'
   }
   t.same(Object.keys(cjs).sort(), names)

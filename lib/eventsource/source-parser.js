@@ -1,15 +1,15 @@
 'use strict'
 
-// The parser of an EventSource (lib/eventsource/eventsource.js): an EventSourceParser that knows its
+// The parser of an EventSource (lib/eventsource/eventsource.js): an EventStreamParser that knows its
 // source, so that every source shares one pair of callbacks, which the parser calls as its own methods
 // (`this` is the parser) and which find their source through it. A closure of its own for each would
 // cost every idle connection about a hundred bytes.
 
-const { EventSourceParser } = require('../parser/parser')
+const { EventStreamParser } = require('../parser/parser')
 // lib/transport/transport-node.js on Node, Bun and Deno; lib/transport/transport-web.js elsewhere.
 const { transportMaxEventSize } = require('#transport')
 
-class SourceParser extends EventSourceParser {
+class SourceParser extends EventStreamParser {
   /**
    * @param {EventTarget} source the EventSource, which `callbacks` reach as `this.source`
    * @param {object} init its resolved init dictionary (lib/eventsource/init.js)

@@ -5,7 +5,7 @@
 // side until the reader catches up) and errors through stream.pipeline.
 
 const { Transform } = require('node:stream')
-const { EventSourceParser } = require('./parser')
+const { EventSourceParser } = require('./event-source-parser')
 const { fromCallerOf } = require('../error-class')
 const { validateObject } = require('../validators-values')
 

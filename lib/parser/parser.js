@@ -1,6 +1,7 @@
 'use strict'
 
-// EventSourceParser: bytes of a text/event-stream in, events out.
+// EventStreamParser: bytes of a text/event-stream in, events out (EventSourceParser, the public class, is
+// this with its options checked: ./event-source-parser.js).
 // https://html.spec.whatwg.org/multipage/server-sent-events.html#parsing-an-event-stream
 // https://html.spec.whatwg.org/multipage/server-sent-events.html#event-stream-interpretation
 //
@@ -27,7 +28,6 @@ const { codes: { ERR_EVENTSOURCE_EVENT_TOO_LARGE, ERR_EVENTSOURCE_WRITE_AFTER_EN
 const { unshared } = require('./unshared-string')
 const { PendingLine, NO_PENDING } = require('./pending-line')
 const { TEXT_CHUNK, SHORT_TEXT_CHUNK, chunkText, decode, valueCost, idStringCost, DATA_LINE_COST, DATA_JOIN_COST } = require('./values')
-const { validOptions } = require('./parser-options')
 
 // Whether the line [start, end) of `bytes` is a `data` field with a colon (`data:`).
 function isDataField (bytes, start, end) {
@@ -49,7 +49,10 @@ const PIN_SLACK = 64 * 1024
 // taken by the next parser that stashes (so parsers that keep stashing reuse one).
 let sparePending = null
 
-class EventSourceParser {
+// The byte parser, its options taken as given: EventSourceParser (./event-source-parser.js), the public
+// class, checks them first; an EventSource's parser (lib/eventsource/source-parser.js) is made from a resolved
+// init.
+class EventStreamParser {
   // Consumer callbacks.
   #onEvent
   #onRetry
@@ -96,7 +99,7 @@ class EventSourceParser {
    * @param {string} [options.lastEventId] the last event ID string to start from
    */
   constructor (options) {
-    const { onEvent, onRetry, onComment, maxEventSize = DEFAULT_MAX_EVENT_SIZE, lastEventId = '' } = validOptions(options, new.target)
+    const { onEvent, onRetry, onComment, maxEventSize = DEFAULT_MAX_EVENT_SIZE, lastEventId = '' } = options
     this.#onEvent = onEvent
     this.#onRetry = onRetry ?? null
     this.#onComment = onComment ?? null
@@ -492,4 +495,4 @@ class EventSourceParser {
   }
 }
 
-module.exports = { EventSourceParser }
+module.exports = { EventStreamParser }

@@ -7,7 +7,7 @@
 
 // #bytes: Node's util.types on Node, Bun and Deno; a web equivalent in browsers (package.json "imports").
 const { isUint8Array } = require('#bytes')
-const { EventSourceParser } = require('./parser')
+const { EventSourceParser } = require('./event-source-parser')
 const { StringChunkEncoder } = require('./string-chunk-encoder')
 const { fromCallerOf } = require('../error-class')
 const { codes: { ERR_INVALID_ARG_TYPE } } = require('../errors-arguments')

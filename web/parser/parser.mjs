@@ -7,9 +7,9 @@ import { codes as codes$1 } from '../errors-parser.mjs'
 import { unshared } from './unshared-string.mjs'
 import { PendingLine, NO_PENDING } from './pending-line.mjs'
 import { TEXT_CHUNK, SHORT_TEXT_CHUNK, chunkText, decode, valueCost, idStringCost, DATA_LINE_COST, DATA_JOIN_COST } from './values.mjs'
-import { validOptions } from './parser-options.mjs'
 
-// EventSourceParser: bytes of a text/event-stream in, events out.
+// EventStreamParser: bytes of a text/event-stream in, events out (EventSourceParser, the public class, is
+// this with its options checked: ./event-source-parser.js).
 // https://html.spec.whatwg.org/multipage/server-sent-events.html#parsing-an-event-stream
 // https://html.spec.whatwg.org/multipage/server-sent-events.html#event-stream-interpretation
 //
@@ -48,7 +48,10 @@ const PIN_SLACK = 64 * 1024
 // taken by the next parser that stashes (so parsers that keep stashing reuse one).
 let sparePending = null
 
-class EventSourceParser {
+// The byte parser, its options taken as given: EventSourceParser (./event-source-parser.js), the public
+// class, checks them first; an EventSource's parser (lib/eventsource/source-parser.js) is made from a resolved
+// init.
+class EventStreamParser {
   // Consumer callbacks.
   #onEvent
   #onRetry
@@ -95,7 +98,7 @@ class EventSourceParser {
    * @param {string} [options.lastEventId] the last event ID string to start from
    */
   constructor (options) {
-    const { onEvent, onRetry, onComment, maxEventSize = DEFAULT_MAX_EVENT_SIZE, lastEventId = '' } = validOptions(options, new.target)
+    const { onEvent, onRetry, onComment, maxEventSize = DEFAULT_MAX_EVENT_SIZE, lastEventId = '' } = options
     this.#onEvent = onEvent
     this.#onRetry = onRetry ?? null
     this.#onComment = onComment ?? null
@@ -491,4 +494,4 @@ class EventSourceParser {
   }
 }
 
-export { EventSourceParser }
+export { EventStreamParser }
