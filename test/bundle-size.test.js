@@ -68,18 +68,18 @@ t.test('a parser comes without the EventSource', async (t) => {
 t.test('the EventSource comes from web/, without the Node-only modules and with the web side of each import', async (t) => {
   const { inputs } = rows.EventSource
   t.same(inputs.filter((file) => /-node\.m?js$|^index\.js$|^lib\//.test(file)), [])
-  for (const file of ['web/error-messages-web.mjs', 'web/transport/redirect-policy-web.mjs', 'web/eventsource/diagnostics-web.mjs', 'web/platform/bytes-web.mjs']) {
+  for (const file of ['web/errors/messages-web.mjs', 'web/transport/redirect-policy-web.mjs', 'web/eventsource/diagnostics-web.mjs', 'web/platform/bytes-web.mjs']) {
     t.ok(inputs.includes(file), file)
   }
   // The source's parser takes its options from a resolved init: the public class's option checks stay out.
-  t.same(inputs.filter((file) => /event-source-parser|validators-values/.test(file)), [], 'no parser option checks')
+  t.same(inputs.filter((file) => /event-source-parser|validators\/values/.test(file)), [], 'no parser option checks')
 })
 
 // The extensions are opt-in in a browser build (lib/eventsource/extensions.js): the EventSource alone holds
 // none of their modules, and importing whatwg-eventsource/extensions brings every one.
 t.test('the extensions come with whatwg-eventsource/extensions, and only with it', async (t) => {
   const EXTENSIONS = ['web/eventsource/init-extensions.mjs', 'web/eventsource/reconnect-policy.mjs', 'web/eventsource/message-iterator.mjs',
-    'web/transport/request-init.mjs', 'web/validators-options.mjs', 'web/eventsource/extensions-all.mjs']
+    'web/transport/request-init.mjs', 'web/validators/options.mjs', 'web/eventsource/extensions-all.mjs']
   const standard = rows.EventSource.inputs
   t.same(EXTENSIONS.filter((file) => standard.includes(file)), [], 'EventSource: none of them')
   for (const file of ['web/eventsource/extensions.mjs', 'web/eventsource/reconnect.mjs', 'web/transport/request.mjs']) {

@@ -1,8 +1,8 @@
 'use strict'
 
 // Every error code the library can produce is declared once, in the table of the layer that makes it
-// (lib/errors-arguments.js, lib/errors-http.js, lib/errors-parser.js, lib/errors-connection.js, lib/errors-drop-in.js, lib/errors-extensions.js, which
-// lib/errors.js loads into one `codes`), and is one a program can switch on: docs/errors.md lists it and the ErrorCode type names it. The codes are read from
+// (lib/errors/arguments.js, lib/errors/http.js, lib/errors/parser.js, lib/errors/connection.js, lib/errors/drop-in.js, lib/errors/extensions.js, which
+// lib/errors/index.js loads into one `codes`), and is one a program can switch on: docs/errors.md lists it and the ErrorCode type names it. The codes are read from
 // the table itself, so a new code without documentation fails here; and a code spelled out anywhere
 // else in lib/ must be one the table declares, so none can drift from it.
 
@@ -40,11 +40,11 @@ t.test('the table declares every code, each as a constructor named after it', as
   }
 })
 
-t.test('each code is in one table, and lib/errors.js holds them all', async (t) => {
-  const tables = ['errors-arguments', 'errors-http', 'errors-parser', 'errors-connection', 'errors-drop-in', 'errors-extensions'].map((name) => require(`../lib/${name}`).codes)
+t.test('each code is in one table, and lib/errors/index.js holds them all', async (t) => {
+  const tables = ['arguments', 'http', 'parser', 'connection', 'drop-in', 'extensions'].map((name) => require(`../lib/errors/${name}`).codes)
   const all = tables.flatMap((table) => Object.keys(table))
   t.equal(new Set(all).size, all.length, 'no code in two tables')
-  t.same(all.sort(), [...declared].sort(), 'lib/errors.js has every table\'s codes and no other')
+  t.same(all.sort(), [...declared].sort(), 'lib/errors/index.js has every table\'s codes and no other')
   for (const table of tables) {
     for (const [code, Ctor] of Object.entries(table)) t.equal(codes[code], Ctor, `${code}: the same class`)
   }
@@ -73,7 +73,7 @@ t.test('lib/ names no code that the table does not declare', async (t) => {
     const source = fs.readFileSync(path.join(lib, file), 'utf8')
     for (const [code] of source.matchAll(/\bERR_[A-Z0-9]+(?:_[A-Z0-9]+)+\b/g)) named.add(code)
   }
-  t.ok(named.size >= 20, `${named.size} codes named outside lib/errors.js`)
+  t.ok(named.size >= 20, `${named.size} codes named outside lib/errors/index.js`)
   for (const code of named) t.ok(Object.hasOwn(codes, code), `${code} is declared`)
 })
 

@@ -1,6 +1,6 @@
 'use strict'
 
-// lib/errors.js (lib/error-class.js): what a declared class makes. Each code's error is an instance of that class and of its
+// lib/errors/index.js (lib/errors/error-class.js): what a declared class makes. Each code's error is an instance of that class and of its
 // base (TypeError, RangeError or Error), prints as `Name [CODE]: message` (toString() and the first stack
 // line) with a plain `name`, and has `code` as its one own enumerable property; a connection error also
 // carries the details and the cause it was given. An error out of a constructor's option checks has a

@@ -16,7 +16,7 @@ const { serve, sse, bounded } = require('./helpers')
 const { resolveInit, refuseExtensions, EXTENSION_MEMBERS } = require('../lib/eventsource/init')
 const reconnect = require('../lib/eventsource/reconnect')
 const policy = require('../lib/eventsource/reconnect-policy')
-const { codes: { ERR_EVENTSOURCE_BAD_STATUS, ERR_EVENTSOURCE_STREAM_ENDED, ERR_EVENTSOURCE_NETWORK } } = require('../lib/errors-connection')
+const { codes: { ERR_EVENTSOURCE_BAD_STATUS, ERR_EVENTSOURCE_STREAM_ENDED, ERR_EVENTSOURCE_NETWORK } } = require('../lib/errors/connection')
 
 const web = (file) => import(pathToFileURL(path.join(__dirname, '..', 'web', file)).href)
 const NOT_LOADED = (member) =>

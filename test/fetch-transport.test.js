@@ -362,12 +362,12 @@ t.test('the Dispatcher transport loads one undici: the Agent of the one inside N
   }
   // Nor, by its first event, what only a `for await`, a body with a Content-Encoding, an error event or
   // a reconnection needs. The last two came with the reconnection (the stream ended once), and so did the
-  // error messages (lib/errors.js loads them with the first error made: the end of the stream's).
+  // error messages (lib/errors/index.js loads them with the first error made: the end of the stream's).
   t.ok(report.libAtFirstMessage.includes('eventsource/eventsource.js'))
   for (const file of ['eventsource/message-iterator.js', 'transport/content-decoding.js', 'eventsource/error-event.js', 'eventsource/reconnect-policy.js']) {
     t.notOk(report.libAtFirstMessage.includes(file), `not lib/${file} by the first event`)
   }
-  t.ok(['eventsource/error-event.js', 'eventsource/reconnect-policy.js', 'error-messages-node.js'].every((file) => report.lib.includes(file)),
+  t.ok(['eventsource/error-event.js', 'eventsource/reconnect-policy.js', 'errors/messages-node.js'].every((file) => report.lib.includes(file)),
     'the reconnection loaded what it needs')
 })
 

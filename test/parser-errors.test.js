@@ -1,13 +1,13 @@
 'use strict'
 
 // Every error EventSourceParser can throw: bad options, bad chunks, write after end, and an event
-// over maxEventSize; plus how lib/errors.js describes values, and the validators behind them
-// (lib/validators-values.js).
+// over maxEventSize; plus how lib/errors/index.js describes values, and the validators behind them
+// (lib/validators/values.js).
 
 const t = require('tap')
 const path = require('node:path')
 const { EventSource, EventSourceParser } = require('..')
-const validators = require('../lib/validators-values')
+const validators = require('../lib/validators/values')
 const { codes } = require('../lib/errors')
 const { DEFAULT_MAX_EVENT_SIZE } = require('../lib/constants')
 const { catchError, checkError, throwsError, parseAll, split } = require('./helpers')
@@ -301,7 +301,7 @@ t.test('maxEventSize', async (t) => {
   })
 })
 
-t.test('lib/errors.js', async (t) => {
+t.test('lib/errors/index.js', async (t) => {
   // How ERR_INVALID_ARG_TYPE describes the value it received, as Node does (through write()).
   const { parser } = collecting()
   const received = (value) => catchError(t, () => parser.write(value)).message.replace(/^.*\. Received/, ' Received')
@@ -327,10 +327,10 @@ t.test('lib/errors.js', async (t) => {
   t.notOk(Object.keys(err).includes('toString'), 'toString is not enumerable')
   t.same(Object.keys(err), ['code'], 'code is the one own enumerable property')
   t.ok(err instanceof RangeError && err instanceof codes.ERR_EVENTSOURCE_EVENT_TOO_LARGE, 'an instance of its code\'s class, a RangeError')
-  t.notOk(err.stack.includes(path.join('lib', 'errors.js')), 'the stack starts where the error was made, not in lib/errors.js')
+  t.notOk(err.stack.includes(path.join('lib', 'errors.js')), 'the stack starts where the error was made, not in lib/errors/index.js')
 })
 
-t.test('lib/validators-values.js', async (t) => {
+t.test('lib/validators/values.js', async (t) => {
   const { validateObject, validateFunction, validateOptionalFunction, validateString, validateLimit } = validators
   t.doesNotThrow(() => validateObject({}, 'o'))
   t.doesNotThrow(() => validateObject([], 'o'))

@@ -10,8 +10,8 @@ const vm = require('node:vm')
 const { serve, sse, bounded, prng } = require('./helpers')
 const nodeBytes = require('../lib/platform/bytes-node')
 const webBytes = require('../lib/platform/bytes-web')
-const webMessages = require('../lib/error-messages-web')
-const nodeMessages = require('../lib/error-messages-node')
+const webMessages = require('../lib/errors/messages-web')
+const nodeMessages = require('../lib/errors/messages-node')
 const { codes } = require('../lib/errors')
 const webRedirects = require('../lib/transport/redirect-policy-web')
 const webDiagnostics = require('../lib/eventsource/diagnostics-web')
@@ -112,13 +112,13 @@ t.test('#bytes: type checks as node:util/types makes them, across realms too', a
 
 t.test('#error-messages: the code in words and the values it was made from; the code and class as on Node', async (t) => {
   // The drop-ins' own codes carry their package's wording in their table, the same everywhere.
-  const dropIn = require('../lib/errors-drop-in').codes
+  const dropIn = require('../lib/errors/drop-in').codes
   t.same(Object.keys(dropIn), ['ERR_EVENTSOURCE_PARSER_TERMINATED'])
   t.equal(new dropIn.ERR_EVENTSOURCE_PARSER_TERMINATED().message,
     'Cannot feed parser: it was terminated after exceeding the configured max buffer size. Call `reset()` to resume parsing.',
     'eventsource-parser\'s message, whatever #error-messages is')
   // So does the code that tells a browser's developer what to import: its message is the same everywhere.
-  const { ERR_EVENTSOURCE_EXTENSION_NOT_LOADED } = require('../lib/errors-extensions').codes
+  const { ERR_EVENTSOURCE_EXTENSION_NOT_LOADED } = require('../lib/errors/extensions').codes
   t.equal(new ERR_EVENTSOURCE_EXTENSION_NOT_LOADED('init.headers').message,
     "init.headers is an extension of whatwg-eventsource, not part of this build: import 'whatwg-eventsource/extensions' once, before using it")
   const fixed = { ...dropIn, ERR_EVENTSOURCE_EXTENSION_NOT_LOADED }

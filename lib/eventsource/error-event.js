@@ -40,7 +40,7 @@ class EventSourceErrorEvent extends Event {
 }
 
 /**
- * The event for an error from the connection layer (a connection error of lib/errors.js) or the parser.
+ * The event for an error from the connection layer (a connection error of lib/errors/index.js) or the parser.
  * @param {Error} error
  * @param {number | undefined} reconnectDelay
  */

@@ -16,10 +16,10 @@
 
 const { unshared } = require('../parser/unshared-string')
 const { CONNECTING, OPEN, CLOSED } = require('../constants')
-const { fromCallerOf } = require('../error-class')
+const { fromCallerOf } = require('../errors/error-class')
 const {
   codes: { ERR_EVENTSOURCE_BAD_CONTENT_TYPE, ERR_EVENTSOURCE_BAD_STATUS, ERR_EVENTSOURCE_REQUEST_INIT, ERR_EVENTSOURCE_STREAM_ENDED }
-} = require('../errors-connection')
+} = require('../errors/connection')
 const { defineInterface, parseUrl } = require('./webidl')
 const { resolveInit } = require('./init')
 const { SourceParser } = require('./source-parser')

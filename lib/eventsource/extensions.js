@@ -54,7 +54,7 @@ function extension (name, member) {
  */
 function notLoaded (member) {
   // Loaded here, where it is made: Node, Bun and Deno, which have every extension, never need the table.
-  const { ERR_EVENTSOURCE_EXTENSION_NOT_LOADED } = require('../errors-extensions').codes
+  const { ERR_EVENTSOURCE_EXTENSION_NOT_LOADED } = require('../errors/extensions').codes
   return new ERR_EVENTSOURCE_EXTENSION_NOT_LOADED(member)
 }
 

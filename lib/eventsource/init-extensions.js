@@ -7,13 +7,13 @@
 // unchanged. The core finds this file through the registry (lib/eventsource/extensions.js): a browser
 // build without `whatwg-eventsource/extensions` leaves it out.
 
-const { validateObject, validateFunction, validateNumber, validateLimit, validateTime } = require('../validators-values')
+const { validateObject, validateFunction, validateNumber, validateLimit, validateTime } = require('../validators/values')
 const {
   validateOneOf, validateStatusList, validateDispatcher, validateFetch, validateAbortSignal, validateBooleanOrObject
-} = require('../validators-options')
-const { validateHeaderNameList, validateBodyMethod, validateLastEventId } = require('../validators-http')
+} = require('../validators/options')
+const { validateHeaderNameList, validateBodyMethod, validateLastEventId } = require('../validators/http')
 const { normalizeHeaders, normalizeHeaderName, normalizeMethod, normalizeBody, requestFunction } = require('../transport/request-init')
-const { codes: { ERR_INVALID_ARG_VALUE } } = require('../errors-arguments')
+const { codes: { ERR_INVALID_ARG_VALUE } } = require('../errors/arguments')
 const { kDepartures, NO_DEPARTURES } = require('./init')
 
 /**

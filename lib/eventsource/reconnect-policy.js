@@ -15,7 +15,7 @@
 
 const {
   codes: { ERR_EVENTSOURCE_RETRIES_EXHAUSTED, ERR_EVENTSOURCE_RECONNECT_POLICY }
-} = require('../errors-connection')
+} = require('../errors/connection')
 const { stormFloor, clampDelay, MAX_TIMER_DELAY } = require('./reconnect')
 
 // What the declarative policy returns when maxRetries is reached: 'stop', said by a policy that had

@@ -7,8 +7,8 @@
 // 300 bytes gzipped, benchmarks/size.mjs).
 
 const { EventStreamParser } = require('./parser')
-const { fromCallerOf } = require('../error-class')
-const { validateObject, validateFunction, validateOptionalFunction, validateString, validateLimit } = require('../validators-values')
+const { fromCallerOf } = require('../errors/error-class')
+const { validateObject, validateFunction, validateOptionalFunction, validateString, validateLimit } = require('../validators/values')
 
 /**
  * The constructor's options, checked: a bad one throws with a stack that starts at the user's call.

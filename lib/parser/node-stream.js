@@ -6,8 +6,8 @@
 
 const { Transform } = require('node:stream')
 const { EventSourceParser } = require('./event-source-parser')
-const { fromCallerOf } = require('../error-class')
-const { validateObject } = require('../validators-values')
+const { fromCallerOf } = require('../errors/error-class')
+const { validateObject } = require('../validators/values')
 
 class EventSourceStream extends Transform {
   #parser
@@ -26,7 +26,7 @@ class EventSourceStream extends Transform {
    * @param {number} [options.highWaterMark] events buffered on the readable side
    */
   constructor (options = {}) {
-    // A bad option's stack starts at the user's call (lib/errors.js, fromCallerOf).
+    // A bad option's stack starts at the user's call (lib/errors/index.js, fromCallerOf).
     try {
       validateObject(options, 'options')
     } catch (err) {

@@ -23,8 +23,8 @@ const {
   FIELD_UNKNOWN, FIELD_DATA, FIELD_EVENT, FIELD_ID, FIELD_RETRY, EXACT_DIGITS, digitValue, retryValue,
   appendData
 } = require('./field-rules')
-const { codes: { ERR_INVALID_ARG_TYPE } } = require('../errors-arguments')
-const { codes: { ERR_EVENTSOURCE_EVENT_TOO_LARGE, ERR_EVENTSOURCE_WRITE_AFTER_END } } = require('../errors-parser')
+const { codes: { ERR_INVALID_ARG_TYPE } } = require('../errors/arguments')
+const { codes: { ERR_EVENTSOURCE_EVENT_TOO_LARGE, ERR_EVENTSOURCE_WRITE_AFTER_END } } = require('../errors/parser')
 const { unshared } = require('./unshared-string')
 const { PendingLine, NO_PENDING } = require('./pending-line')
 const { TEXT_CHUNK, SHORT_TEXT_CHUNK, chunkText, decode, valueCost, idStringCost, DATA_LINE_COST, DATA_JOIN_COST } = require('./values')

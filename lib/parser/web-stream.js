@@ -9,9 +9,9 @@
 const { isUint8Array } = require('#bytes')
 const { EventSourceParser } = require('./event-source-parser')
 const { StringChunkEncoder } = require('./string-chunk-encoder')
-const { fromCallerOf } = require('../error-class')
-const { codes: { ERR_INVALID_ARG_TYPE } } = require('../errors-arguments')
-const { validateObject, validateOptionalFunction } = require('../validators-values')
+const { fromCallerOf } = require('../errors/error-class')
+const { codes: { ERR_INVALID_ARG_TYPE } } = require('../errors/arguments')
+const { validateObject, validateOptionalFunction } = require('../validators/values')
 
 class EventSourceParserStream extends TransformStream {
   /**
@@ -21,7 +21,7 @@ class EventSourceParserStream extends TransformStream {
    * @param {(ms: number) => void} [options.onRetry] called with each valid `retry:` value
    */
   constructor (options = {}) {
-    // A bad option's stack starts at the user's call (lib/errors.js, fromCallerOf).
+    // A bad option's stack starts at the user's call (lib/errors/index.js, fromCallerOf).
     const entry = new.target
     try {
       validateObject(options, 'options')

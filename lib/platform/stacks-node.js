@@ -1,6 +1,6 @@
 'use strict'
 
-// Where an error's stack starts, and its first line, as Node's own errors have them (lib/error-class.js
+// Where an error's stack starts, and its first line, as Node's own errors have them (lib/errors/error-class.js
 // calls it): the stack is captured from the caller of `callee` on (V8's Error.captureStackTrace, as Node's
 // hideStackFrames does: the constructor's frames and those of our option checks are noise), its first line
 // `Name [CODE]: message`: the code goes into the name while the stack is captured and formatted, as Node core

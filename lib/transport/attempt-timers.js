@@ -6,7 +6,7 @@
 // owner's timedOut(error) (the owner is the attempt, not a closure, which would cost every idle
 // connection its bytes).
 
-const { codes: { ERR_EVENTSOURCE_CONNECT_TIMEOUT, ERR_EVENTSOURCE_IDLE_TIMEOUT } } = require('../errors-connection')
+const { codes: { ERR_EVENTSOURCE_CONNECT_TIMEOUT, ERR_EVENTSOURCE_IDLE_TIMEOUT } } = require('../errors/connection')
 
 class AttemptTimers {
   #connectTimeout

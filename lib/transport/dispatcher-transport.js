@@ -8,7 +8,7 @@
 
 const {
   codes: { ERR_EVENTSOURCE_DECODING, ERR_EVENTSOURCE_DISPATCHER_REDIRECT, ERR_EVENTSOURCE_NETWORK, ERR_EVENTSOURCE_TOO_MANY_CODINGS, ERR_EVENTSOURCE_UNSUPPORTED_SCHEME }
-} = require('../errors-connection')
+} = require('../errors/connection')
 // lib/transport/content-decoding.js is loaded with the first response that names a coding: most event streams
 // are sent as they are, and a file is a few tenths of a millisecond of a fresh process's start.
 let contentDecoding = null

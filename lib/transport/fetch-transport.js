@@ -25,10 +25,10 @@
 // to be the same (a GET), and, for a user's fetch, only within the source's origin: elsewhere the wrapper
 // would add its credentials to a request it did not see redirected.
 
-const { codes: { ERR_INVALID_ARG_TYPE } } = require('../errors-arguments')
+const { codes: { ERR_INVALID_ARG_TYPE } } = require('../errors/arguments')
 const {
   codes: { ERR_EVENTSOURCE_ABORTED, ERR_EVENTSOURCE_DECODING, ERR_EVENTSOURCE_INVALID_REDIRECT, ERR_EVENTSOURCE_NETWORK, ERR_EVENTSOURCE_UNSUPPORTED_SCHEME }
-} = require('../errors-connection')
+} = require('../errors/connection')
 // lib/transport/redirect-policy-node.js on Node, Bun and Deno; lib/transport/redirect-policy-web.js elsewhere, where
 // the runtime's fetch follows every redirect itself (package.json's "imports").
 const { RedirectPolicy, isRedirect, fetchRedirects } = require('#redirect-policy')

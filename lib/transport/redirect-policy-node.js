@@ -29,7 +29,7 @@
 const { utf8Bytes, allocUnsafe, isUtf8, concatBytes, toBase64 } = require('#bytes')
 const {
   codes: { ERR_EVENTSOURCE_INSECURE_REDIRECT, ERR_EVENTSOURCE_INVALID_REDIRECT, ERR_EVENTSOURCE_TOO_MANY_REDIRECTS }
-} = require('../errors-connection')
+} = require('../errors/connection')
 const { splitHeaderValue } = require('./response-headers')
 const { isHttpScheme, includesCredentials, displayHref } = require('./url')
 

@@ -13,7 +13,7 @@
 // that holds them: the request goes without them, and a 401 is the response), and no Origin header is
 // added (a browser sends its own).
 
-const { codes: { ERR_EVENTSOURCE_INSECURE_REDIRECT } } = require('../errors-connection')
+const { codes: { ERR_EVENTSOURCE_INSECURE_REDIRECT } } = require('../errors/connection')
 const { displayHref } = require('./url')
 
 // As in lib/transport/redirect-policy-node.js: sent only to the origin they were meant for.

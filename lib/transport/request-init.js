@@ -8,12 +8,12 @@
 //   each attempt (lib/transport/request.js's buildRequest() calls it), its result checked again then.
 
 const { isUint8Array, isArrayBuffer, bytesView } = require('#bytes')
-const { codes: { ERR_INVALID_ARG_TYPE, ERR_INVALID_ARG_VALUE } } = require('../errors-arguments')
-const { codes: { ERR_EVENTSOURCE_REQUEST_INIT } } = require('../errors-connection')
-const { validateObject } = require('../validators-values')
+const { codes: { ERR_INVALID_ARG_TYPE, ERR_INVALID_ARG_VALUE } } = require('../errors/arguments')
+const { codes: { ERR_EVENTSOURCE_REQUEST_INIT } } = require('../errors/connection')
+const { validateObject } = require('../validators/values')
 const {
   validateHeadersInit, validateHeaderPair, validateHeaderName, validateHeaderValue, validateMethod
-} = require('../validators-http')
+} = require('../validators/http')
 const { settle, hasBody, NO_CHANGES } = require('./request')
 
 // Leading and trailing HTTP whitespace is removed, as fetch normalizes header values.

@@ -9,8 +9,8 @@
 // https://html.spec.whatwg.org/multipage/server-sent-events.html#reestablish-the-connection (Last-Event-ID)
 
 const { utf8AsLatin1 } = require('#bytes')
-const { codes: { ERR_INVALID_ARG_VALUE } } = require('../errors-arguments')
-const { isSendableLastEventId } = require('../validators-http')
+const { codes: { ERR_INVALID_ARG_VALUE } } = require('../errors/arguments')
+const { isSendableLastEventId } = require('../validators/http')
 
 /**
  * @typedef {object} EventSourceRequest

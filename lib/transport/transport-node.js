@@ -28,7 +28,7 @@
 //   networkError(error)  a network error, before or after opened(): "reestablish the connection"
 //   failed(error)        an error that retrying would only meet again (an invalid redirect, a
 //                        redirect loop, a body it will not decode): "fail the connection"
-// Errors are the package's (lib/errors.js), with the details the error event shows (status, url...).
+// Errors are the package's (lib/errors/index.js), with the details the error event shows (status, url...).
 
 const { DispatcherAttempt } = require('./dispatcher-transport')
 const { globalDispatcher, dispatcherMaxEventSize } = require('./dispatchers')

@@ -19,7 +19,7 @@
 // asked for, and nothing after it is HTTP: a network error, as in fetch. (undici itself refuses a 100,
 // which it never asks for, and a 1xx with a body, as a network error.)
 
-const { codes: { ERR_EVENTSOURCE_ABORTED } } = require('../errors-connection')
+const { codes: { ERR_EVENTSOURCE_ABORTED } } = require('../errors/connection')
 
 // undici's response headers as lib/transport/response-headers.js has them: a plain object with lower-case
 // names, a repeated header combined with ", ".

@@ -1,6 +1,6 @@
 'use strict'
 
-// Assertions on the Node-style errors of lib/errors.js: class, code, message, the
+// Assertions on the Node-style errors of lib/errors/index.js: class, code, message, the
 // `Name [CODE]: message` form of toString() and of the first stack line, and a plain `name`.
 
 /** Calls `fn` and returns what it throws; fails the test if it does not throw. */

@@ -2,9 +2,9 @@
 import { isUint8Array } from '../platform/bytes-web.mjs'
 import { EventSourceParser } from './event-source-parser.mjs'
 import { StringChunkEncoder } from './string-chunk-encoder.mjs'
-import { fromCallerOf } from '../error-class.mjs'
-import { codes as codes$0 } from '../errors-arguments.mjs'
-import { validateObject, validateOptionalFunction } from '../validators-values.mjs'
+import { fromCallerOf } from '../errors/error-class.mjs'
+import { codes as codes$0 } from '../errors/arguments.mjs'
+import { validateObject, validateOptionalFunction } from '../validators/values.mjs'
 
 // EventSourceParserStream: the parser as a WHATWG TransformStream, for
 // `response.body.pipeThrough(new EventSourceParserStream())`. Yields the same
@@ -22,7 +22,7 @@ class EventSourceParserStream extends TransformStream {
    * @param {(ms: number) => void} [options.onRetry] called with each valid `retry:` value
    */
   constructor (options = {}) {
-    // A bad option's stack starts at the user's call (lib/errors.js, fromCallerOf).
+    // A bad option's stack starts at the user's call (lib/errors/index.js, fromCallerOf).
     const entry = new.target
     try {
       validateObject(options, 'options')

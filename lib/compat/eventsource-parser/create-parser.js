@@ -36,9 +36,9 @@
 // a field's interpretation (names, digits, the NUL rule, joining data lines) is shared with the byte
 // parser: lib/parser/field-rules.js.
 
-const { fromCallerOf } = require('../../error-class')
-const { codes: { ERR_INVALID_ARG_TYPE } } = require('../../errors-arguments')
-const { validateObject, validateNumber, validateOptionalFunction } = require('../../validators-values')
+const { fromCallerOf } = require('../../errors/error-class')
+const { codes: { ERR_INVALID_ARG_TYPE } } = require('../../errors/arguments')
+const { validateObject, validateNumber, validateOptionalFunction } = require('../../validators/values')
 const { StringParser } = require('./string-parser')
 
 /**

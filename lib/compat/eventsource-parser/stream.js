@@ -11,7 +11,7 @@
 // Unlike this package's EventSourceParserStream (lib/parser/web-stream.js), whose events are
 // EventSource's `{ type, data, lastEventId }`.
 
-const { fromCallerOf } = require('../../error-class')
+const { fromCallerOf } = require('../../errors/error-class')
 const { createParser } = require('./create-parser')
 
 class EventSourceParserStream extends TransformStream {

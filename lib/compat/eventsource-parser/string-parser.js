@@ -14,8 +14,8 @@
 // is shared with the byte parser: lib/parser/field-rules.js.
 
 const { LF, CR, SPACE, COLON } = require('../../constants')
-const { codes: { ERR_INVALID_ARG_TYPE } } = require('../../errors-arguments')
-const { codes: { ERR_EVENTSOURCE_PARSER_TERMINATED } } = require('../../errors-drop-in')
+const { codes: { ERR_INVALID_ARG_TYPE } } = require('../../errors/arguments')
+const { codes: { ERR_EVENTSOURCE_PARSER_TERMINATED } } = require('../../errors/drop-in')
 const {
   FIELD_UNKNOWN, FIELD_DATA, FIELD_EVENT, FIELD_RETRY, MAX_FIELD_NAME,
   fieldStartingWith, continuesField, retryValue, isAcceptedId, appendData

@@ -36,8 +36,8 @@
 const { kDepartures } = require('../../eventsource/init')
 const { errorEventFactory } = require('./error-event')
 const { packageFetch } = require('./fetch')
-const { validateLimit } = require('../../validators-values')
-const { validateFetch } = require('../../validators-options')
+const { validateLimit } = require('../../validators/values')
+const { validateFetch } = require('../../validators/options')
 
 // That package's default limit on what the parser buffers (version 5; earlier versions had none).
 const DEFAULT_MAX_BUFFER_SIZE = 100 * 1024 * 1024

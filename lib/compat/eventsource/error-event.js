@@ -1,7 +1,7 @@
 'use strict'
 
 // The `eventsource` package's ErrorEvent (versions 3 to 5), and the code and message that package gives
-// each failure, made from this package's errors (lib/errors.js). Code written for that package reads
+// each failure, made from this package's errors (lib/errors/index.js). Code written for that package reads
 // them: the MCP SDK starts its OAuth flow on `event.code === 401`, and shows `event.message`.
 //
 // That package's texts, by what happened:
@@ -15,13 +15,13 @@
 // Failures that package does not have (our connect timeout, a URL scheme that is not http: or https:)
 // keep our message, without a code.
 
-const { codes: { ERR_EVENTSOURCE_EVENT_TOO_LARGE } } = require('../../errors-parser')
+const { codes: { ERR_EVENTSOURCE_EVENT_TOO_LARGE } } = require('../../errors/parser')
 const {
   codes: { ERR_EVENTSOURCE_BAD_CONTENT_TYPE, ERR_EVENTSOURCE_BAD_STATUS, ERR_EVENTSOURCE_INVALID_BODY, ERR_EVENTSOURCE_NETWORK, ERR_EVENTSOURCE_STREAM_ENDED }
-} = require('../../errors-connection')
+} = require('../../errors/connection')
 const { packageMessageOf } = require('./fetch')
 
-// (A declared constructor is named after its code: lib/errors.js.)
+// (A declared constructor is named after its code: lib/errors/index.js.)
 const BAD_STATUS = ERR_EVENTSOURCE_BAD_STATUS.name
 const BAD_CONTENT_TYPE = ERR_EVENTSOURCE_BAD_CONTENT_TYPE.name
 const INVALID_BODY = ERR_EVENTSOURCE_INVALID_BODY.name

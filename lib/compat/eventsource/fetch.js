@@ -19,7 +19,7 @@
 // Node's "TypeError: fetch failed"), so the message is kept here for the error event
 // (lib/compat/eventsource/error-event.js), keyed by the rejection and by its cause.
 
-const { codes: { ERR_EVENTSOURCE_INVALID_BODY } } = require('../../errors-connection')
+const { codes: { ERR_EVENTSOURCE_INVALID_BODY } } = require('../../errors/connection')
 
 // The response headers the core reads, for headers that can only be asked for by name.
 const READ_HEADERS = ['content-type', 'content-encoding', 'location', 'www-authenticate']

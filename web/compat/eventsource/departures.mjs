@@ -2,8 +2,8 @@
 import { kDepartures } from '../../eventsource/init.mjs'
 import { errorEventFactory } from './error-event.mjs'
 import { packageFetch } from './fetch.mjs'
-import { validateLimit } from '../../validators-values.mjs'
-import { validateFetch } from '../../validators-options.mjs'
+import { validateLimit } from '../../validators/values.mjs'
+import { validateFetch } from '../../validators/options.mjs'
 
 // The `eventsource` package's departures from the standard, as whatwg-eventsource/eventsource copies them:
 // everything that entry does otherwise than our main entry is decided here, in one place. The entry

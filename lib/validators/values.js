@@ -1,14 +1,14 @@
 'use strict'
 
 // validateX(value, name) for what any option is: an object, a function, a string, a number in a range,
-// a count or a duration. The rest is by what is checked: lib/validators-options.js (the EventSourceInit
-// extensions' own kinds of value) and lib/validators-http.js (what goes into a request). Each throws the
-// Node-style error (lib/errors-arguments.js) for the first thing wrong with the value, and returns
+// a count or a duration. The rest is by what is checked: lib/validators/options.js (the EventSourceInit
+// extensions' own kinds of value) and lib/validators/http.js (what goes into a request). Each throws the
+// Node-style error (lib/errors/arguments.js) for the first thing wrong with the value, and returns
 // nothing; `name` is the option's full dotted path ("options.maxEventSize", "init.reconnect.delay") so
 // the message points at it. They are in three modules so that a bundle of the parser, which checks
 // values alone, holds none of the others.
 
-const { codes: { ERR_INVALID_ARG_TYPE, ERR_OUT_OF_RANGE } } = require('./errors-arguments')
+const { codes: { ERR_INVALID_ARG_TYPE, ERR_OUT_OF_RANGE } } = require('../errors/arguments')
 
 /**
  * An object; with `allowFunction`, a function too (a WebIDL dictionary member accepts one).

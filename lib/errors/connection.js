@@ -1,7 +1,7 @@
 'use strict'
 
 // The codes of connections: why one failed or was re-established. A connection error is made as
-// new ERR_X(...messageArgs, details, cause) (lib/error-class.js).
+// new ERR_X(...messageArgs, details, cause) (lib/errors/error-class.js).
 
 const { declare, kConnection, kInternal } = require('./error-class')
 

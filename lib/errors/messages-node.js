@@ -1,10 +1,10 @@
 'use strict'
 
-// The message of every code of lib/errors.js (but those whose table holds another package's wording:
-// lib/errors-drop-in.js), in Node's wording where Node has the code, on Node, Bun and
+// The message of every code of lib/errors/index.js (but those whose table holds another package's wording:
+// lib/errors/drop-in.js), in Node's wording where Node has the code, on Node, Bun and
 // Deno (package.json's "imports" maps `#error-messages` here for the `node` condition; elsewhere
-// lib/error-messages-web.js makes short ones). Each function takes the leading arguments of the code's
-// constructor, as many as lib/errors.js declares (test/errors-table.test.js checks each function's length).
+// lib/errors/messages-web.js makes short ones). Each function takes the leading arguments of the code's
+// constructor, as many as lib/errors/index.js declares (test/errors-table.test.js checks each function's length).
 
 const { inspect } = require('node:util')
 

@@ -2,14 +2,14 @@
 
 // How a code of this package becomes a class, as Node core declares its own in lib/internal/errors.js,
 // and `codes`, the one registry every class is in. The codes themselves are declared in tables, by the
-// layer that makes them: lib/errors-arguments.js (arguments and options), lib/errors-http.js (a request's
-// headers, method and last event ID), lib/errors-parser.js (the
-// parsers), lib/errors-connection.js (connections), lib/errors-drop-in.js (the drop-ins' own) and
-// lib/errors-extensions.js (an extension a build left out);
-// lib/errors.js loads them all. A module
+// layer that makes them: lib/errors/arguments.js (arguments and options), lib/errors/http.js (a request's
+// headers, method and last event ID), lib/errors/parser.js (the
+// parsers), lib/errors/connection.js (connections), lib/errors/drop-in.js (the drop-ins' own) and
+// lib/errors/extensions.js (an extension a build left out);
+// lib/errors/index.js loads them all. A module
 // requires the table it throws from, so a bundle holds the codes it can make and not the others. A
 // throw site writes `throw new ERR_X(...args)`; a code is never spelled out where an error is made.
-// Each code's message is in lib/error-messages-node.js, but for a code whose message is another
+// Each code's message is in lib/errors/messages-node.js, but for a code whose message is another
 // package's wording, which its table holds (the same on every platform).
 //
 // Each code's class extends Base (TypeError, RangeError or Error), so `err instanceof ERR_X` and
@@ -20,8 +20,8 @@
 // internal is listed in docs/errors.md and in the ErrorCode type
 // (test/errors-documented.test.js reads the tables to check).
 
-// The messages: Node's wording (lib/error-messages-node.js) on Node, Bun and Deno; a short message made from
-// the code and its arguments (lib/error-messages-web.js) elsewhere, where the wording would be most of
+// The messages: Node's wording (lib/errors/messages-node.js) on Node, Bun and Deno; a short message made from
+// the code and its arguments (lib/errors/messages-web.js) elsewhere, where the wording would be most of
 // what a browser bundle of the EventSource downloads (package.json's "imports"). Loaded with the first
 // error made: most processes make none.
 let message = null

@@ -2,7 +2,7 @@
 
 // The code of an extension used in a build that left the extensions out (lib/eventsource/extensions.js):
 // a browser or worker build without `whatwg-eventsource/extensions`. Its message says what to import, the
-// same on every platform (lib/error-class.js), since it is a browser's developer who reads it. A table of
+// same on every platform (lib/errors/error-class.js), since it is a browser's developer who reads it. A table of
 // its own so that a bundle of a parser, which never makes it, holds none of it.
 
 const { declare } = require('./error-class')

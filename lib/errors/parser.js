@@ -1,6 +1,6 @@
 'use strict'
 
-// The codes the parsers throw (the eventsource-parser drop-in's own: lib/errors-drop-in.js). Declared as lib/error-class.js says.
+// The codes the parsers throw (the eventsource-parser drop-in's own: lib/errors/drop-in.js). Declared as lib/errors/error-class.js says.
 
 const { declare } = require('./error-class')
 
