@@ -13,9 +13,7 @@
 // text/event-stream: `failsConnection`); failures that retrying would only meet again (a redirect loop, an
 // event over maxEventSize...) fail without it.
 
-const {
-  codes: { ERR_EVENTSOURCE_RETRIES_EXHAUSTED, ERR_EVENTSOURCE_RECONNECT_POLICY }
-} = require('../errors/connection')
+const { codes: { ERR_EVENTSOURCE_RETRIES_EXHAUSTED, ERR_EVENTSOURCE_RECONNECT_POLICY } } = require('../errors/reconnect-policy')
 const { stormFloor, clampDelay, MAX_TIMER_DELAY } = require('./reconnect')
 
 // What the declarative policy returns when maxRetries is reached: 'stop', said by a policy that had

@@ -6,9 +6,8 @@
 // lib/transport/redirect-policy-node.js; each hop is a request on the dispatcher with its own handler
 // (lib/transport/undici-handler.js). What it reports, and when, is the transport interface of lib/transport/transport-node.js.
 
-const {
-  codes: { ERR_EVENTSOURCE_DECODING, ERR_EVENTSOURCE_DISPATCHER_REDIRECT, ERR_EVENTSOURCE_NETWORK, ERR_EVENTSOURCE_TOO_MANY_CODINGS, ERR_EVENTSOURCE_UNSUPPORTED_SCHEME }
-} = require('../errors/connection')
+const { codes: { ERR_EVENTSOURCE_DECODING, ERR_EVENTSOURCE_NETWORK, ERR_EVENTSOURCE_UNSUPPORTED_SCHEME } } = require('../errors/connection')
+const { codes: { ERR_EVENTSOURCE_DISPATCHER_REDIRECT, ERR_EVENTSOURCE_TOO_MANY_CODINGS } } = require('../errors/node-transports')
 // lib/transport/content-decoding.js is loaded with the first response that names a coding: most event streams
 // are sent as they are, and a file is a few tenths of a millisecond of a fresh process's start.
 let contentDecoding = null

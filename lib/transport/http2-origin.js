@@ -6,7 +6,7 @@
 // a lost connection or a failed one does, the fallback to HTTP/1.1 when a server does not choose h2, and
 // closing a session as soon as no request is open on it.
 
-const { codes: { ERR_EVENTSOURCE_HTTP2_PING_TIMEOUT } } = require('../errors/connection')
+const { codes: { ERR_EVENTSOURCE_HTTP2_PING_TIMEOUT } } = require('../errors/node-transports')
 const { connectSocket, startSession, sessionConnected } = require('./http2-connection')
 const { StreamRequest, startStream, NO_CONTEXT } = require('./http2-request')
 

@@ -27,9 +27,8 @@
 // sent as written, also as Chromium does. (undici 8's fetch sends the percent-encoded text as it is.)
 
 const { utf8Bytes, allocUnsafe, isUtf8, concatBytes, toBase64 } = require('#bytes')
-const {
-  codes: { ERR_EVENTSOURCE_INSECURE_REDIRECT, ERR_EVENTSOURCE_INVALID_REDIRECT, ERR_EVENTSOURCE_TOO_MANY_REDIRECTS }
-} = require('../errors/connection')
+const { codes: { ERR_EVENTSOURCE_INSECURE_REDIRECT, ERR_EVENTSOURCE_INVALID_REDIRECT } } = require('../errors/connection')
+const { codes: { ERR_EVENTSOURCE_TOO_MANY_REDIRECTS } } = require('../errors/node-transports')
 const { splitHeaderValue } = require('./response-headers')
 const { isHttpScheme, includesCredentials, displayHref } = require('./url')
 

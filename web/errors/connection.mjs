@@ -2,29 +2,23 @@
 import { declare, kConnection, kInternal } from './error-class.mjs'
 
 // The codes of connections: why one failed or was re-established. A connection error is made as
-// new ERR_X(...messageArgs, details, cause) (lib/errors/error-class.js).
+// new ERR_X(...messageArgs, details, cause) (lib/errors/error-class.js). Those of any build are here; those
+// only Node's transports make are ./node-transports.js's, and those of the reconnection policy (an
+// extension) ./reconnect-policy.js's: a browser bundle of the EventSource holds neither table.
 
 const codes = declare({
   ERR_EVENTSOURCE_BAD_CONTENT_TYPE: [1, Error, kConnection],
   ERR_EVENTSOURCE_BAD_STATUS: [2, Error, kConnection],
   ERR_EVENTSOURCE_CONNECT_TIMEOUT: [2, Error, kConnection],
   ERR_EVENTSOURCE_DECODING: [1, Error, kConnection],
-  ERR_EVENTSOURCE_DISPATCHER_REDIRECT: [1, Error, kConnection],
   ERR_EVENTSOURCE_IDLE_TIMEOUT: [2, Error, kConnection],
   ERR_EVENTSOURCE_INSECURE_REDIRECT: [1, Error, kConnection],
   ERR_EVENTSOURCE_INVALID_REDIRECT: [1, Error, kConnection],
   ERR_EVENTSOURCE_INVALID_BODY: [0, Error, kConnection],
   ERR_EVENTSOURCE_NETWORK: [2, Error, kConnection],
   ERR_EVENTSOURCE_REQUEST_INIT: [2, Error, kConnection],
-  ERR_EVENTSOURCE_RECONNECT_POLICY: [1, Error, kConnection],
-  ERR_EVENTSOURCE_RETRIES_EXHAUSTED: [2, Error, kConnection],
   ERR_EVENTSOURCE_STREAM_ENDED: [0, Error, kConnection],
-  ERR_EVENTSOURCE_TOO_MANY_CODINGS: [2, Error, kConnection],
-  ERR_EVENTSOURCE_TOO_MANY_REDIRECTS: [2, Error, kConnection],
   ERR_EVENTSOURCE_UNSUPPORTED_SCHEME: [1, Error, kConnection],
-  // init.http2: a session whose PING went unanswered is destroyed with this error, which then reaches each
-  // source on it as the cause of its ERR_EVENTSOURCE_NETWORK.
-  ERR_EVENTSOURCE_HTTP2_PING_TIMEOUT: [2, Error],
   // Internal: the reason handed to undici when we abort a request ourselves; its outcome is discarded.
   ERR_EVENTSOURCE_ABORTED: [0, Error, kInternal]
 })

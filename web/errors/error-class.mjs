@@ -4,12 +4,12 @@ import { message as message$0 } from './messages-web.mjs'
 
 // How a code of this package becomes a class, as Node core declares its own in lib/internal/errors.js,
 // and `codes`, the one registry every class is in. The codes themselves are declared in tables, by the
-// layer that makes them: lib/errors/arguments.js (arguments and options), lib/errors/http.js (a request's
-// headers, method and last event ID), lib/errors/parser.js (the
-// parsers), lib/errors/connection.js (connections), lib/errors/drop-in.js (the drop-ins' own) and
-// lib/errors/extensions.js (an extension a build left out);
-// lib/errors/index.js loads them all. A module
-// requires the table it throws from, so a bundle holds the codes it can make and not the others. A
+// layer that makes them, in this folder: arguments.js (arguments and options), http.js (a request's
+// headers, method and last event ID), parser.js (the parsers), connection.js (connections; those only
+// Node's transports make in node-transports.js, the reconnection policy's in reconnect-policy.js),
+// drop-in.js (the drop-ins' own) and extensions.js (an extension a build left out); index.js loads them
+// all. A module requires the table it throws from, so a bundle holds the codes it can make and not the
+// others. A
 // throw site writes `throw new ERR_X(...args)`; a code is never spelled out where an error is made.
 // Each code's message is in lib/errors/messages-node.js, but for a code whose message is another
 // package's wording, which its table holds (the same on every platform).
@@ -71,14 +71,18 @@ function E (code, arity, Base, kind, fixed) {
       if (connection && args[arity] !== undefined) Object.assign(this, args[arity])
     }
   }
-  Object.defineProperty(EventSourceError, 'name', { value: code })
-  // The arguments the message takes, as a function's length says (a connection error's details and
-  // cause are optional).
-  Object.defineProperty(EventSourceError, 'length', { value: arity })
-  // What kind of code this is: test/errors-documented.test.js leaves the internal ones out.
-  Object.defineProperty(EventSourceError, 'kind', { value: kind ?? null })
-  Object.defineProperty(EventSourceError.prototype, 'name', { value: Base.name, configurable: true, writable: true })
-  Object.defineProperty(EventSourceError.prototype, 'toString', { value: toString, configurable: true, writable: true })
+  Object.defineProperties(EventSourceError, {
+    name: { value: code },
+    // The arguments the message takes, as a function's length says (a connection error's details and
+    // cause are optional).
+    length: { value: arity },
+    // What kind of code this is: test/errors-documented.test.js leaves the internal ones out.
+    kind: { value: kind ?? null }
+  })
+  Object.defineProperties(EventSourceError.prototype, {
+    name: { value: Base.name, configurable: true, writable: true },
+    toString: { value: toString, configurable: true, writable: true }
+  })
   codes[code] = EventSourceError
   return EventSourceError
 }
