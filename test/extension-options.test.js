@@ -177,8 +177,8 @@ t.test('Last-Event-ID cannot be set through headers: EventSource sends it', asyn
 })
 
 t.test('headers the HTTP client manages are refused', async (t) => {
-  const cases = ['Connection', 'content-length', 'Expect', 'keep-alive', 'proxy-connection', 'TE', 'trailer',
-    'Transfer-Encoding', 'upgrade'].map((name) => [{ headers: { [name]: 'x' } }, 'init.headers', new RegExp(`must not set ${name}: the HTTP client manages it`)])
+  const cases = ['Connection', 'content-length', 'Expect', 'HTTP2-Settings', 'keep-alive', 'proxy-connection', 'TE',
+    'trailer', 'Transfer-Encoding', 'upgrade'].map((name) => [{ headers: { [name]: 'x' } }, 'init.headers', new RegExp(`must not set ${name}: the HTTP client manages it`)])
   expectAll(t, cases, TypeError, 'ERR_INVALID_ARG_VALUE')
 })
 

@@ -115,8 +115,11 @@ export interface ReconnectCause {
 
 /** init.http2 as an object: sources given the same object share sessions (read when the first of them connects). */
 export interface Http2Options {
-  /** TLS options for the sessions' connections (undici's `connect`): `ca`, `cert`, `key`, `rejectUnauthorized`, `servername`... */
-  connect?: ConnectionOptions & { timeout?: number }
+  /**
+   * TLS options for the sessions' connections (undici's `connect`): `ca`, `cert`, `key`, `rejectUnauthorized`, `servername`...;
+   * `timeout` in ms (default 10000); `socketPath`, a Unix socket to connect to instead of the URL's host and port.
+   */
+  connect?: ConnectionOptions & { timeout?: number, socketPath?: string }
   /** Speak HTTP/2 on http: URLs from the first byte (h2c with prior knowledge). Default false: http: is HTTP/1.1, as in browsers. */
   priorKnowledge?: boolean
   /** ms between PINGs on a session with open streams; 0 for none. Default 60000. */

@@ -28,7 +28,8 @@ function loadUndici () {
  * within the connect timeout, with the error it is then destroyed with; the caller clears `timer` once
  * it connects or goes.
  * @param {URL} url
- * @param {object | undefined} connectOptions init.http2.connect: TLS options, and undici's `timeout` and `socketPath`
+ * @param {object | undefined} connectOptions init.http2.connect: TLS options, and undici's `timeout` and `socketPath` (a Unix
+ *   socket in place of the URL's host and port, which still name the server: TLS server name, :authority)
  * @returns {{ socket: import('node:net').Socket, secure: boolean, timer: NodeJS.Timeout | null }}
  */
 function connectSocket (url, connectOptions) {
@@ -50,7 +51,7 @@ function connectSocket (url, connectOptions) {
   const timer = timeout === 0
     ? null
     : setTimeout(() => socket.destroy(new (loadUndici().errors.ConnectTimeoutError)(
-      `Connect Timeout Error (attempted address: ${host}:${port}, timeout: ${timeout}ms)`)), timeout)
+      `Connect Timeout Error (attempted address: ${socketPath ?? `${host}:${port}`}, timeout: ${timeout}ms)`)), timeout)
   return { socket, secure, timer }
 }
 

@@ -16,6 +16,13 @@ const MAX_STREAMS_PER_SESSION = 256
 
 const resolvedPromise = Promise.resolve()
 
+// Whether a request may go to `session` now: the server allows another stream on it, and its node:http2
+// session is neither closing nor gone (one whose connection was lost is destroyed before its 'close'
+// retires it, while its streams report the loss, each leaving room; a request on it would throw).
+function hasRoom (session) {
+  return session.active < session.limit && !session.h2.destroyed && !session.h2.closed
+}
+
 // One connection: a node:http2 session once the TLS handshake (or, in cleartext, the TCP connection)
 // is done and chose h2.
 class Session {
@@ -28,6 +35,7 @@ class Session {
   pending = []
   // How many requests may run at once: 0 until the server's SETTINGS are known.
   limit = 0
+  // The server's SETTINGS came: it speaks HTTP/2 (node:http2's 'connect' says only that the socket is up).
   connected = false
   retired = false
   connectTimer = null
@@ -106,7 +114,7 @@ class OriginSessions {
         this.#take()
         continue
       }
-      let session = this.#sessions.find((s) => s.active < s.limit)
+      let session = this.#sessions.find(hasRoom)
       if (session === undefined) {
         // Room that sessions still connecting are expected to have: their first request is running.
         let expected = 0
@@ -149,15 +157,22 @@ class OriginSessions {
   #startSession (session) {
     const socket = session.socket
     const h2 = session.h2 = startSession(this.#origin, socket)
-    // Errors of the session after it is up reach its streams too, which report them.
+    // Errors of the session after the server's SETTINGS reach its streams too, which report them. Before
+    // them the server does not speak HTTP/2 (it closed the connection, or sent something else) or the
+    // connection broke: the connection failed, for the requests waiting for it too. ('error' comes
+    // before 'close'.)
     h2.on('error', (err) => {
       if (session.connected) this.#retire(session)
       else this.#connectionFailed(session, err)
     })
     h2.on('goaway', () => this.#retire(session))
-    h2.on('close', () => this.#retire(session))
+    h2.on('close', () => {
+      if (session.connected) this.#retire(session)
+      else this.#connectionFailed(session, new Error('HTTP/2: the connection closed before the server\'s SETTINGS'))
+    })
     h2.once('connect', () => this.#connected(session))
     h2.on('remoteSettings', (settings) => {
+      session.connected = true
       // A server may lower its limit later; streams already open stay open.
       // node:http2 fills in the default (2^32 - 1) when the server sends no limit.
       this.#setLimit(session, Math.min(settings.maxConcurrentStreams, MAX_STREAMS_PER_SESSION))
@@ -169,7 +184,6 @@ class OriginSessions {
   }
 
   #connected (session) {
-    session.connected = true
     sessionConnected(session.h2)
     const { pingInterval, pingTimeout } = this.#options
     if (pingInterval !== 0 && !session.retired) {
@@ -221,24 +235,34 @@ class OriginSessions {
   }
 
   // A session that could not connect: the requests waiting for it would meet the same error, so they
-  // get it now rather than one connection attempt after another.
+  // get it now rather than one connection attempt after another. (Once retired, a session's error is its
+  // own: the requests waiting then wait for another one.)
   #connectionFailed (session, err) {
+    if (session.retired) return
     this.#retire(session, false)
     session.socket?.destroy()
     const failed = session.pending
     session.pending = []
+    // Taken before any request fails: each that fails leaves room, which would hand those still waiting
+    // to a new connection.
+    const waiting = this.#takeWaiting()
     for (const request of failed) request.fail(err)
-    this.#failWaiting(err)
+    for (const request of waiting) request.fail(err)
+    this.#idle()
   }
 
   // Every request waiting for a session fails with `error`.
   #failWaiting (error) {
-    const queue = this.#queue
-    const head = this.#head
+    for (const request of this.#takeWaiting()) request.fail(error)
+    this.#idle()
+  }
+
+  // The requests waiting for a session, taken from the queue.
+  #takeWaiting () {
+    const waiting = this.#queue.slice(this.#head)
     this.#queue = []
     this.#head = 0
-    for (let i = head; i < queue.length; i++) queue[i].fail(error)
-    this.#idle()
+    return waiting
   }
 
   // The server chose HTTP/1.1: this session's requests, those waiting and those to come go to an undici
@@ -252,11 +276,7 @@ class OriginSessions {
     const socket = session.socket
     session.socket = null
     this.#retire(session, false)
-    const queue = this.#queue
-    const head = this.#head
-    this.#queue = []
-    this.#head = 0
-    const requests = [...moved, ...queue.slice(head)].filter((request) => !request.done)
+    const requests = [...moved, ...this.#takeWaiting()].filter((request) => !request.done)
     // A connection nobody will take (every request went meanwhile) would keep the process alive.
     if (requests.length === 0) socket.destroy()
     else this.#agent.keepSpare(this.#origin, socket)

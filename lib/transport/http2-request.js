@@ -196,7 +196,10 @@ function startStream (h2, request, url) {
   try {
     stream = h2.request(headers, { endStream: body == null || method === 'GET' || method === 'HEAD' })
   } catch (err) {
-    // The session is closing or gone.
+    // Nothing known makes node:http2 throw here: the request's headers are checked as the source is made
+    // (the connection headers it refuses included), and a session that is closing or gone takes no
+    // request (./http2-origin.js, hasRoom). Should a Node refuse one all the same, the request fails as
+    // a network error rather than throwing into whatever event started it.
     request.fail(err)
     return
   }

@@ -19,10 +19,12 @@ const PADDED_TOKEN = /^[\t\n\r ]*[!#$%&'*+\-.^_`|~0-9A-Za-z]+[\t\n\r ]*$/
 const INVALID_HEADER_VALUE = /[^\t\x20-\x7e\x80-\xff]/
 // The same for a last event ID, whose characters above U+007F are sent as their UTF-8 bytes.
 const INVALID_LAST_EVENT_ID = /[\0-\x08\x0a-\x1f\x7f]/ // eslint-disable-line no-control-regex -- control characters are what it matches
-// Headers the HTTP client manages (framing, connection), and the one EventSource manages itself.
+// Headers the HTTP client manages (framing, connection). HTTP2-Settings belongs to an Upgrade to h2c,
+// which is the client's to make; node:http2 refuses a request that carries it (init.http2), as it
+// refuses the other connection headers.
 const MANAGED_HEADERS = new Set([
-  'connection', 'content-length', 'expect', 'keep-alive', 'proxy-connection', 'te', 'trailer',
-  'transfer-encoding', 'upgrade'
+  'connection', 'content-length', 'expect', 'http2-settings', 'keep-alive', 'proxy-connection', 'te',
+  'trailer', 'transfer-encoding', 'upgrade'
 ])
 const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK'])
 
