@@ -32,8 +32,8 @@ t.test('every code makes an error of its class, in Node\'s shape', async (t) => 
     t.equal(Object.getPrototypeOf(Ctor), Base, `${code}: which extends ${Base.name}`)
     t.same(Object.keys(err), ['code'], `${code}: code is the one own enumerable property`)
     t.notOk(Object.hasOwn(err, 'cause'), `${code}: no cause when none is given`)
-    t.notOk(err.stack.includes(path.join('lib', 'errors.js')), `${code}: the stack starts where the error was made`)
-    t.notOk(err.stack.includes(path.join('lib', 'error-class.js')), `${code}: no frame of the class's own`)
+    t.notOk(err.stack.includes(path.join('lib', 'errors', 'index.js')), `${code}: the stack starts where the error was made`)
+    t.notOk(err.stack.includes(path.join('lib', 'errors', 'error-class.js')), `${code}: no frame of the class's own`)
   }
 })
 

@@ -26,7 +26,7 @@ class EventSourceStream extends Transform {
    * @param {number} [options.highWaterMark] events buffered on the readable side
    */
   constructor (options = {}) {
-    // A bad option's stack starts at the user's call (lib/errors/index.js, fromCallerOf).
+    // A bad option's stack starts at the user's call (lib/errors/error-class.js, fromCallerOf).
     try {
       validateObject(options, 'options')
     } catch (err) {

@@ -21,7 +21,7 @@ class EventSourceParserStream extends TransformStream {
    * @param {(ms: number) => void} [options.onRetry] called with each valid `retry:` value
    */
   constructor (options = {}) {
-    // A bad option's stack starts at the user's call (lib/errors/index.js, fromCallerOf).
+    // A bad option's stack starts at the user's call (lib/errors/error-class.js, fromCallerOf).
     const entry = new.target
     try {
       validateObject(options, 'options')

@@ -21,7 +21,7 @@ const {
 } = require('../../errors/connection')
 const { packageMessageOf } = require('./fetch')
 
-// (A declared constructor is named after its code: lib/errors/index.js.)
+// (A declared constructor is named after its code: lib/errors/error-class.js.)
 const BAD_STATUS = ERR_EVENTSOURCE_BAD_STATUS.name
 const BAD_CONTENT_TYPE = ERR_EVENTSOURCE_BAD_CONTENT_TYPE.name
 const INVALID_BODY = ERR_EVENTSOURCE_INVALID_BODY.name

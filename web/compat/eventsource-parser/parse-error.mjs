@@ -6,7 +6,7 @@
 // - 'unknown-field': a line whose field name is none of data, event, id, retry (field, value, line);
 // - 'invalid-retry': a `retry` value that is not all ASCII digits, an empty one included (value, line);
 // - 'max-buffer-size-exceeded': more than `maxBufferSize` characters buffered (no field, value, line).
-// It is a class of its own, not one of lib/errors/index.js's coded errors: eventsource-parser's users tell it
+// It is a class of its own, not one of the coded errors of lib/errors/: eventsource-parser's users tell it
 // apart by `instanceof ParseError` and `type`, and nothing here throws it.
 
 class ParseError extends Error {

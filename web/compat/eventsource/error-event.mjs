@@ -21,7 +21,7 @@ import { packageMessageOf } from './fetch.mjs'
 const { ERR_EVENTSOURCE_EVENT_TOO_LARGE } = codes$0
 const { ERR_EVENTSOURCE_BAD_CONTENT_TYPE, ERR_EVENTSOURCE_BAD_STATUS, ERR_EVENTSOURCE_INVALID_BODY, ERR_EVENTSOURCE_NETWORK, ERR_EVENTSOURCE_STREAM_ENDED } = codes$1
 
-// (A declared constructor is named after its code: lib/errors/index.js.)
+// (A declared constructor is named after its code: lib/errors/error-class.js.)
 const BAD_STATUS = ERR_EVENTSOURCE_BAD_STATUS.name
 const BAD_CONTENT_TYPE = ERR_EVENTSOURCE_BAD_CONTENT_TYPE.name
 const INVALID_BODY = ERR_EVENTSOURCE_INVALID_BODY.name
