@@ -145,8 +145,10 @@ class EventStreamParser {
   // One `data:` line and the blank line after it, nothing else of the event before (LLM token streams
   // send nothing else): dispatched at once, its value a slice of the chunk's text, the event's buffers
   // never written. False, having done nothing, for any other line. (Inline, it cost other lines 3%.)
+  // "Nothing else" is read from the cost: the event so far costs no more than its ID when no type was
+  // set, not even one emptied later (whose cost the dispatch below would not clear).
   #dataEvent (chunk, lineStart, end, text) {
-    if (this.#eventType !== '' || !isDataField(chunk, lineStart, end) || end - lineStart + this.#eventSize > this.#maxEventSize) return false
+    if (this.#eventSize !== this.#idCost || !isDataField(chunk, lineStart, end) || end - lineStart + this.#eventSize > this.#maxEventSize) return false
     this.#lastEventId = this.#idBuffer
     this.#onEvent('message', text.slice(chunk[lineStart + 5] === SPACE ? lineStart + 6 : lineStart + 5, end), this.#lastEventId)
     return true
