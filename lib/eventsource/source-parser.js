@@ -5,7 +5,9 @@
 // (`this` is the parser) and which find their source through it. A closure of its own for each would
 // cost every idle connection about a hundred bytes.
 
-const { EventStreamParser } = require('../parser/parser')
+// lib/parser/parser.js on Node, Bun and Deno; lib/parser/compact-parser.js, the same parser without its
+// fast paths, elsewhere.
+const { EventStreamParser } = require('#stream-parser')
 // lib/transport/transport-node.js on Node, Bun and Deno; lib/transport/transport-web.js elsewhere.
 const { transportMaxEventSize } = require('#transport')
 

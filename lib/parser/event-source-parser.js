@@ -6,7 +6,8 @@
 // bundle of the EventSource then holds no option checks and none of the validators they need (about
 // 300 bytes gzipped, benchmarks/size.mjs).
 
-const { EventStreamParser } = require('./parser')
+// ./parser.js on Node, Bun and Deno; ./compact-parser.js, the same parser without its fast paths, elsewhere.
+const { EventStreamParser } = require('#stream-parser')
 const { fromCallerOf } = require('../errors/error-class')
 const { validateObject, validateFunction, validateOptionalFunction, validateString, validateLimit } = require('../validators/values')
 
