@@ -4,7 +4,8 @@
 // http2-request.js, http2-connection.js): a request the server takes and never answers, left to the
 // headers timeout (300 s, on a fake clock); a session lost while a request waits for another, which
 // node:http2 would refuse the request on; a connection that fails before the server's SETTINGS, which
-// fails the requests waiting for it at once, not one connection after another; and connect.socketPath,
+// fails the requests waiting for it at once, not one connection after another; a server that never sends
+// its SETTINGS, whose waiting requests the headers timeout ends all at once; and connect.socketPath,
 // sessions over a Unix socket.
 
 const t = require('tap')
@@ -115,6 +116,35 @@ t.test('a server that takes a request and never answers: the headers timeout end
   clock.tick(60_000)
   await server.request(1)
   t.equal(server.sessions.length, 2, 'the reconnection took a new session')
+})
+
+t.test('a server that takes the connection and never sends its SETTINGS: every request waiting ends at 300 s', async (t) => {
+  // By default the PINGs (20 s) end it; without them and without a connect timeout, the headers
+  // timeout is what is left. The first source's request is on a stream that node:http2 holds until
+  // the SETTINGS; the second's waits for room on that session, which it is expected to have, with no
+  // stream. Each request's 300 s run from when it is made, the wait included, as on HTTP/1.1 they
+  // run from a request that a silent server took: the second does not wait for the first to time out.
+  const preface = deferred()
+  // The client's preface, sent once its connection is up: its connect timer (10 s) is gone by then.
+  const server = await front(t, [(socket) => socket.once('data', preface.resolve).resume()])
+  const clock = fakeClock(t)
+  const init = { http2: { priorKnowledge: true, pingInterval: 0 }, connectTimeout: 0, reconnectionTime: 60_000 }
+  const sources = [open(t, `http://127.0.0.1:${server.port}/a`, init), open(t, `http://127.0.0.1:${server.port}/b`, init)]
+  const recs = sources.map((es) => record(es))
+  await bounded(preface.promise, 'the client\'s preface')
+  t.equal(server.sockets.length, 1, 'one connection for both')
+  clock.tick(HEADERS_TIMEOUT - 1)
+  await macrotask()
+  t.same(recs.map((rec) => rec.types), [[], []], 'nothing a millisecond before')
+  clock.tick(1)
+  for (const [i, rec] of recs.entries()) {
+    const { event } = await rec.wait('error')
+    t.equal(event.code, 'ERR_EVENTSOURCE_NETWORK', `source ${i + 1}`)
+    t.match(event.message, /headers timeout after 300000/)
+    t.equal(sources[i].readyState, sources[i].CONNECTING, 'it reconnects')
+  }
+  await closed(server.sockets[0])
+  t.pass('the connection nothing waits for any more is closed')
 })
 
 t.test('a response head in time: the headers timer goes with it, and a quiet stream is not cut at 300 s', async (t) => {

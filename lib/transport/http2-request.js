@@ -43,14 +43,19 @@ class StreamRequest {
   session = null
   waitingIn = null
   stream = null
-  // The headers timer, until the response head.
-  timer = null
+  // The headers timer, from the request's start to its response head: the wait for a session counts,
+  // or a server that takes the connection and never sends its SETTINGS would hold a request for as
+  // long as no connect timeout ends it (no stream is open, so no PING goes either). Unreferenced: the
+  // connection or the stream keeps the process alive, as it would without the timer.
+  timer
   state = WAITING
   paused = false
 
   constructor (handler, opts) {
     this.handler = handler
     this.opts = opts
+    this.timer = setTimeout(onHeadersTimeout, HEADERS_TIMEOUT, this)
+    this.timer.unref()
   }
 
   get done () {
@@ -93,6 +98,8 @@ class StreamRequest {
   forget () {
     this.state = DONE
     this.opts = null
+    clearTimeout(this.timer)
+    this.timer = null
   }
 
   // The request is over: its session has room for another.
@@ -212,8 +219,6 @@ function startStream (h2, request, url) {
   stream.on('close', onStreamClose)
   if (request.paused) stream.pause()
   if (body != null && method !== 'GET' && method !== 'HEAD') stream.end(body)
-  request.timer = setTimeout(onHeadersTimeout, HEADERS_TIMEOUT, request)
-  request.timer.unref()
 }
 
 module.exports = { StreamRequest, startStream, NO_CONTEXT }
