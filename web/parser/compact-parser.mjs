@@ -16,11 +16,11 @@ import { valueCost, idStringCost, DATA_LINE_COST, DATA_JOIN_COST } from './value
 // lines, the one-line event dispatched at once, the pending line kept as pieces in a scratch buffer.
 // Here each value is decoded on its own (TextDecoder, in a browser), and a line that spans chunks is
 // copied into one buffer that doubles as it grows: linear in the bytes, at most twice the line held.
-// The trade, measured with esbuild and in Chromium 2026-11-26: a browser bundle of the EventSource 1,079
-// B smaller gzipped (10,484 -> 9,405), EventSourceParser's 1,111 B (3,576 -> 2,465); parsing takes 1.1x
-// to 1.2x ./parser.js's time on long or non-ASCII values, 2x on LLM-token events in 1 KiB chunks and 8x
-// on 9-byte events in 64 KiB chunks, where a TextDecoder call per value is most of it (250 ns per
-// event, against 1.2 us to make and dispatch its MessageEvent there).
+// The trade, measured with esbuild (npm run size) and in Chromium 2026-11-26: a browser bundle of the
+// EventSource 1,081 B smaller gzipped (10,484 -> 9,403), EventSourceParser's 1,111 B (3,576 -> 2,465);
+// parsing takes 1.1x to 1.2x ./parser.js's time on long or non-ASCII values, 2x on LLM-token events in
+// 1 KiB chunks and 8x on 9-byte events in 64 KiB chunks, where a TextDecoder call per value is most of
+// it (250 ns per event, against 1.2 us to make and dispatch its MessageEvent there).
 // https://html.spec.whatwg.org/multipage/server-sent-events.html#parsing-an-event-stream
 
 const { ERR_INVALID_ARG_TYPE } = codes$0
@@ -185,8 +185,15 @@ class EventStreamParser {
       if (bytes[start + i] !== name[i]) return
     }
     const from = valueStart < end ? valueStart : end
-    const value = kind === FIELD_ID && bytes.subarray(from, end).includes(NUL) ? null : utf8Slice.call(bytes, from, end)
-    const cost = valueCost(value ?? '', end - from)
+    // `id`: "If the field value does not contain U+0000 NULL": a NUL byte in UTF-8 is exactly U+0000.
+    if (kind === FIELD_ID && bytes.subarray(from, end).includes(NUL)) return
+    const value = utf8Slice.call(bytes, from, end)
+    if (kind === FIELD_RETRY) {
+      const ms = retryValue(value)
+      if (ms !== -1 && this.#onRetry !== null) this.#onRetry(ms)
+      return
+    }
+    const cost = valueCost(value, end - from)
     switch (kind) {
       case FIELD_DATA: {
         // "Append the field value to the data buffer, then append a single U+000A LINE FEED (LF)": the
@@ -202,17 +209,10 @@ class EventStreamParser {
         this.#eventType = value
         this.#eventSize += cost
         return
-      case FIELD_ID:
-        // "If the field value does not contain U+0000 NULL": a NUL byte in UTF-8 is exactly U+0000.
-        if (value === null) return
+      default: // FIELD_ID
         this.#idBuffer = value
         this.#eventSize += cost - this.#idCost
         this.#idCost = cost
-        return
-      case FIELD_RETRY: {
-        const ms = retryValue(value)
-        if (ms !== -1 && this.#onRetry !== null) this.#onRetry(ms)
-      }
     }
   }
 
