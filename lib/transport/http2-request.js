@@ -43,10 +43,11 @@ class StreamRequest {
   session = null
   waitingIn = null
   stream = null
-  // The headers timer, from the request's start to its response head: the wait for a session counts,
-  // or a server that takes the connection and never sends its SETTINGS would hold a request for as
-  // long as no connect timeout ends it (no stream is open, so no PING goes either). Unreferenced: the
-  // connection or the stream keeps the process alive, as it would without the timer.
+  // The headers timer, from the request's start to its response head: the wait for room on a session
+  // counts. A request waiting for room has no stream, so against a server that takes the connection and
+  // never sends its SETTINGS, with PINGs and the connect timeout off, its 300 s would otherwise start
+  // only when an earlier request's ran out. Unreferenced: the connection or the stream keeps the
+  // process alive, as it would without the timer.
   timer
   state = WAITING
   paused = false
