@@ -1,6 +1,6 @@
 'use strict'
 
-// The extensions as a browser build has them (lib/eventsource/extensions.js): without
+// The extensions as a browser build has them (lib/extension-registry.js): without
 // `whatwg-eventsource/extensions`, the standard EventSource, which refuses an init member it does not
 // have (ERR_EVENTSOURCE_EXTENSION_NOT_LOADED, naming it and what to import) rather than ignoring it; with
 // it, every extension. Run on web/, the ES modules browser builds import (their imports are relative: the
@@ -51,7 +51,7 @@ t.test('a build without the extensions refuses every member they read', async (t
 
 t.test('the registry: a part not registered is an error naming what needed it', async (t) => {
   // A fresh copy of the registry, as a browser build has it before anything is registered.
-  const file = require.resolve('../lib/eventsource/extensions')
+  const file = require.resolve('../lib/extension-registry')
   const shared = require.cache[file]
   delete require.cache[file]
   const registry = require(file)

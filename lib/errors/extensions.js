@@ -1,6 +1,6 @@
 'use strict'
 
-// The code of an extension used in a build that left the extensions out (lib/eventsource/extensions.js):
+// The code of an extension used in a build that left the extensions out (lib/extension-registry.js):
 // a browser or worker build without `whatwg-eventsource/extensions`. Its message says what to import, the
 // same on every platform (lib/errors/error-class.js), since it is a browser's developer who reads it. A table of
 // its own so that a bundle of a parser, which never makes it, holds none of it.

@@ -26,7 +26,7 @@ const { SourceParser } = require('./source-parser')
 const { TaskQueue, TASK_MESSAGE, TASK_ANNOUNCE, TASK_REESTABLISH, TASK_FAIL, TASK_END } = require('./task-queue')
 const { SourceDiagnostics } = require('#diagnostics') // diagnostics-node.js; diagnostics-web.js, doing nothing, in browsers
 const { messageEventClass, eventOrigin } = require('./message-event')
-const { buildRequest, previousAttempt } = require('../transport/request')
+const { standardRequest } = require('../transport/standard-request')
 const { mimeEssence } = require('../transport/response-headers')
 const { displayHref } = require('../transport/url')
 // lib/transport/transport-node.js on Node, Bun and Deno; lib/transport/transport-web.js, fetch only,
@@ -34,10 +34,10 @@ const { displayHref } = require('../transport/url')
 const { createAttempt } = require('#transport')
 // lib/platform/listeners-node.js on Node, Bun and Deno; lib/platform/listeners-web.js elsewhere.
 const { releaseHandlerMap } = require('#listeners')
-// `for await` is an extension, found through the registry (extensions.js). Every retry decision
+// `for await` is an extension, found through the registry (lib/extension-registry.js). Every retry decision
 // (reconnect.js) is loaded with the first failure: a source that only receives events never needs it, and
 // each file is a few tenths of a millisecond of a fresh process's start (benchmarks/startup).
-const { extension } = require('#extensions')
+const { extension, loadedExtension } = require('#extensions')
 let nextAttempt = null
 
 // The default reconnection time: "a user-agent-defined value, probably in the region of a few
@@ -293,16 +293,21 @@ class EventSource extends EventTarget {
 
   #connect () {
     if (this.#readyState === CLOSED) return
+    const target = {
+      attempt: ++this.#attempts,
+      sourceUrl: this.#url,
+      url: this.#redirected?.url ?? this.#url,
+      method: this.#redirected?.method ?? this.#init.method,
+      lastEventId: this.#parser.lastEventId,
+      previous: this.#previous
+    }
+    // The request: the standard's (lib/transport/standard-request.js), or, once the extensions are
+    // registered (always on Node), the one that reads their members too (lib/transport/request.js). A
+    // browser build without them has no other: its init cannot hold an extension.
+    const requests = loadedExtension('request')
     let request
     try {
-      request = buildRequest(this.#init, {
-        attempt: ++this.#attempts,
-        sourceUrl: this.#url,
-        url: this.#redirected?.url ?? this.#url,
-        method: this.#redirected?.method ?? this.#init.method,
-        lastEventId: this.#parser.lastEventId,
-        previous: this.#previous
-      })
+      request = requests === null ? standardRequest(this.#init, target) : requests.buildRequest(this.#init, target)
     } catch (err) {
       this.#requestError(err)
       return
@@ -446,7 +451,7 @@ class EventSource extends EventTarget {
       return
     }
     if (this.#init.request !== null) {
-      this.#previous = previousAttempt(error, this.#responseHeaders)
+      this.#previous = extension('request', 'init.request').previousAttempt(error, this.#responseHeaders)
       this.#responseHeaders = null
     }
     // Step 2: set readyState to CONNECTING and fire an event named error.

@@ -4,7 +4,7 @@
 // lib/eventsource/init.js converts): validated and resolved into the source's init. They live at the top
 // level of the dictionary (see docs/extensions.md for why); undici's shape (`node: { dispatcher,
 // reconnectionTime }`) is accepted as it is, so code written for Node's built-in EventSource works
-// unchanged. The core finds this file through the registry (lib/eventsource/extensions.js): a browser
+// unchanged. The core finds this file through the registry (lib/extension-registry.js): a browser
 // build without `whatwg-eventsource/extensions` leaves it out.
 
 const { validateObject, validateFunction, validateNumber, validateLimit, validateTime } = require('../validators/values')

@@ -3,11 +3,11 @@
 // The EventSourceInit dictionary: WebIDL conversion of the standard member (withCredentials), and the
 // resolved init every source reads, each extension at its default. The extensions (every other member,
 // at the top level of the dictionary: docs/extensions.md says why) are resolved by init-extensions.js,
-// which the core asks the registry for (lib/eventsource/extensions.js): always there on Node, in a
+// which the core asks the registry for (lib/extension-registry.js): always there on Node, in a
 // browser build once `whatwg-eventsource/extensions` is imported. Without it, a dictionary that gives any
 // of them is refused with ERR_EVENTSOURCE_EXTENSION_NOT_LOADED, never ignored.
 
-// extensions-all.js on Node, Bun and Deno; extensions.js, empty until the application registers them, elsewhere.
+// extensions-all.js on Node, Bun and Deno; lib/extension-registry.js, empty until the application registers them, elsewhere.
 const { loadedExtension, notLoaded } = require('#extensions')
 // lib/eventsource/shared-init-node.js on Node, Bun and Deno; shared-init-web.js, sharing nothing, elsewhere.
 const { sharedInit } = require('#shared-init')

@@ -4,7 +4,7 @@
 // or the error to fail the connection with. Without init.reconnect in the init (a browser build without
 // the extensions), the standard's: a response the standard does not take fails the connection; anything
 // else waits the reconnection time, with the storm floor below. Otherwise the reconnection policy
-// (reconnect-policy.js, an extension found through lib/eventsource/extensions.js) decides; with its
+// (reconnect-policy.js, an extension found through lib/extension-registry.js) decides; with its
 // defaults it decides the same.
 
 const { extension } = require('#extensions')

@@ -1,18 +1,15 @@
 'use strict'
 
 // The two clocks of an attempt (extensions), the same for every transport: connectTimeout, from sending
-// a request to its response head, and idleTimeout, the longest silence of a body being read. Either
-// ends the attempt as a network error, which reestablishes the connection: the timers call their
-// owner's timedOut(error) (the owner is the attempt, not a closure, which would cost every idle
-// connection its bytes).
+// a request to its response head (./connect-timer.js), and idleTimeout, the longest silence of a body
+// being read. Either ends the attempt as a network error, which reestablishes the connection: the timers
+// call their owner's timedOut(error). One timer runs at a time: the idle clock starts when the head came.
 
-const { codes: { ERR_EVENTSOURCE_CONNECT_TIMEOUT, ERR_EVENTSOURCE_IDLE_TIMEOUT } } = require('../errors/connection')
+const { codes: { ERR_EVENTSOURCE_IDLE_TIMEOUT } } = require('../errors/connection')
+const { ConnectTimer } = require('./connect-timer')
 
-class AttemptTimers {
-  #connectTimeout
+class AttemptTimers extends ConnectTimer {
   #idleTimeout
-  #owner
-  #timer = null
   #lastActivity = 0
   #paused = false
 
@@ -21,20 +18,8 @@ class AttemptTimers {
    * @param {{ timedOut: (error: Error) => void }} owner told once a limit is passed, after the timer stopped
    */
   constructor (request, owner) {
-    this.#connectTimeout = request.connectTimeout
+    super(request, owner)
     this.#idleTimeout = request.idleTimeout
-    this.#owner = owner
-  }
-
-  /**
-   * A request was sent to `url`: its head must come within connectTimeout.
-   * @param {URL} url
-   * @param {string} displayUrl the URL as errors show it
-   */
-  requestSent (url, displayUrl) {
-    const timeout = this.#connectTimeout
-    if (timeout === 0) return
-    this.#timer = setTimeout(() => this.#fire(new ERR_EVENTSOURCE_CONNECT_TIMEOUT(url.origin, timeout, { url: displayUrl })), timeout)
   }
 
   /**
@@ -67,29 +52,17 @@ class AttemptTimers {
     this.#lastActivity = performance.now()
   }
 
-  stop () {
-    if (this.#timer !== null) {
-      clearTimeout(this.#timer)
-      this.#timer = null
-    }
-  }
-
   // The idle timer is not reset per chunk (that would cost a timer operation per chunk): chunks stamp
   // the time, and the timer, when it fires, waits again for whatever is left of the period.
   #armIdle (delay, origin, displayUrl) {
-    this.#timer = setTimeout(() => {
+    this.arm(() => {
       const idle = performance.now() - this.#lastActivity
       if (this.#paused || idle < this.#idleTimeout) {
         this.#armIdle(this.#paused ? this.#idleTimeout : this.#idleTimeout - idle, origin, displayUrl)
         return
       }
-      this.#fire(new ERR_EVENTSOURCE_IDLE_TIMEOUT(origin, this.#idleTimeout, { url: displayUrl }))
+      this.fire(new ERR_EVENTSOURCE_IDLE_TIMEOUT(origin, this.#idleTimeout, { url: displayUrl }))
     }, Math.ceil(delay))
-  }
-
-  #fire (error) {
-    this.#timer = null
-    this.#owner.timedOut(error)
   }
 }
 

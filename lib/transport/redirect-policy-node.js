@@ -27,10 +27,10 @@
 // sent as written, also as Chromium does. (undici 8's fetch sends the percent-encoded text as it is.)
 
 const { utf8Bytes, allocUnsafe, isUtf8, concatBytes, toBase64 } = require('#bytes')
-const { codes: { ERR_EVENTSOURCE_INSECURE_REDIRECT, ERR_EVENTSOURCE_INVALID_REDIRECT } } = require('../errors/connection')
+const { codes: { ERR_EVENTSOURCE_INVALID_REDIRECT } } = require('../errors/connection')
 const { codes: { ERR_EVENTSOURCE_TOO_MANY_REDIRECTS } } = require('../errors/node-transports')
 const { splitHeaderValue } = require('./response-headers')
-const { isHttpScheme, includesCredentials, displayHref } = require('./url')
+const { isHttpScheme, includesCredentials, displayHref, insecureRedirect } = require('./url')
 
 // fetch's redirect limit.
 const MAX_REDIRECTS = 20
@@ -302,12 +302,9 @@ class RedirectPolicy {
     if (includesCredentials(next) && (next.origin !== this.#requestOrigin || this.#leftRequestOrigin)) {
       return new ERR_EVENTSOURCE_INVALID_REDIRECT('a URL that includes credentials', details)
     }
-    // Fetch follows https: -> http:, but that would send the request, its headers and body included, in
-    // clear text because the server said so. Refused unless the user opts in (browsers block it as
-    // mixed content on secure pages).
-    if (from.protocol === 'https:' && next.protocol === 'http:' && !this.#allowInsecureRedirect) {
-      return new ERR_EVENTSOURCE_INSECURE_REDIRECT(displayHref(next), details)
-    }
+    // Fetch follows https: -> http:; we refuse it unless the user opts in (lib/transport/url.js says why).
+    const insecure = insecureRedirect(from, next, this.#allowInsecureRedirect, details)
+    if (insecure !== null) return insecure
     // A redirect loop is a network error in fetch; retrying it would loop forever, so the connection
     // fails instead (the standard lets a user agent fail when reconnecting is known to be futile).
     if (++this.#redirects > MAX_REDIRECTS) {
@@ -353,10 +350,7 @@ class RedirectPolicy {
       next.password = from.password
     }
     this.#challengeAnswer = null
-    if (from.protocol === 'https:' && next.protocol === 'http:' && !this.#allowInsecureRedirect) {
-      return new ERR_EVENTSOURCE_INSECURE_REDIRECT(displayHref(next), { url: displayHref(from) })
-    }
-    return null
+    return insecureRedirect(from, next, this.#allowInsecureRedirect, { url: displayHref(from) })
   }
 
   /** The response is final: only redirects need the request's headers and body again. */

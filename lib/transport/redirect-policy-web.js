@@ -13,8 +13,7 @@
 // that holds them: the request goes without them, and a 401 is the response), and no Origin header is
 // added (a browser sends its own).
 
-const { codes: { ERR_EVENTSOURCE_INSECURE_REDIRECT } } = require('../errors/connection')
-const { displayHref } = require('./url')
+const { displayHref, insecureRedirect } = require('./url')
 
 // As in lib/transport/redirect-policy-node.js: sent only to the origin they were meant for.
 const CREDENTIAL_HEADERS = ['authorization', 'cookie', 'proxy-authorization']
@@ -86,10 +85,7 @@ class RedirectPolicy {
   followedTo (href) {
     const from = this.#url
     const next = this.#url = new URL(href)
-    if (from.protocol === 'https:' && next.protocol === 'http:' && !this.#allowInsecureRedirect) {
-      return new ERR_EVENTSOURCE_INSECURE_REDIRECT(displayHref(next), { url: displayHref(from) })
-    }
-    return null
+    return insecureRedirect(from, next, this.#allowInsecureRedirect, { url: displayHref(from) })
   }
 
   /** A 401 is the response: the URL's credentials are not used here (see above). */

@@ -1,16 +1,18 @@
 'use strict'
 
 // The request of each attempt: buildRequest() makes it, once per attempt, frozen, and hands it to a
-// transport (lib/transport/transport-node.js). It holds everything the transport needs to send it and to
+// transport (lib/transport/transport-node.js). The source finds this file through the registry of
+// extensions (lib/extension-registry.js): on Node always; in a browser build once
+// `whatwg-eventsource/extensions` is imported, and until then it sends the standard's request
+// (./standard-request.js), which is all an init without extensions can ask for. It holds everything the transport needs to send it and to
 // follow its redirects as fetch would; nothing about it changes once built. The init's headers, method
 // and body (beyond the standard's GET), and the functions that make them per attempt, are resolved by
 // lib/transport/request-init.js, an extension: what it made is read here from the init.
 // https://html.spec.whatwg.org/multipage/server-sent-events.html#dom-eventsource (steps 7-13: the request)
 // https://html.spec.whatwg.org/multipage/server-sent-events.html#reestablish-the-connection (Last-Event-ID)
 
-const { utf8AsLatin1 } = require('#bytes')
 const { codes: { ERR_INVALID_ARG_VALUE } } = require('../errors/arguments')
-const { isSendableLastEventId } = require('../validators/http')
+const { addLastEventId } = require('./standard-request')
 
 /**
  * @typedef {object} EventSourceRequest
@@ -128,15 +130,7 @@ function assemble (init, target, changes) {
   if (body !== null && body.contentType !== null && headers['content-type'] === undefined) {
     headers['content-type'] = body.contentType
   }
-  // Processing model, reestablish step 5.3: "If the EventSource object's last event ID string is not
-  // the empty string, set (`Last-Event-ID`, last event ID string, encoded as UTF-8)". Header values
-  // are written as latin1, so the UTF-8 bytes are spelled one character per byte.
-  // An ID with a control character (a server may send one) cannot be sent as a header by undici or
-  // Node's http; the header is left out rather than the request failing again at every attempt.
-  const lastEventId = target.lastEventId
-  if (lastEventId !== '' && isSendableLastEventId(lastEventId)) {
-    headers['last-event-id'] = utf8AsLatin1(lastEventId)
-  }
+  addLastEventId(headers, target.lastEventId)
   const location = globalThis.location
   return Object.freeze({
     attempt: target.attempt,

@@ -5,8 +5,14 @@
 // which documents the interface, for Node, Bun and Deno. Every attempt is made with a fetch: init.fetch,
 // or the runtime's. init.dispatcher, an undici Dispatcher, has nothing to run on here and is ignored, so
 // that code shared with Node may pass one.
+//
+// Until the application imports `whatwg-eventsource/extensions`, an init holds nothing but withCredentials
+// and every request is the standard's (./standard-request.js): StandardFetchAttempt sends it, and a
+// bundle holds neither FetchAttempt nor its redirect rules. Once they are imported, the registry
+// (lib/extension-registry.js) has FetchAttempt, which sends every request, the standard's included.
 
-const { FetchAttempt } = require('./fetch-transport')
+const { loadedExtension } = require('../extension-registry')
+const { StandardFetchAttempt } = require('./standard-fetch')
 
 /**
  * @param {import('./request').EventSourceRequest} request
@@ -14,6 +20,8 @@ const { FetchAttempt } = require('./fetch-transport')
  * @returns {import('./transport-node').TransportAttempt}
  */
 function createAttempt (request, sink) {
+  const FetchAttempt = loadedExtension('fetch')
+  if (FetchAttempt === null) return new StandardFetchAttempt(request, sink)
   // The runtime's fetch is looked up at each attempt, as Node's global dispatcher is: an application may
   // wrap it after the source was made.
   const fetch = request.transport.fetch

@@ -1,8 +1,11 @@
 'use strict'
 
 // What every transport, and the source, asks of a URL: whether a request can go to it, whether it holds
-// credentials, and how it may be shown. Apart from lib/transport/redirect-policy-node.js, which a browser build
-// does not load (package.json's "imports": lib/transport/redirect-policy-web.js there).
+// credentials, how it may be shown, and whether a redirect to it is one we refuse. Apart from
+// lib/transport/redirect-policy-node.js, which a browser build does not load (package.json's "imports":
+// lib/transport/redirect-policy-web.js there).
+
+const { codes: { ERR_EVENTSOURCE_INSECURE_REDIRECT } } = require('../errors/connection')
 
 /**
  * Whether a URL's scheme is one a request can go to.
@@ -34,4 +37,19 @@ function displayHref (url) {
   return shown.href
 }
 
-module.exports = { isHttpScheme, includesCredentials, displayHref }
+/**
+ * Whether redirects from `from` to `next` are refused: from https: to http:. Fetch follows them, but the
+ * request (its headers and body, or what comes back) would then go in clear text because a server said
+ * so: refused unless the user opts in (browsers block it as mixed content on secure pages).
+ * @param {URL} from
+ * @param {URL} next
+ * @param {boolean} allowInsecureRedirect the user's opt-in (an extension)
+ * @param {{ url: string }} details the error's details
+ * @returns {Error | null} ERR_EVENTSOURCE_INSECURE_REDIRECT, or null when the redirect may be followed
+ */
+function insecureRedirect (from, next, allowInsecureRedirect, details) {
+  if (allowInsecureRedirect || from.protocol !== 'https:' || next.protocol !== 'http:') return null
+  return new ERR_EVENTSOURCE_INSECURE_REDIRECT(displayHref(next), details)
+}
+
+module.exports = { isHttpScheme, includesCredentials, displayHref, insecureRedirect }

@@ -8,12 +8,12 @@ import { resolveInit } from './init.mjs'
 import { SourceParser } from './source-parser.mjs'
 import { TaskQueue, TASK_MESSAGE, TASK_ANNOUNCE, TASK_REESTABLISH, TASK_FAIL, TASK_END } from './task-queue.mjs'
 import { messageEventClass, eventOrigin } from './message-event.mjs'
-import { buildRequest, previousAttempt } from '../transport/request.mjs'
+import { standardRequest } from '../transport/standard-request.mjs'
 import { mimeEssence } from '../transport/response-headers.mjs'
 import { displayHref } from '../transport/url.mjs'
 import { createAttempt } from '../transport/transport-web.mjs'
 import { releaseHandlerMap } from '../platform/listeners-web.mjs'
-import { extension } from './extensions.mjs'
+import { extension, loadedExtension } from '../extension-registry.mjs'
 import * as module$1 from './diagnostics-web.mjs'
 import { nextAttempt as nextAttempt$2 } from './reconnect.mjs'
 
@@ -36,7 +36,7 @@ const { SourceDiagnostics } = module$1 // diagnostics-node.js; diagnostics-web.j
 // lib/transport/transport-node.js on Node, Bun and Deno; lib/transport/transport-web.js, fetch only,
 // elsewhere (package.json's "imports").
 // lib/platform/listeners-node.js on Node, Bun and Deno; lib/platform/listeners-web.js elsewhere.
-// `for await` is an extension, found through the registry (extensions.js). Every retry decision
+// `for await` is an extension, found through the registry (lib/extension-registry.js). Every retry decision
 // (reconnect.js) is loaded with the first failure: a source that only receives events never needs it, and
 // each file is a few tenths of a millisecond of a fresh process's start (benchmarks/startup).
 let nextAttempt = null
@@ -294,16 +294,21 @@ class EventSource extends EventTarget {
 
   #connect () {
     if (this.#readyState === CLOSED) return
+    const target = {
+      attempt: ++this.#attempts,
+      sourceUrl: this.#url,
+      url: this.#redirected?.url ?? this.#url,
+      method: this.#redirected?.method ?? this.#init.method,
+      lastEventId: this.#parser.lastEventId,
+      previous: this.#previous
+    }
+    // The request: the standard's (lib/transport/standard-request.js), or, once the extensions are
+    // registered (always on Node), the one that reads their members too (lib/transport/request.js). A
+    // browser build without them has no other: its init cannot hold an extension.
+    const requests = loadedExtension('request')
     let request
     try {
-      request = buildRequest(this.#init, {
-        attempt: ++this.#attempts,
-        sourceUrl: this.#url,
-        url: this.#redirected?.url ?? this.#url,
-        method: this.#redirected?.method ?? this.#init.method,
-        lastEventId: this.#parser.lastEventId,
-        previous: this.#previous
-      })
+      request = requests === null ? standardRequest(this.#init, target) : requests.buildRequest(this.#init, target)
     } catch (err) {
       this.#requestError(err)
       return
@@ -447,7 +452,7 @@ class EventSource extends EventTarget {
       return
     }
     if (this.#init.request !== null) {
-      this.#previous = previousAttempt(error, this.#responseHeaders)
+      this.#previous = extension('request', 'init.request').previousAttempt(error, this.#responseHeaders)
       this.#responseHeaders = null
     }
     // Step 2: set readyState to CONNECTING and fire an event named error.

@@ -10,7 +10,7 @@ import { kDepartures, NO_DEPARTURES } from './init.mjs'
 // lib/eventsource/init.js converts): validated and resolved into the source's init. They live at the top
 // level of the dictionary (see docs/extensions.md for why); undici's shape (`node: { dispatcher,
 // reconnectionTime }`) is accepted as it is, so code written for Node's built-in EventSource works
-// unchanged. The core finds this file through the registry (lib/eventsource/extensions.js): a browser
+// unchanged. The core finds this file through the registry (lib/extension-registry.js): a browser
 // build without `whatwg-eventsource/extensions` leaves it out.
 
 const { ERR_INVALID_ARG_VALUE } = codes$0

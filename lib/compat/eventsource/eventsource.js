@@ -7,7 +7,7 @@
 
 const { EventSource: CoreEventSource } = require('../../eventsource/eventsource')
 // That package's init members (fetch, maxBufferSize) are extensions of ours: this entry has them all,
-// in a browser build too (lib/eventsource/extensions.js).
+// in a browser build too (lib/extension-registry.js).
 require('../../eventsource/extensions-all')
 const { fromCallerOf } = require('../../errors/error-class')
 const { parseUrl, coreInit } = require('./departures')

@@ -10,7 +10,7 @@ import '../../eventsource/extensions-all.mjs'
 // that package's departures from the standard (lib/compat/eventsource/departures.js).
 
 // That package's init members (fetch, maxBufferSize) are extensions of ours: this entry has them all,
-// in a browser build too (lib/eventsource/extensions.js).
+// in a browser build too (lib/extension-registry.js).
 
 class EventSource extends CoreEventSource {
   /**

@@ -1,26 +1,30 @@
 'use strict'
 
-// Where the core finds the parts of the extensions it does not load itself: what the init's members beyond
-// withCredentials mean (init-extensions.js), every reconnection decision beyond the standard's
-// (reconnect-policy.js) and `for await` (message-iterator.js). The core asks this registry for them by
+// Where the core and the web transport find the parts of the extensions they do not load themselves: what
+// the init's members beyond withCredentials mean (lib/eventsource/init-extensions.js), every reconnection
+// decision beyond the standard's (lib/eventsource/reconnect-policy.js), `for await`
+// (lib/eventsource/message-iterator.js), the request those members describe (lib/transport/request.js) and
+// the fetch attempt that sends it (lib/transport/fetch-transport.js). They ask this registry for them by
 // name rather than requiring them, so that a browser build of the standard EventSource leaves them out.
+// It lives with the shared modules, below every layer that asks it.
 // On Node, Bun and Deno every part is always here: package.json's "imports" maps `#extensions` to
-// extensions-all.js there, which registers them all (each loaded when first used). In browsers and
+// lib/eventsource/extensions-all.js there, which registers them all (each loaded when first used). In browsers and
 // workers `#extensions` is this file alone, and nothing is registered until the application imports
-// `whatwg-eventsource/extensions` (extensions-all.js again); until then an init that uses an extension,
+// `whatwg-eventsource/extensions` (lib/eventsource/extensions-all.js again); until then an init that uses an extension,
 // or `for await`, throws ERR_EVENTSOURCE_EXTENSION_NOT_LOADED, naming the member and what to import.
 // An option is never ignored. docs/browser.md says what each build holds.
 
 // Part name -> a function that loads it (the module's exports), or null while none is registered.
-const loaders = { init: null, reconnect: null, iterator: null }
+const loaders = { init: null, reconnect: null, iterator: null, request: null, fetch: null }
 // Part name -> its module, once loaded.
-const loaded = { init: null, reconnect: null, iterator: null }
+const loaded = { init: null, reconnect: null, iterator: null, request: null, fetch: null }
 
 /**
  * Registers parts, each as a function that loads it. A part registered already stays as it was.
- * @param {{ init: () => Function, reconnect: () => Function, iterator: () => object }} parts init:
- *   init-extensions.js's resolveExtensions; reconnect: reconnect-policy.js's decide; iterator:
- *   message-iterator.js's MessageIterators and finishedIterator
+ * @param {{ init: () => Function, reconnect: () => Function, iterator: () => object, request: () => object, fetch: () => Function }} parts
+ *   init: init-extensions.js's resolveExtensions; reconnect: reconnect-policy.js's decide; iterator:
+ *   message-iterator.js's MessageIterators and finishedIterator; request: request.js's buildRequest and
+ *   previousAttempt; fetch: fetch-transport.js's FetchAttempt
  */
 function registerExtensions (parts) {
   for (const name of Object.keys(loaders)) loaders[name] ??= parts[name]
@@ -28,7 +32,7 @@ function registerExtensions (parts) {
 
 /**
  * A part, or null when it is not registered.
- * @param {'init' | 'reconnect' | 'iterator'} name
+ * @param {'init' | 'reconnect' | 'iterator' | 'request' | 'fetch'} name
  */
 function loadedExtension (name) {
   const part = loaded[name]
@@ -39,7 +43,7 @@ function loadedExtension (name) {
 
 /**
  * A part that `member` needs: thrown for when it is not registered.
- * @param {'init' | 'reconnect' | 'iterator'} name
+ * @param {'init' | 'reconnect' | 'iterator' | 'request' | 'fetch'} name
  * @param {string} member what the user used, as the error names it ('init.headers', 'for await')
  */
 function extension (name, member) {
@@ -54,7 +58,7 @@ function extension (name, member) {
  */
 function notLoaded (member) {
   // Loaded here, where it is made: Node, Bun and Deno, which have every extension, never need the table.
-  const { ERR_EVENTSOURCE_EXTENSION_NOT_LOADED } = require('../errors/extensions').codes
+  const { ERR_EVENTSOURCE_EXTENSION_NOT_LOADED } = require('./errors/extensions').codes
   return new ERR_EVENTSOURCE_EXTENSION_NOT_LOADED(member)
 }
 

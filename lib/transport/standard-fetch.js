@@ -1,0 +1,279 @@
+'use strict'
+
+// StandardFetchAttempt: one attempt of the standard's request (./standard-request.js) with the runtime's
+// fetch, as a browser's EventSource makes it: mode "cors", cache mode "no-store", the credentials mode
+// withCredentials says, redirects followed by the fetch. It is what a browser or worker build sends while
+// `whatwg-eventsource/extensions` is not imported (./transport-web.js), and the base of FetchAttempt
+// (./fetch-transport.js), which adds what the extensions need: a user's fetch, request bodies, redirects
+// followed hop by hop, decoding errors. What is here is both classes' own: the body read into the sink
+// (paused and resumed, for `for await`), the timers, the errors, abort. What it reports, and when, is the
+// transport interface of lib/transport/transport-node.js.
+//
+// For FetchAttempt, these methods are its to override (plain methods: the private fields of this class
+// are not its): `url` and `displayUrl` (the hop under way), `fetchName`, createTimers(request), send()
+// (calls fetchHop()), received(response) (ends with open() or fail()) and errorFor(err).
+
+const { codes: { ERR_INVALID_ARG_TYPE } } = require('../errors/arguments')
+const {
+  codes: { ERR_EVENTSOURCE_ABORTED, ERR_EVENTSOURCE_NETWORK, ERR_EVENTSOURCE_UNSUPPORTED_SCHEME }
+} = require('../errors/connection')
+const { isHttpScheme, displayHref, insecureRedirect } = require('./url')
+const { ConnectTimer } = require('./connect-timer')
+const { fromFetchHeaders } = require('./response-headers')
+
+/**
+ * A response whose body is not read is cancelled, so that its connection is released.
+ * @param {Response} response
+ */
+function discardBody (response) {
+  const body = response.body
+  if (body != null && typeof body.cancel === 'function' && !body.locked) body.cancel().catch(() => {})
+}
+
+// What a fetch resolved with, as far as an attempt reads it: a status, headers to iterate, and no body or
+// a WHATWG ReadableStream. (A Node stream body, as node-fetch has, is not one.) A fetch that resolves with
+// something else would do so again: the connection fails, as for a value of init.headers() that cannot be
+// sent. (The runtime's fetch may be a program's wrapper too.)
+function isResponse (value) {
+  return value !== null && typeof value === 'object' && typeof value.status === 'number' &&
+    typeof value.headers?.[Symbol.iterator] === 'function' && (value.body == null || typeof value.body.getReader === 'function')
+}
+
+class StandardFetchAttempt {
+  #request
+  #sink
+  #url
+  #timers
+  #controller = new AbortController()
+  #reader = null
+  #reading = false
+  #paused = false
+  #done = false
+
+  /**
+   * @param {import('./request').EventSourceRequest} request (or the standard's: ./standard-request.js)
+   * @param {import('./transport-node').TransportSink} sink
+   */
+  constructor (request, sink) {
+    this.#request = request
+    this.#sink = sink
+    this.#url = new URL(request.url)
+    // #settle() stops the timers: a timeout comes only while the attempt is under way.
+    this.#timers = this.createTimers(request)
+  }
+
+  /**
+   * The clocks of the attempt: the standard's request has only connectTimeout (FetchAttempt's has
+   * idleTimeout too). Called by the constructor.
+   * @param {{ connectTimeout: number }} request
+   */
+  createTimers (request) {
+    return new ConnectTimer(request, this)
+  }
+
+  /** The URL of the hop under way: the request's, then the final URL of the redirects the fetch followed. */
+  get url () {
+    return this.#url
+  }
+
+  /** The same as errors show it, without credentials. */
+  get displayUrl () {
+    return displayHref(this.url)
+  }
+
+  /** What the errors call the fetch. */
+  get fetchName () {
+    return 'globalThis.fetch'
+  }
+
+  start () {
+    // Aborted before it started (close() from a diagnostics subscriber): nothing is sent.
+    if (this.#done) return
+    const url = this.url
+    if (!isHttpScheme(url)) {
+      this.fail(new ERR_EVENTSOURCE_UNSUPPORTED_SCHEME(url.protocol, { url: this.displayUrl }))
+      return
+    }
+    this.send()
+  }
+
+  /** Aborts the request and its body at once. Nothing is reported to the sink after. */
+  abort () {
+    if (this.#settle()) this.#stopFetch()
+  }
+
+  pause () {
+    this.#paused = true
+    this.#timers.pause()
+  }
+
+  resume () {
+    if (!this.#paused) return
+    this.#paused = false
+    this.#timers.resume()
+    if (this.#reader !== null && !this.#reading && !this.#done) this.#read()
+  }
+
+  // Called by the timers: connectTimeout or idleTimeout passed.
+  timedOut (error) {
+    this.#settle()
+    this.#stopFetch()
+    this.#sink.networkError(error)
+  }
+
+  // Sends the request. The runtime's fetch is looked up here, at each attempt: a program may wrap it
+  // after the source was made (a test's msw, say).
+  send () {
+    this.fetchHop(globalThis.fetch, 'GET', this.#request.headers, null, 'follow')
+  }
+
+  /**
+   * Sends one request with `fetch` to `url`; its response goes to received(), its failure to errorFor().
+   * @param {typeof fetch} fetch
+   * @param {string} method
+   * @param {Record<string, string>} headers
+   * @param {string | ArrayBuffer | null} body
+   * @param {'follow' | 'manual'} redirect
+   */
+  fetchHop (fetch, method, headers, body, redirect) {
+    this.#timers.requestSent(this.url, this.displayUrl)
+    let pending
+    try {
+      // Called as a plain function, not as a method of this attempt: a browser's fetch throws "Illegal
+      // invocation" when `this` is anything but its global (or undefined, which stands for it). The URL
+      // is given without credentials: fetch refuses one with them.
+      pending = fetch(this.displayUrl, {
+        method,
+        headers,
+        body,
+        signal: this.#controller.signal,
+        redirect,
+        // The standard's request: mode "cors", cache mode "no-store" (fetch sends Pragma and
+        // Cache-Control for it), credentials mode "include" with withCredentials, else "same-origin".
+        mode: 'cors',
+        cache: 'no-store',
+        credentials: this.#request.withCredentials ? 'include' : 'same-origin'
+      })
+    } catch (err) {
+      pending = Promise.reject(err)
+    }
+    // Whatever a fetch or its response does, nothing is left as an unhandled rejection: what handling a
+    // response throws (a body already read, say) fails the connection.
+    Promise.resolve(pending)
+      .then((response) => this.#onResponse(response), (err) => this.#onNetworkError(err))
+      .catch((err) => this.fail(err))
+  }
+
+  #onResponse (response) {
+    if (this.#done) {
+      if (response != null) discardBody(response)
+      return
+    }
+    this.#timers.stop()
+    if (!isResponse(response)) {
+      this.fail(new ERR_INVALID_ARG_TYPE(`the result of ${this.fetchName}()`,
+        'a Response (with a status, headers and a ReadableStream body or none)', response))
+      return
+    }
+    this.received(response)
+  }
+
+  /**
+   * A response came: the final one, since the fetch followed redirects. From the final URL a
+   * reconnection goes there too: the request is a GET.
+   * @param {Response} response
+   */
+  received (response) {
+    const headers = fromFetchHeaders(response.headers)
+    if (response.redirected === true && response.url !== '') {
+      const from = this.#url
+      const error = insecureRedirect(from, this.#url = new URL(response.url), this.#request.allowInsecureRedirect, { url: displayHref(from) })
+      if (error !== null) {
+        discardBody(response)
+        this.fail(error)
+        return
+      }
+    }
+    this.open(response, headers, 'GET')
+  }
+
+  /**
+   * The response is the attempt's: reported, then its body read.
+   * @param {Response} response
+   * @param {Record<string, string>} headers its headers, as one record
+   * @param {string | null} method the method a reconnection to its URL goes with; null: the next attempt
+   *   starts from the source's URL again
+   */
+  open (response, headers, method) {
+    this.#sink.opened({ status: response.status, statusText: response.statusText, headers, url: this.url.href, method })
+    if (this.#done) return
+    if (response.body == null) {
+      if (this.#settle()) this.#sink.ended()
+      return
+    }
+    this.#reader = response.body.getReader()
+    this.#timers.bodyStarted(this.url, this.displayUrl)
+    if (!this.#paused) this.#read()
+  }
+
+  // Reads the body until it ends, fails, or the attempt is paused or aborted. One loop at a time.
+  async #read () {
+    this.#reading = true
+    const reader = this.#reader
+    try {
+      while (!this.#paused && !this.#done) {
+        const { done, value } = await reader.read()
+        if (this.#done) return
+        if (done) {
+          if (this.#settle()) this.#sink.ended()
+          return
+        }
+        this.#timers.bytesReceived()
+        this.#sink.data(value)
+      }
+    } catch (err) {
+      this.#onNetworkError(err)
+    } finally {
+      this.#reading = false
+    }
+  }
+
+  #onNetworkError (err) {
+    if (this.#settle()) this.#sink.networkError(this.errorFor(err))
+  }
+
+  /**
+   * The error a failed fetch or body read is reported as.
+   * @param {unknown} err what the fetch rejected with, or the body's reader
+   */
+  errorFor (err) {
+    // An error event's cause is an Error, even when a fetch rejected with something else.
+    const cause = err instanceof Error ? err : new Error(String(err))
+    return new ERR_EVENTSOURCE_NETWORK(this.url.origin, cause.message, { url: this.displayUrl }, cause)
+  }
+
+  /**
+   * Ends the attempt with a failure of the connection, unless it had ended already.
+   * @param {Error} error
+   */
+  fail (error) {
+    if (this.#settle()) this.#sink.failed(error)
+  }
+
+  // Aborts the fetch and its body: the signal ends both in a fetch that honours it, and the reader is
+  // cancelled for one that does not.
+  #stopFetch () {
+    this.#controller.abort(new ERR_EVENTSOURCE_ABORTED())
+    this.#reader?.cancel().catch(() => {})
+  }
+
+  // Ends the attempt before its one last report. Returns false when it had ended already.
+  #settle () {
+    if (this.#done) return false
+    this.#done = true
+    this.#timers.stop()
+    return true
+  }
+}
+
+module.exports = { StandardFetchAttempt, discardBody }
