@@ -151,7 +151,8 @@ t.test('a headers function returning invalid headers fails the connection', asyn
     [() => ({ 'bad name': 'x' }), 'ERR_INVALID_HTTP_TOKEN', /^Header name in the result of init\.headers\(\) must be a valid HTTP token/],
     [async () => ({ 'x-a': 'b\r\nx-injected: 1' }), 'ERR_INVALID_CHAR', /header "x-a" of the result of init\.headers\(\)/],
     [() => [['Last-Event-ID', '3']], 'ERR_INVALID_ARG_VALUE', /must not set Last-Event-ID/],
-    [async () => 'x-token: abc', 'ERR_INVALID_ARG_TYPE', /"the result of init\.headers\(\)"/]
+    [async () => 'x-token: abc', 'ERR_INVALID_ARG_TYPE', /"the result of init\.headers\(\)"/],
+    [() => ({ Host: 'a b' }), 'ERR_INVALID_ARG_VALUE', /is not a Host value for header "Host"/]
   ]
   for (const [headers, code, message] of cases) {
     let dispatched = 0
@@ -169,6 +170,25 @@ t.test('a headers function returning invalid headers fails the connection', asyn
     t.equal(es.readyState, EventSource.CLOSED)
     t.equal(error.cause?.code, code, 'cause: the validation error')
     t.equal(dispatched, 0, 'no request was sent')
+  }
+})
+
+t.test('a Host header must be a host and a port: refused at construction, on every transport', async (t) => {
+  for (const host of ['a b', 'a/b', 'user@a', 'a?b', 'a#b', '[::1', 'a:b', '']) {
+    for (const http2 of [undefined, { priorKnowledge: true }]) {
+      let err = null
+      try {
+        const es = new EventSource('http://127.0.0.1:1/', { headers: { host }, http2 })
+        es.close()
+      } catch (error) {
+        err = error
+      }
+      t.equal(err?.code, 'ERR_INVALID_ARG_VALUE', `${JSON.stringify(host)}${http2 ? ', http2' : ''}: refused`)
+    }
+  }
+  // What a server can be told: a name, an address, an IP literal, each with or without a port.
+  for (const host of ['example.test', 'Example.TEST:8080', '10.0.0.1:1', '[::1]:3000', 'xn--bcher-kva.example']) {
+    t.equal((await firstRequestHeaders(t, { headers: { host } })).host, host, `${host}: sent as given`)
   }
 })
 
