@@ -17,6 +17,11 @@ const PADDED_TOKEN = /^[\t\n\r ]*[!#$%&'*+\-.^_`|~0-9A-Za-z]+[\t\n\r ]*$/
 // Node's http) refuses every other control character but tab; fetch's ByteString conversion refuses
 // anything above U+00FF.
 const INVALID_HEADER_VALUE = /[^\t\x20-\x7e\x80-\xff]/
+// A Host value (RFC 9110, 7.2): a host (a bracketed IP literal, or a name or IPv4 address of RFC 3986's
+// reg-name characters) and an optional port. Anything else cannot become HTTP/2's :authority: node:http2
+// sends it and the server resets the stream (PROTOCOL_ERROR), which looks like a network error and would
+// reconnect for ever, where HTTP/1.1 answers 400. Refused for every transport, at the start.
+const HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~!$&'()*+,;=%]+)(?::[0-9]*)?$/
 // The same for a last event ID, whose characters above U+007F are sent as their UTF-8 bytes.
 const INVALID_LAST_EVENT_ID = /[\0-\x08\x0a-\x1f\x7f]/ // eslint-disable-line no-control-regex -- control characters are what it matches
 // Headers the HTTP client manages (framing, connection). HTTP2-Settings belongs to an Upgrade to h2c,
@@ -75,6 +80,9 @@ function validateHeaderName (value, name) {
  */
 function validateHeaderValue (value, header, name) {
   if (INVALID_HEADER_VALUE.test(value)) throw new ERR_INVALID_CHAR(`header "${header}" of ${name}`, value)
+  if (header.length === 4 && header.toLowerCase() === 'host' && !HOST.test(value)) {
+    throw new ERR_INVALID_ARG_VALUE(name, value, `is not a Host value for header "${header}": a host name or address and an optional port`)
+  }
 }
 
 /**

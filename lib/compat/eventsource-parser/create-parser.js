@@ -32,14 +32,15 @@
 //   the event being read is whatever the callback's feed left (eventsource-parser may clear half of
 //   it).
 //
-// The parsing itself: ./string-parser.js; its lines and errors: ./string-lines.js. The standard's part of
-// a field's interpretation (names, digits, the NUL rule, joining data lines) is shared with the byte
-// parser: lib/parser/field-rules.js.
+// The parsing itself: ./string-parser.js on Node, ./compact-string-parser.js (the same without its fast
+// paths) in browsers and workers, through package.json's `#string-parser`; its lines and errors:
+// ./string-lines.js. The standard's part of a field's interpretation (names, digits, the NUL rule, joining
+// data lines) is shared with the byte parser: lib/parser/field-rules.js.
 
 const { fromCallerOf } = require('../../errors/error-class')
 const { codes: { ERR_INVALID_ARG_TYPE } } = require('../../errors/arguments')
 const { validateObject, validateNumber, validateOptionalFunction } = require('../../validators/values')
-const { StringParser } = require('./string-parser')
+const { StringParser } = require('#string-parser')
 
 /**
  * The config, checked: eventsource-parser calls each callback that is there (`onEvent?.()`), so null

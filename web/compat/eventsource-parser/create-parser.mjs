@@ -2,7 +2,7 @@
 import { fromCallerOf } from '../../errors/error-class.mjs'
 import { codes as codes$0 } from '../../errors/arguments.mjs'
 import { validateObject, validateNumber, validateOptionalFunction } from '../../validators/values.mjs'
-import { StringParser } from './string-parser.mjs'
+import { StringParser } from './compact-string-parser.mjs'
 
 // createParser(): a drop-in for eventsource-parser's (version 4.1), parsing the strings it is fed as
 // strings. eventsource-parser's results wherever they differ from the standard's interpretation, each
@@ -36,9 +36,10 @@ import { StringParser } from './string-parser.mjs'
 //   the event being read is whatever the callback's feed left (eventsource-parser may clear half of
 //   it).
 //
-// The parsing itself: ./string-parser.js; its lines and errors: ./string-lines.js. The standard's part of
-// a field's interpretation (names, digits, the NUL rule, joining data lines) is shared with the byte
-// parser: lib/parser/field-rules.js.
+// The parsing itself: ./string-parser.js on Node, ./compact-string-parser.js (the same without its fast
+// paths) in browsers and workers, through package.json's `#string-parser`; its lines and errors:
+// ./string-lines.js. The standard's part of a field's interpretation (names, digits, the NUL rule, joining
+// data lines) is shared with the byte parser: lib/parser/field-rules.js.
 
 const { ERR_INVALID_ARG_TYPE } = codes$0
 
