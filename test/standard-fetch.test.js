@@ -2,7 +2,7 @@
 
 // The standard attempt (lib/transport/standard-fetch.js), which a browser or worker build sends every
 // request with until `whatwg-eventsource/extensions` is imported, run here on Node's own fetch against
-// real servers: what it sends (the standard's request, ./standard-request.js), what it reports, and
+// real servers: what it sends (the standard's request, lib/transport/request.js's standardRequest), what it reports, and
 // that it reports what FetchAttempt (lib/transport/fetch-transport.js), which takes its place once the
 // extensions are registered, reports for the same request. test/extensions.test.js runs web/'s
 // EventSource with it end to end.
@@ -10,8 +10,7 @@
 const t = require('tap')
 const { StandardFetchAttempt } = require('../lib/transport/standard-fetch')
 const { FetchAttempt } = require('../lib/transport/fetch-transport')
-const { standardRequest } = require('../lib/transport/standard-request')
-const { buildRequest } = require('../lib/transport/request')
+const { standardRequest, buildRequest } = require('../lib/transport/request')
 const { resolveInit } = require('../lib/eventsource/init')
 const { serve, sse, closedPort, deferred, bounded, macrotask } = require('./helpers')
 

@@ -26,7 +26,7 @@ const { SourceParser } = require('./source-parser')
 const { TaskQueue, TASK_MESSAGE, TASK_ANNOUNCE, TASK_REESTABLISH, TASK_FAIL, TASK_END } = require('./task-queue')
 const { SourceDiagnostics } = require('#diagnostics') // diagnostics-node.js; diagnostics-web.js, doing nothing, in browsers
 const { messageEventClass, eventOrigin } = require('./message-event')
-const { standardRequest } = require('../transport/standard-request')
+const { standardRequest } = require('../transport/request')
 const { mimeEssence } = require('../transport/response-headers')
 const { displayHref } = require('../transport/url')
 // lib/transport/transport-node.js on Node, Bun and Deno; lib/transport/transport-web.js, fetch only,
@@ -301,9 +301,9 @@ class EventSource extends EventTarget {
       lastEventId: this.#parser.lastEventId,
       previous: this.#previous
     }
-    // The request: the standard's (lib/transport/standard-request.js), or, once the extensions are
-    // registered (always on Node), the one that reads their members too (lib/transport/request.js). A
-    // browser build without them has no other: its init cannot hold an extension.
+    // The request: the standard's, or, once the extensions are registered (always on Node), the one
+    // that reads their members too (lib/transport/request.js has both). A browser build without them
+    // has no other: its init cannot hold an extension.
     const requests = loadedExtension('request')
     let request
     try {

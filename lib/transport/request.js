@@ -1,18 +1,25 @@
 'use strict'
 
-// The request of each attempt: buildRequest() makes it, once per attempt, frozen, and hands it to a
-// transport (lib/transport/transport-node.js). The source finds this file through the registry of
-// extensions (lib/extension-registry.js): on Node always; in a browser build once
-// `whatwg-eventsource/extensions` is imported, and until then it sends the standard's request
-// (./standard-request.js), which is all an init without extensions can ask for. It holds everything the transport needs to send it and to
-// follow its redirects as fetch would; nothing about it changes once built. The init's headers, method
+// The request of each attempt: made once per attempt, frozen, and handed to a transport
+// (lib/transport/transport-node.js). Two builders:
+// - standardRequest(): the standard's request, a GET of the source's URL (or of the final URL of the
+//   last redirected response) that accepts `text/event-stream`, with Last-Event-ID once there is a last
+//   event ID, in the credentials mode withCredentials says. All a source sends when no extension is
+//   registered, which is all a browser build without `whatwg-eventsource/extensions` can send
+//   (lib/transport/standard-fetch.js sends it).
+// - buildRequest(): the request the extensions' members describe too. The source finds it through the
+//   registry (lib/extension-registry.js), so that a standard browser build leaves it out: on Node always,
+//   in a browser once the extensions are imported.
+// The extended request holds everything the transport needs to send it and to follow its redirects as
+// fetch would; nothing about it changes once built. The init's headers, method
 // and body (beyond the standard's GET), and the functions that make them per attempt, are resolved by
 // lib/transport/request-init.js, an extension: what it made is read here from the init.
 // https://html.spec.whatwg.org/multipage/server-sent-events.html#dom-eventsource (steps 7-13: the request)
 // https://html.spec.whatwg.org/multipage/server-sent-events.html#reestablish-the-connection (Last-Event-ID)
 
+const { utf8AsLatin1 } = require('#bytes')
 const { codes: { ERR_INVALID_ARG_VALUE } } = require('../errors/arguments')
-const { addLastEventId } = require('./standard-request')
+const { isSendableLastEventId } = require('../validators/http')
 
 /**
  * @typedef {object} EventSourceRequest
@@ -66,6 +73,43 @@ function settle (value, then) {
 }
 
 const NO_CHANGES = Object.freeze({})
+
+/**
+ * Adds Last-Event-ID to `headers` (lower-case names) when the last event ID string is one to send.
+ * @param {Record<string, string>} headers
+ * @param {string} lastEventId the source's last event ID string
+ */
+function addLastEventId (headers, lastEventId) {
+  // Processing model, reestablish step 5.3: "If the EventSource object's last event ID string is not
+  // the empty string, set (`Last-Event-ID`, last event ID string, encoded as UTF-8)". Header values
+  // are written as latin1, so the UTF-8 bytes are spelled one character per byte.
+  // An ID with a control character (a server may send one) cannot be sent as a header by undici or
+  // Node's http; the header is left out rather than the request failing again at every attempt.
+  if (lastEventId !== '' && isSendableLastEventId(lastEventId)) {
+    headers['last-event-id'] = utf8AsLatin1(lastEventId)
+  }
+}
+
+/**
+ * The request of one attempt of a source whose init uses no extension: the members of an
+ * EventSourceRequest that lib/transport/standard-fetch.js reads, with the standard's values.
+ * @param {object} init the source's resolved init (lib/eventsource/init.js), withCredentials alone given
+ * @param {RequestTarget} target
+ */
+function standardRequest (init, target) {
+  const headers = { accept: 'text/event-stream' }
+  addLastEventId(headers, target.lastEventId)
+  return Object.freeze({
+    attempt: target.attempt,
+    url: target.url,
+    method: 'GET',
+    headers: Object.freeze(headers),
+    withCredentials: init.withCredentials,
+    allowInsecureRedirect: false,
+    connectTimeout: init.connectTimeout,
+    idleTimeout: 0
+  })
+}
 
 /**
  * The request of one attempt, or a promise of it when an init function returned one. Throws (or
@@ -151,4 +195,4 @@ function assemble (init, target, changes) {
   })
 }
 
-module.exports = { buildRequest, previousAttempt, settle, hasBody, NO_CHANGES }
+module.exports = { standardRequest, buildRequest, previousAttempt, settle, hasBody, NO_CHANGES }

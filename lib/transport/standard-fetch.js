@@ -1,6 +1,6 @@
 'use strict'
 
-// StandardFetchAttempt: one attempt of the standard's request (./standard-request.js) with the runtime's
+// StandardFetchAttempt: one attempt of the standard's request (./request.js, standardRequest) with the runtime's
 // fetch, as a browser's EventSource makes it: mode "cors", cache mode "no-store", the credentials mode
 // withCredentials says, redirects followed by the fetch. It is what a browser or worker build sends while
 // `whatwg-eventsource/extensions` is not imported (./transport-web.js), and the base of FetchAttempt
@@ -18,7 +18,7 @@ const {
   codes: { ERR_EVENTSOURCE_ABORTED, ERR_EVENTSOURCE_NETWORK, ERR_EVENTSOURCE_UNSUPPORTED_SCHEME }
 } = require('../errors/connection')
 const { isHttpScheme, displayHref, insecureRedirect } = require('./url')
-const { ConnectTimer } = require('./connect-timer')
+const { ConnectTimer } = require('./attempt-timers')
 const { fromFetchHeaders } = require('./response-headers')
 
 /**
@@ -51,7 +51,7 @@ class StandardFetchAttempt {
   #done = false
 
   /**
-   * @param {import('./request').EventSourceRequest} request (or the standard's: ./standard-request.js)
+   * @param {import('./request').EventSourceRequest} request (or the standard's: standardRequest())
    * @param {import('./transport-node').TransportSink} sink
    */
   constructor (request, sink) {

@@ -7,7 +7,7 @@
 // that code shared with Node may pass one.
 //
 // Until the application imports `whatwg-eventsource/extensions`, an init holds nothing but withCredentials
-// and every request is the standard's (./standard-request.js): StandardFetchAttempt sends it, and a
+// and every request is the standard's (./request.js, standardRequest): StandardFetchAttempt sends it, and a
 // bundle holds neither FetchAttempt nor its redirect rules. Once they are imported, the registry
 // (lib/extension-registry.js) has FetchAttempt, which sends every request, the standard's included.
 

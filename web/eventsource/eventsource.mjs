@@ -8,7 +8,7 @@ import { resolveInit } from './init.mjs'
 import { SourceParser } from './source-parser.mjs'
 import { TaskQueue, TASK_MESSAGE, TASK_ANNOUNCE, TASK_REESTABLISH, TASK_FAIL, TASK_END } from './task-queue.mjs'
 import { messageEventClass, eventOrigin } from './message-event.mjs'
-import { standardRequest } from '../transport/standard-request.mjs'
+import { standardRequest } from '../transport/request.mjs'
 import { mimeEssence } from '../transport/response-headers.mjs'
 import { displayHref } from '../transport/url.mjs'
 import { createAttempt } from '../transport/transport-web.mjs'
@@ -302,9 +302,9 @@ class EventSource extends EventTarget {
       lastEventId: this.#parser.lastEventId,
       previous: this.#previous
     }
-    // The request: the standard's (lib/transport/standard-request.js), or, once the extensions are
-    // registered (always on Node), the one that reads their members too (lib/transport/request.js). A
-    // browser build without them has no other: its init cannot hold an extension.
+    // The request: the standard's, or, once the extensions are registered (always on Node), the one
+    // that reads their members too (lib/transport/request.js has both). A browser build without them
+    // has no other: its init cannot hold an extension.
     const requests = loadedExtension('request')
     let request
     try {

@@ -2,10 +2,10 @@
 import { codes as codes$0 } from '../errors/arguments.mjs'
 import { codes as codes$1 } from '../errors/connection.mjs'
 import { isHttpScheme, displayHref, insecureRedirect } from './url.mjs'
-import { ConnectTimer } from './connect-timer.mjs'
+import { ConnectTimer } from './attempt-timers.mjs'
 import { fromFetchHeaders } from './response-headers.mjs'
 
-// StandardFetchAttempt: one attempt of the standard's request (./standard-request.js) with the runtime's
+// StandardFetchAttempt: one attempt of the standard's request (./request.js, standardRequest) with the runtime's
 // fetch, as a browser's EventSource makes it: mode "cors", cache mode "no-store", the credentials mode
 // withCredentials says, redirects followed by the fetch. It is what a browser or worker build sends while
 // `whatwg-eventsource/extensions` is not imported (./transport-web.js), and the base of FetchAttempt
@@ -51,7 +51,7 @@ class StandardFetchAttempt {
   #done = false
 
   /**
-   * @param {import('./request').EventSourceRequest} request (or the standard's: ./standard-request.js)
+   * @param {import('./request').EventSourceRequest} request (or the standard's: standardRequest())
    * @param {import('./transport-node').TransportSink} sink
    */
   constructor (request, sink) {
