@@ -6,7 +6,8 @@
 // spare behind (memory).
 
 const t = require('tap')
-const { TaskQueue, TASK_MESSAGE, spareSlots, MAX_SPARE_SLOTS } = require('../lib/eventsource/task-queue')
+const { TaskQueue, spareSlots, MAX_SPARE_SLOTS } = require('../lib/eventsource/task-queue')
+const { TASK_MESSAGE } = require('../lib/constants')
 
 // A queue whose messages are listened for, and which records what it runs.
 function listenedQueue () {

@@ -17,8 +17,16 @@ const CONNECTING = 0
 const OPEN = 1
 const CLOSED = 2
 
+// The kinds of task an EventSource queues (lib/eventsource/task-queue.js): each with up to three
+// arguments.
+const TASK_MESSAGE = 0 // type, data, lastEventId: "dispatch the event"
+const TASK_ANNOUNCE = 1 // "announce the connection"
+const TASK_REESTABLISH = 2 // error: "reestablish the connection"
+const TASK_FAIL = 3 // error: "fail the connection"
+const TASK_END = 4 // extension (closeOnEnd): the stream ended, close without reconnecting
+
 // The default cap on the bytes buffered for one event: generous enough for any real event,
 // small enough that a hostile server cannot take the process down.
 const DEFAULT_MAX_EVENT_SIZE = 64 * 1024 * 1024
 
-export { LF, CR, SPACE, COLON, NUL, DIGIT_0, DIGIT_9, BOM, CONNECTING, OPEN, CLOSED, DEFAULT_MAX_EVENT_SIZE }
+export { LF, CR, SPACE, COLON, NUL, DIGIT_0, DIGIT_9, BOM, CONNECTING, OPEN, CLOSED, TASK_MESSAGE, TASK_ANNOUNCE, TASK_REESTABLISH, TASK_FAIL, TASK_END, DEFAULT_MAX_EVENT_SIZE }

@@ -15,7 +15,7 @@
 // With no extension in the init, every step is the standard's.
 
 const { unshared } = require('../parser/unshared-string')
-const { CONNECTING, OPEN, CLOSED } = require('../constants')
+const { CONNECTING, OPEN, CLOSED, TASK_MESSAGE, TASK_ANNOUNCE, TASK_REESTABLISH, TASK_FAIL, TASK_END } = require('../constants')
 const { fromCallerOf } = require('../errors/error-class')
 const {
   codes: { ERR_EVENTSOURCE_BAD_CONTENT_TYPE, ERR_EVENTSOURCE_BAD_STATUS, ERR_EVENTSOURCE_REQUEST_INIT, ERR_EVENTSOURCE_STREAM_ENDED }
@@ -23,7 +23,7 @@ const {
 const { defineInterface, parseUrl } = require('./webidl')
 const { resolveInit } = require('./init')
 const { SourceParser } = require('./source-parser')
-const { TaskQueue, TASK_MESSAGE, TASK_ANNOUNCE, TASK_REESTABLISH, TASK_FAIL, TASK_END } = require('./task-queue')
+const { TaskQueue } = require('#task-queue') // task-queue.js; compact-task-queue.js where listeners cannot be counted
 const { SourceDiagnostics } = require('#diagnostics') // diagnostics-node.js; diagnostics-web.js, doing nothing, in browsers
 const { messageEventClass, eventOrigin } = require('./message-event')
 const { standardRequest } = require('../transport/request')

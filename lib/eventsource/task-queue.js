@@ -16,120 +16,26 @@
 //   the throughput of small events, and a listener that stays receives the next message whether or not
 //   its continuations have finished.
 // Whether anyone listens is asked when a message's task runs, not when it was parsed: a listener may
-// have been added by a continuation of the previous task. The listener count is the platform's
-// (lib/platform/listeners-node.js, lib/platform/listeners-web.js).
+// have been added by a continuation of the previous task (lib/platform/listeners-node.js counts them).
 //
 // Neither wait is a timer. The short one is one promise job (`promise.then(f)`, about 60 ns). The long
-// one is afterMicrotaskCheckpoint(callback, arg), below: once the microtask queue is empty, what a
-// browser's event loop does after every task (HTML "perform a microtask checkpoint",
-// https://html.spec.whatwg.org/multipage/webappapis.html#perform-a-microtask-checkpoint): every
-// promise continuation that ran code started, however long its chain, has run. On Node a promise job
-// queues a process.nextTick callback: Node runs nextTick callbacks only once the microtask queue has
-// been drained completely (processTicksAndRejections: ticks, then runMicrotasks() until empty, then
-// the ticks queued meanwhile). A tick queued directly would not do: from a socket callback it runs
-// before the microtasks, and from inside a tick straight after it, with no checkpoint in between; the
-// promise job is what moves it behind the checkpoint. About 0.5 us.
+// one is afterMicrotaskCheckpoint() (lib/eventsource/microtask-checkpoint.js): once the microtask queue
+// is empty, about 0.5 us on Node.
 //
-// Test suites fake timers (Jest, @sinonjs/fake-timers), and Sinon's defaults fake process.nextTick and
-// queueMicrotask as well, so nextTick is taken once, when this module is loaded: fake timers installed
-// after that cannot stall event dispatch; promise jobs cannot be faked at all. Without
-// process.nextTick (no runtime here lacks it yet; browsers will), a chain of promise jobs stands in for
-// the checkpoint: the callback then runs after continuation chains shorter than FALLBACK_DEPTH jobs.
-//
-// The checkpoint's callbacks wait in a first-in first-out queue (two slots each: callback, argument),
-// so that no closure is made per call. Promise jobs and nextTick callbacks run in the order they were
-// queued, so the n-th to run takes the n-th entry.
+// This queue is Node's, Bun's and Deno's, where listeners can be counted (package.json's "imports" map
+// `#task-queue` here for the `node` condition). Elsewhere (browsers, workers) an EventTarget cannot say
+// how many listeners it has, so every task would wait for the full checkpoint: compact-task-queue.js
+// does only that, in a third of the bytes.
 
-// lib/platform/listeners-node.js on Node, Bun and Deno; lib/platform/listeners-web.js (a count not known) elsewhere.
+// lib/platform/listeners-node.js: how many listen for a type on an EventTarget.
 const { listenersOf } = require('#listeners')
+const { afterMicrotaskCheckpoint, CallbackQueue } = require('./microtask-checkpoint')
+const { TASK_MESSAGE } = require('../constants')
 
-const nextTick = typeof globalThis.process?.nextTick === 'function' ? globalThis.process.nextTick : null
 const resolved = Promise.resolve()
 
-// How many promise jobs the fallback waits: `await` on a native promise costs one job, on a
-// thenable three, and an async function's return another; 16 covers a few nested awaits.
-const FALLBACK_DEPTH = 16
-
-class CallbackQueue {
-  #slots = []
-  #head = 0
-  #tail = 0
-
-  get empty () {
-    return this.#head === this.#tail
-  }
-
-  push (callback, arg) {
-    this.#slots[this.#tail] = callback
-    this.#slots[this.#tail + 1] = arg
-    this.#tail += 2
-  }
-
-  // Takes the oldest entry and calls it. The array is reused from the front once empty (resetting
-  // its length instead costs a runtime call per event).
-  runOldest () {
-    const slots = this.#slots
-    const head = this.#head
-    const callback = slots[head]
-    const arg = slots[head + 1]
-    slots[head] = slots[head + 1] = undefined
-    if (head + 2 === this.#tail) this.#head = this.#tail = 0
-    else this.#head = head + 2
-    callback(arg)
-  }
-}
-
-// One checkpoint hop is under way at a time, and each runs one callback: two callbacks never run back
-// to back without a checkpoint between them, whichever EventSources they belong to.
-const afterCheckpoint = new CallbackQueue()
-let hopping = false
-
-function hop () {
-  if (nextTick !== null) resolved.then(queueTick)
-  else fallbackHop(FALLBACK_DEPTH)
-}
-
-function queueTick () {
-  nextTick(runAfterCheckpoint)
-}
-
-function fallbackHop (depth) {
-  if (depth === 0) runAfterCheckpoint()
-  else resolved.then(() => fallbackHop(depth - 1))
-}
-
-function runAfterCheckpoint () {
-  try {
-    afterCheckpoint.runOldest()
-  } finally {
-    // The callback may have asked for another checkpoint: that one comes after this one's callers.
-    if (afterCheckpoint.empty) hopping = false
-    else hop()
-  }
-}
-
-/**
- * Calls `callback(arg)` after a microtask checkpoint that follows this call and the callback asked
- * for before it.
- * @template T
- * @param {(arg: T) => void} callback
- * @param {T} arg
- */
-function afterMicrotaskCheckpoint (callback, arg) {
-  afterCheckpoint.push(callback, arg)
-  if (!hopping) {
-    hopping = true
-    hop()
-  }
-}
-
-// The kinds of task an EventSource queues. Each entry of the queue is four slots, the kind and up to
-// three arguments, so that no object is allocated per event.
-const TASK_MESSAGE = 0 // type, data, lastEventId: "dispatch the event"
-const TASK_ANNOUNCE = 1 // "announce the connection"
-const TASK_REESTABLISH = 2 // error: "reestablish the connection"
-const TASK_FAIL = 3 // error: "fail the connection"
-const TASK_END = 4 // extension (closeOnEnd): the stream ended, close without reconnecting
+// Each entry of the queue is four slots, the kind (lib/constants.js, TASK_*) and up to three
+// arguments, so that no object is allocated per event.
 const TASK_SLOTS = 4
 
 // The slots array of a queue whose tasks have all run, kept for the next queue that needs one: a queue
@@ -255,9 +161,7 @@ class TaskQueue {
         continue
       } else {
         this.runTask(kind, a, b, c, true)
-        // Written `!(now >= before)` rather than `now < before`: a count that is not known (NaN, where an
-        // EventTarget cannot count its listeners: lib/platform/listeners-web.js) may have gone down.
-        if (listeners !== 0 && !(list.size >= listeners)) this.#checkpointDue = true
+        if (listeners !== 0 && list.size < listeners) this.#checkpointDue = true
       }
       // Whatever comes next, even in this same call stack, waits at least one job.
       this.#wait(ONE_JOB)
@@ -296,16 +200,6 @@ class TaskQueue {
 
 module.exports = {
   TaskQueue,
-  TASK_MESSAGE,
-  TASK_ANNOUNCE,
-  TASK_REESTABLISH,
-  TASK_FAIL,
-  TASK_END,
-  afterMicrotaskCheckpoint,
-  // Only the fallback uses it, and only a runtime without process.nextTick takes the fallback, which no
-  // public path on Node reaches: test/task-queue-checkpoint.test.js loads the module without nextTick
-  // and needs the depth to build a chain just short of it.
-  FALLBACK_DEPTH,
   // The spare slots array and its bound, which nothing outside can see: test/task-queue-spare.test.js.
   spareSlots: () => spareSlots,
   MAX_SPARE_SLOTS

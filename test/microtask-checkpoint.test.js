@@ -1,11 +1,12 @@
 'use strict'
 
-// lib/eventsource/task-queue.js: "after the next microtask checkpoint", without a timer.
+// lib/eventsource/microtask-checkpoint.js: "after the next microtask checkpoint", without a timer: the wait
+// between two tasks of an EventSource, on Node and (the fallback) in browsers.
 
 const t = require('tap')
 const path = require('node:path')
 
-const MODULE = path.join(__dirname, '..', 'lib', 'eventsource', 'task-queue.js')
+const MODULE = path.join(__dirname, '..', 'lib', 'eventsource', 'microtask-checkpoint.js')
 
 // A chain of `depth` promise jobs, each queued by the previous one; `log` gets 'chain' at its end.
 function chain (depth, log) {
