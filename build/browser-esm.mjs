@@ -54,8 +54,9 @@ export function convert (file, source) {
   const requires = []
   const imports = []
   let n = 0
-  // Top-level `const { ... } = require('x')`, on one line or several; `name: { a, b }` takes members of a member.
-  let text = source.replace(/^const (\{[^=]*?\}) = require\('([^']+)'\)\n/gms, (all, pattern, specifier) => {
+  // Top-level `const { ... } = require('x')`, on one line or several, with or without a comment after it
+  // (dropped: web/ says where its source is); `name: { a, b }` takes members of a member.
+  let text = source.replace(/^const (\{[^=]*?\}) = require\('([^']+)'\)(?: *\/\/[^\n]*)?\n/gms, (all, pattern, specifier) => {
     const target = resolve(file, specifier)
     requires.push(target)
     const names = []

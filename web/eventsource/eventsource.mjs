@@ -6,6 +6,8 @@ import { codes as codes$0 } from '../errors/connection.mjs'
 import { defineInterface, parseUrl } from './webidl.mjs'
 import { resolveInit } from './init.mjs'
 import { SourceParser } from './source-parser.mjs'
+import { TaskQueue } from './compact-task-queue.mjs'
+import { SourceDiagnostics } from './diagnostics-web.mjs'
 import { messageEventClass, eventOrigin } from './message-event.mjs'
 import { standardRequest } from '../transport/request.mjs'
 import { mimeEssence } from '../transport/response-headers.mjs'
@@ -13,9 +15,7 @@ import { displayHref } from '../transport/url.mjs'
 import { createAttempt } from '../transport/transport-web.mjs'
 import { releaseHandlerMap } from '../platform/listeners-web.mjs'
 import { extension, loadedExtension } from '../extension-registry.mjs'
-import * as module$1 from './compact-task-queue.mjs'
-import * as module$2 from './diagnostics-web.mjs'
-import { nextAttempt as nextAttempt$3 } from './reconnect.mjs'
+import { nextAttempt as nextAttempt$1 } from './reconnect.mjs'
 
 // The EventSource interface and its processing model.
 // https://html.spec.whatwg.org/multipage/server-sent-events.html#the-eventsource-interface
@@ -32,8 +32,6 @@ import { nextAttempt as nextAttempt$3 } from './reconnect.mjs'
 // With no extension in the init, every step is the standard's.
 
 const { ERR_EVENTSOURCE_BAD_CONTENT_TYPE, ERR_EVENTSOURCE_BAD_STATUS, ERR_EVENTSOURCE_REQUEST_INIT, ERR_EVENTSOURCE_STREAM_ENDED } = codes$0
-const { TaskQueue } = module$1 // task-queue.js; compact-task-queue.js where listeners cannot be counted
-const { SourceDiagnostics } = module$2 // diagnostics-node.js; diagnostics-web.js, doing nothing, in browsers
 // lib/transport/transport-node.js on Node, Bun and Deno; lib/transport/transport-web.js, fetch only,
 // elsewhere (package.json's "imports").
 // lib/platform/listeners-node.js on Node, Bun and Deno; lib/platform/listeners-web.js elsewhere.
@@ -442,7 +440,7 @@ class EventSource extends EventTarget {
     // time, exactly; extension: the reconnection policy.
     const now = performance.now()
     if (++this.#failures === 1) this.#failingSince = now
-    nextAttempt ??= nextAttempt$3
+    nextAttempt ??= nextAttempt$1
     const next = nextAttempt(this.#init.reconnect, error, failsConnection, {
       events: this.#attemptEvents, retry: this.#reconnectionTime, failures: this.#failures, attempts: this.#attempts, elapsed: now - this.#failingSince
     })
