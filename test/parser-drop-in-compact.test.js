@@ -230,14 +230,19 @@ t.test('a chunk that is not a string, and a feed after an overflow: the same err
 })
 
 // Linear work, without a clock, as test/parser-drop-in-linear.test.js counts it for StringParser: the
-// characters String#includes, #indexOf and #search searched, #charCodeAt read one by one, #slice and
-// Array#join copied (an upper bound: V8 may make a slice a view), and String#concat's appends (the tail of
-// ./pending-text.js) with the longest string appended to.
+// characters String#includes, #indexOf and #search searched (up to the match, or to the end), #charCodeAt
+// read one by one, #slice and Array#join copied (an upper bound: V8 may make a slice a view), and
+// String#concat's appends (the tail of ./pending-text.js) with the longest string appended to.
+const unpatchedIndexOf = String.prototype.indexOf
+
 function meter (fn) {
   const counts = { searched: 0, read: 0, sliced: 0, joined: 0, appends: 0, longestAppendedTo: 0 }
   const searched = (original) => function (search, from = 0) {
     const at = original.call(this, search, from)
-    counts.searched += this.length - Math.min(Math.max(from, 0), this.length)
+    const start = Math.min(Math.max(from, 0), this.length)
+    // Where the search stopped: at the match (#includes only says whether there is one), or at the end.
+    const found = typeof at === 'boolean' ? (at ? unpatchedIndexOf.call(this, search, start) : -1) : at
+    counts.searched += (found === -1 ? this.length : found + 1) - start
     return at
   }
   withPatched([
@@ -276,8 +281,9 @@ function run (feeds, config = {}) {
   return { events, counts }
 }
 
-// At most 3 per input character, the bound StringParser is held to: each is searched once for CR (in its
-// feed), read once, and copied once into its line and once into its value.
+// At most 3 per input character, the bound StringParser is held to: each is searched once for LF and once
+// for CR (in its feed), a line's name for its colon, read one by one at most a few times per line, and
+// copied once into its line and once into its value.
 const FACTOR = 3
 
 function linear (t, counts, length) {
@@ -313,6 +319,17 @@ t.test('many short events in 1-8 character feeds, and in large feeds: linear wor
       linear(t, counts, input.length)
     }
   }
+})
+
+t.test('LF lines with one CR far ahead in the same feed: each character searched once for it', async (t) => {
+  // A search for CR from each line would find the same CR again for every line before it.
+  const parts = []
+  for (let i = 0; i < 8192; i++) parts.push(`data: ${i}\n\n`)
+  const input = parts.join('') + 'data: last\r\r'
+  const { events, counts } = run([input])
+  t.equal(events.length, 8193)
+  t.equal(events.at(-1), 'last')
+  linear(t, counts, input.length)
 })
 
 t.test('a line dripped past maxBufferSize overflows at the character that passes it, as StringParser does', async (t) => {

@@ -16,18 +16,21 @@ import { PendingText } from './pending-text.mjs'
 // - a first `data:` line with its blank line right after it, in a feed without CR, is dispatched without
 //   the limit check that follows every other line (StringParser's one-line event, `crFree` there);
 // - an incomplete line is dropped as soon as its first characters show it cannot become a field.
-// What it leaves out is what makes ./string-parser.js fast on Node: String#indexOf from where the last
-// search stopped, the LF-only loop, short feeds read unit by unit, the one-line event dispatched without
-// building the event's state, field names matched on code units. Here a feed is read once, unit by unit,
-// each line is cut out and split at its first colon, and the name looked up in the shared table
-// (lib/parser/field-rules.js); the incomplete line is ./pending-text.js's, joined once, so the work stays
-// linear whatever the chunking (a plain list of pieces would be smaller, but a callback that calls feed()
-// twice leaves pieces that PendingText orders its own way, and this parser must order them the same).
-// The trade, measured with esbuild (npm run size) and on Node 20 and 24 (which run ./string-parser.js; a
-// sanity check): the browser bundle of whatwg-eventsource/parser 3,734 -> 2,874 B gzipped, /parser/stream
-// 3,873 -> 3,015; parsing takes 1.0x to 1.3x ./string-parser.js's time in feeds of 1 to 7 characters,
-// 2x to 3x on tiny events one per feed or in 64 KiB feeds, 4x to 6x on LLM-token events, and 10x to 25x
-// on a 256 KiB line fed whole (the loop reads every unit where String#indexOf skips them: 2.7 ns each).
+// Line ends are found as there, with String#indexOf from where the last search stopped: each character is
+// searched at most once for LF and once for CR. What it leaves out is the rest of what makes
+// ./string-parser.js fast on Node: the LF-only loop, short feeds read unit by unit, the one-line event
+// dispatched without building the event's state, field names matched on code units. Here each line is cut
+// out and split at its first colon, and the name looked up in the shared table (lib/parser/field-rules.js);
+// the incomplete line is ./pending-text.js's, joined once, so the work stays linear whatever the chunking
+// (a plain list of pieces would be smaller, but a callback that calls feed() twice leaves pieces that
+// PendingText orders its own way, and this parser must order them the same).
+// The trade, measured with esbuild (npm run size), and on Node 20, 24 and 26 against eventsource-parser 4
+// (this parser run directly; Node runs ./string-parser.js): the browser bundle of whatwg-eventsource/parser
+// 3,734 -> 2,893 B gzipped, /parser/stream 3,873 -> 3,035; parsing takes 0.6x to 1.1x eventsource-parser's
+// time on long lines and in small feeds, 1.0x to 1.25x on 250 events in 16 KiB feeds, 1.5x to 1.7x on
+// LLM-token events, 1.8x to 1.9x on non-ASCII text, and 2x to 3.2x on 10,000 tiny events in 64 KiB feeds:
+// a line costs three short strings (the line, its name and its value). Reading every unit instead of
+// searching with indexOf was 22 B smaller and up to 120x eventsource-parser's time (a 256 KiB line).
 
 const { ERR_INVALID_ARG_TYPE } = codes$0
 const { ERR_EVENTSOURCE_PARSER_TERMINATED } = codes$1
@@ -86,13 +89,19 @@ class CompactStringParser {
     if (typeof chunk !== 'string') throw new ERR_INVALID_ARG_TYPE('chunk', 'of type string', chunk)
     if (this.#terminated) throw new ERR_EVENTSOURCE_PARSER_TERMINATED()
     if (this.#boundary !== 0 && (chunk = this.#crossBoundary(chunk)) === '') return
-    const crFree = !chunk.includes('\r')
+    // The next LF and CR at or after `pos` (-1: none left; -2: not searched yet): each character is
+    // searched at most once for each.
+    let lf = -2
+    let cr = chunk.indexOf('\r')
+    const crFree = cr === -1
     // Whether the first line end of this feed ends the incomplete line of earlier feeds.
     let continues = this.#pending.length !== 0
     let pos = 0
-    for (let i = 0; i < chunk.length; i++) {
-      const code = chunk.charCodeAt(i)
-      if (code !== LF && code !== CR) continue
+    for (;;) {
+      if (lf !== -1 && lf < pos) lf = chunk.indexOf('\n', pos)
+      if (cr !== -1 && cr < pos) cr = chunk.indexOf('\r', pos)
+      const i = cr === -1 || (lf !== -1 && lf < cr) ? lf : cr
+      if (i === -1) break
       let line = chunk.slice(pos, i)
       if (continues) {
         continues = false
@@ -100,14 +109,13 @@ class CompactStringParser {
       }
       if (line === '') {
         this.#dispatch()
-      } else if (this.#line(line) && code === LF && chunk.charCodeAt(i + 1) === LF && crFree) {
+      } else if (this.#line(line) && i === lf && chunk.charCodeAt(i + 1) === LF && crFree) {
         // The one-line event: its blank line dispatches it next, and the limit is not checked before.
         pos = i + 1
         continue
       }
       if (this.#stopped()) return
       pos = this.#after(chunk, i)
-      i = pos - 1
     }
     if (continues) {
       if (!this.#extendLine(chunk)) return
