@@ -21,8 +21,9 @@ const { isDeepStrictEqual } = require('node:util')
 const { StringParser } = require('../lib/compat/eventsource-parser/string-parser')
 const { StringParser: CompactParser } = require('../lib/compat/eventsource-parser/compact-string-parser')
 const { validConfig } = require('../lib/compat/eventsource-parser/create-parser')
+const { meterStringWork: meter } = require('./helpers/string-meter')
 const { textStream, cutPlan, cutsOf } = require('./fuzz/arbitraries')
-const { splitString, sizeCuts, randomCuts, cutSets, prng, withPatched } = require('./helpers')
+const { splitString, sizeCuts, randomCuts, cutSets, prng } = require('./helpers')
 
 const seed = Number(process.env.FUZZ_SEED ?? 20261127)
 const numRuns = Number(process.env.FUZZ_RUNS ?? 20_000)
@@ -229,49 +230,8 @@ t.test('a chunk that is not a string, and a feed after an overflow: the same err
   }
 })
 
-// Linear work, without a clock, as test/parser-drop-in-linear.test.js counts it for StringParser: the
-// characters String#includes, #indexOf and #search searched (up to the match, or to the end), #charCodeAt
-// read one by one, #slice and Array#join copied (an upper bound: V8 may make a slice a view), and
-// String#concat's appends (the tail of ./pending-text.js) with the longest string appended to.
-const unpatchedIndexOf = String.prototype.indexOf
-
-function meter (fn) {
-  const counts = { searched: 0, read: 0, sliced: 0, joined: 0, appends: 0, longestAppendedTo: 0 }
-  const searched = (original) => function (search, from = 0) {
-    const at = original.call(this, search, from)
-    const start = Math.min(Math.max(from, 0), this.length)
-    // Where the search stopped: at the match (#includes only says whether there is one), or at the end.
-    const found = typeof at === 'boolean' ? (at ? unpatchedIndexOf.call(this, search, start) : -1) : at
-    counts.searched += (found === -1 ? this.length : found + 1) - start
-    return at
-  }
-  withPatched([
-    [String.prototype, 'includes', searched],
-    [String.prototype, 'indexOf', searched],
-    [String.prototype, 'search', searched],
-    [String.prototype, 'charCodeAt', (charCodeAt) => function (index) {
-      counts.read++
-      return charCodeAt.call(this, index)
-    }],
-    [String.prototype, 'slice', (slice) => function (start, end) {
-      const result = slice.call(this, start, end)
-      counts.sliced += result.length
-      return result
-    }],
-    [Array.prototype, 'join', (join) => function (separator) {
-      const result = join.call(this, separator)
-      counts.joined += result.length
-      return result
-    }],
-    [String.prototype, 'concat', (concat) => function (...strings) {
-      counts.appends++
-      counts.longestAppendedTo = Math.max(counts.longestAppendedTo, this.length)
-      return concat.apply(this, strings)
-    }]
-  ], fn)
-  return counts
-}
-
+// Linear work, without a clock, counted as test/parser-drop-in-linear.test.js counts it for StringParser
+// (test/helpers/string-meter.js).
 function run (feeds, config = {}) {
   const events = []
   const parser = new CompactParser(validConfig({ ...config, onEvent (event) { events.push(event.data) } }))

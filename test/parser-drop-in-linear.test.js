@@ -12,7 +12,8 @@
 
 const t = require('tap')
 const { createParser } = require('../parser')
-const { prng, randomCuts, splitString, sizeCuts, withPatched } = require('./helpers')
+const { prng, randomCuts, splitString, sizeCuts } = require('./helpers')
+const { meterStringWork: meter } = require('./helpers/string-meter')
 
 // The methods metered, to check afterwards that each was put back.
 const originals = {
@@ -21,40 +22,6 @@ const originals = {
   slice: String.prototype.slice,
   join: Array.prototype.join,
   concat: String.prototype.concat
-}
-
-/** Runs `fn` synchronously with the primitives counted. */
-function meter (fn) {
-  const counts = { searched: 0, read: 0, sliced: 0, joined: 0, largestJoin: 0, appends: 0, longestAppendedTo: 0 }
-  withPatched([
-    [String.prototype, 'indexOf', (indexOf) => function (search, from = 0) {
-      const at = indexOf.call(this, search, from)
-      const start = Math.min(Math.max(from, 0), this.length)
-      counts.searched += (at === -1 ? this.length : at + search.length) - start
-      return at
-    }],
-    [String.prototype, 'charCodeAt', (charCodeAt) => function (index) {
-      counts.read++
-      return charCodeAt.call(this, index)
-    }],
-    [String.prototype, 'slice', (slice) => function (start, end) {
-      const result = slice.call(this, start, end)
-      counts.sliced += result.length
-      return result
-    }],
-    [Array.prototype, 'join', (join) => function (separator) {
-      const result = join.call(this, separator)
-      counts.joined += result.length
-      counts.largestJoin = Math.max(counts.largestJoin, this.length)
-      return result
-    }],
-    [String.prototype, 'concat', (concat) => function (...strings) {
-      counts.appends++
-      counts.longestAppendedTo = Math.max(counts.longestAppendedTo, this.length)
-      return concat.apply(this, strings)
-    }]
-  ], fn)
-  return counts
 }
 
 /** Cuts `text` into feeds of min..max characters, from a seeded PRNG (made before metering starts). */
