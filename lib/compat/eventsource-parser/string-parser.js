@@ -308,7 +308,9 @@ class StringParser {
   #keepIncomplete (text, pos) {
     const first = text.charCodeAt(pos)
     let kind = COMMENT
-    if (first !== COLON) {
+    if (isDataField(text, pos)) {
+      kind = FIELD_DATA
+    } else if (first !== COLON) {
       kind = fieldStartingWith(first)
       const stop = text.length - pos < FIELD_HEAD ? text.length - pos : FIELD_HEAD
       let i = 1

@@ -27,12 +27,15 @@ const TAIL_BATCH = 1024
 class PendingText {
   // Characters (UTF-16 units) pending: read by the parser on every feed.
   length = 0
+  // The line: its first piece, the pieces after it (none until more than TINY_PIECE - 1 characters
+  // come in one feed or the tail fills up), then the tail.
+  #first = ''
   #pieces = []
   #tail = ''
 
   /** Starts the line with `piece`. */
   start (piece) {
-    this.#pieces.push(piece)
+    this.#first = piece
     this.length = piece.length
   }
 
@@ -40,18 +43,15 @@ class PendingText {
   add (chunk) {
     if (chunk.length < TINY_PIECE) {
       const tail = this.#tail.concat(chunk)
+      this.#tail = tail
       if (tail.length >= TAIL_BATCH) {
         this.#pieces.push(tail.slice(0, TAIL_BATCH))
         this.#tail = tail.slice(TAIL_BATCH)
-      } else {
-        this.#tail = tail
       }
     } else {
-      if (this.#tail !== '') {
-        this.#pieces.push(this.#tail)
-        this.#tail = ''
-      }
-      this.#pieces.push(chunk)
+      // The tail before the chunk, in order ('' joins as nothing).
+      this.#pieces.push(this.#tail, chunk)
+      this.#tail = ''
     }
     this.length += chunk.length
   }
@@ -59,16 +59,25 @@ class PendingText {
   /** The whole line, ending with `last` ('' for nothing more); nothing is pending afterwards. */
   join (last) {
     const pieces = this.#pieces
-    if (this.#tail !== '') pieces.push(this.#tail)
-    if (last !== '') pieces.push(last)
-    const line = pieces.length === 1 ? pieces[0] : pieces.join('')
+    let line
+    if (pieces.length === 0) {
+      // A line that came in one piece and a few tiny ones, the usual case: no array to join (a
+      // line of two pieces joined as an array took a fifth of the time of LLM tokens in 64-character
+      // feeds, Node 20).
+      line = this.#first.concat(this.#tail, last)
+    } else {
+      pieces.unshift(this.#first)
+      pieces.push(this.#tail, last)
+      line = pieces.join('')
+    }
     this.clear()
     return line
   }
 
   clear () {
-    this.#pieces = []
+    this.#first = ''
     this.#tail = ''
+    if (this.#pieces.length !== 0) this.#pieces = []
     this.length = 0
   }
 }
