@@ -16,9 +16,9 @@ const CEILINGS = {
   EventSource: 8_150,
   'EventSource + whatwg-eventsource/extensions': 14_050,
   EventSourceParser: 2_560,
-  // On the compact string parser (lib/compat/eventsource-parser/compact-string-parser.js): 2,904 and 3,045 B.
-  'whatwg-eventsource/parser': 2_910,
-  'whatwg-eventsource/parser/stream': 3_050
+  // On the compact string parser (lib/compat/eventsource-parser/compact-string-parser.js): 2,918 and 3,060 B.
+  'whatwg-eventsource/parser': 2_925,
+  'whatwg-eventsource/parser/stream': 3_065
 }
 
 // Why a budget is not met yet (benchmarks/README.md, "Bundle size", has the figures).

@@ -27,8 +27,8 @@ const TAIL_BATCH = 1024
 class PendingText {
   // Characters (UTF-16 units) pending: read by the parser on every feed.
   length = 0
-  // The line: its first piece, the pieces after it (none until more than TINY_PIECE - 1 characters
-  // come in one feed or the tail fills up), then the tail.
+  // The line: its first piece and the tail, until a feed of TINY_PIECE characters or more comes or
+  // the tail fills up; from then on #pieces, which starts with the first piece, then the tail.
   #first = ''
   #pieces = []
   #tail = ''
@@ -45,15 +45,24 @@ class PendingText {
       const tail = this.#tail.concat(chunk)
       this.#tail = tail
       if (tail.length >= TAIL_BATCH) {
-        this.#pieces.push(tail.slice(0, TAIL_BATCH))
+        this.#piece(tail.slice(0, TAIL_BATCH))
         this.#tail = tail.slice(TAIL_BATCH)
       }
     } else {
-      // The tail before the chunk, in order ('' joins as nothing).
-      this.#pieces.push(this.#tail, chunk)
+      if (this.#tail !== '') this.#piece(this.#tail)
+      this.#piece(chunk)
       this.#tail = ''
     }
     this.length += chunk.length
+  }
+
+  // A piece for the array, which starts with the line's first piece: put there when the array
+  // starts, not in front of it at the end (unshift() on a 256 KiB line in 64-character feeds, 4,096
+  // pieces, took that shape from 1.0x to 1.17x eventsource-parser's time, Node 20).
+  #piece (piece) {
+    const pieces = this.#pieces
+    if (pieces.length === 0) pieces.push(this.#first)
+    pieces.push(piece)
   }
 
   /** The whole line, ending with `last` ('' for nothing more); nothing is pending afterwards. */
@@ -66,7 +75,6 @@ class PendingText {
       // feeds, Node 20).
       line = this.#first.concat(this.#tail, last)
     } else {
-      pieces.unshift(this.#first)
       pieces.push(this.#tail, last)
       line = pieces.join('')
     }
