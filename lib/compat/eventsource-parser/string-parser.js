@@ -308,9 +308,7 @@ class StringParser {
   #keepIncomplete (text, pos) {
     const first = text.charCodeAt(pos)
     let kind = COMMENT
-    if (isDataField(text, pos)) {
-      kind = FIELD_DATA
-    } else if (first !== COLON) {
+    if (first !== COLON) {
       kind = fieldStartingWith(first)
       const stop = text.length - pos < FIELD_HEAD ? text.length - pos : FIELD_HEAD
       let i = 1
