@@ -17,7 +17,8 @@ const { isDeepStrictEqual } = require('node:util')
 const { EventStreamParser: ByteParser } = require('../lib/parser/parser')
 const { EventStreamParser: CompactParser } = require('../lib/parser/compact-parser')
 const { testCase, cutsOf } = require('./fuzz/arbitraries')
-const { split, describeBytes, describeSizes, prng, randomSplit, withPatched } = require('./helpers')
+const { split, describeBytes, describeSizes, prng, randomSplit } = require('./helpers')
+const { meterByteWork: meter } = require('./helpers/byte-meter')
 
 const seed = Number(process.env.FUZZ_SEED ?? 20261126)
 const numRuns = Number(process.env.FUZZ_RUNS ?? 20_000)
@@ -156,23 +157,8 @@ t.test('a chunk that is not a Uint8Array: the same error as the byte parser\'s',
   }
 })
 
-// Linear work, without a clock: Uint8Array#set and the allocations it asks for are counted while it
-// parses (on Node its allocUnsafe is Buffer.allocUnsafe).
-function meter (fn) {
-  const counts = { copied: 0, allocated: 0, largest: 0 }
-  withPatched([
-    [Uint8Array.prototype, 'set', (set) => function (source, offset) {
-      counts.copied += source.length
-      return set.call(this, source, offset)
-    }],
-    [Buffer, 'allocUnsafe', (allocUnsafe) => function (size) {
-      counts.allocated += size
-      if (size > counts.largest) counts.largest = size
-      return allocUnsafe.call(this, size)
-    }]
-  ], fn)
-  return counts
-}
+// Linear work, without a clock: the byte-copying primitives counted while it parses
+// (test/helpers/byte-meter.js; on Node the compact parser's allocUnsafe is Buffer.allocUnsafe).
 
 t.test('a 256 KiB line dripped in 1-8 byte slices: linear copying, at most twice the line held', async (t) => {
   const size = 256 * 1024

@@ -2,14 +2,15 @@
 
 // Linear work whatever the chunking, proved without a clock: while the parser runs, the byte-copying
 // primitives are wrapped and counted (Uint8Array#set for copies, Buffer.allocUnsafe for allocations,
-// subarray for the views it keeps). A parser that appends each chunk to a pending buffer copies a
+// subarray for the views it keeps; test/helpers/byte-meter.js). A parser that appends each chunk to a pending buffer copies a
 // dripped line once per write: O(N^2) bytes, which these bounds reject, as the naive splitter
 // below shows with the same meter.
 
 const t = require('tap')
 const { Buffer } = require('node:buffer')
 const { EventSourceParser } = require('..')
-const { prng, randomSplit, withPatched } = require('./helpers')
+const { prng, randomSplit } = require('./helpers')
+const { meterByteWork: meter } = require('./helpers/byte-meter')
 
 // A bound of 3 bytes copied (or allocated) per input byte: each byte of a dripped line is copied
 // once into the parser's scratch buffer and once into the joined line.
@@ -21,30 +22,6 @@ const originals = {
   allocUnsafe: Buffer.allocUnsafe,
   u8Subarray: Uint8Array.prototype.subarray,
   bufferSubarray: Buffer.prototype.subarray
-}
-
-/** Runs `fn` synchronously with the primitives counted. */
-function meter (fn) {
-  const counts = { copied: 0, allocated: 0, allocations: 0, largeAllocations: 0, views: 0 }
-  const countView = (subarray) => function (start, end) {
-    counts.views++
-    return subarray.call(this, start, end)
-  }
-  withPatched([
-    [Uint8Array.prototype, 'set', (set) => function (source, offset) {
-      counts.copied += source.length
-      return set.call(this, source, offset)
-    }],
-    [Buffer, 'allocUnsafe', (allocUnsafe) => function (size) {
-      counts.allocated += size
-      counts.allocations++
-      if (size >= 1024) counts.largeAllocations++
-      return allocUnsafe.call(this, size)
-    }],
-    [Uint8Array.prototype, 'subarray', countView],
-    [Buffer.prototype, 'subarray', countView]
-  ], fn)
-  return counts
 }
 
 /** Cuts `bytes` into views of min..max bytes each, from a seeded PRNG (made before metering starts). */
