@@ -27,7 +27,7 @@ t.test('the default peers of the throughput benchmark on this Node', async (t) =
   const { E2E_CLIENTS, CLIENTS, supportedClients } = await import('../benchmarks/e2e/clients.mjs')
   const { enginesAdmit } = await import('../benchmarks/engines.mjs')
   t.same(E2E_CLIENTS, ['ours', 'ours+diagnostics', 'undici', 'undici8', 'node', 'eventsource', 'eventsource5', 'floor'])
-  t.same(CLIENTS, ['ours', 'undici', 'eventsource', 'floor'], 'idle memory: its target\'s peer, undici 7, and as before')
+  t.same(CLIENTS, ['ours', 'undici', 'eventsource', 'floor'], 'over TLS: the memory target\'s peer, undici 7, and as before')
   const { ids, skipped } = supportedClients(E2E_CLIENTS)
   for (const [id, pkg] of [['undici8', 'undici8'], ['eventsource5', 'eventsource5']]) {
     const admitted = enginesAdmit(require(`${pkg}/package.json`).engines.node)
@@ -59,4 +59,18 @@ t.test('every whole-client peer this Node runs loads and receives an event', asy
     t.equal(exit, 0, id)
     t.equal(stdout.trim(), JSON.stringify(['message', '7', id]), `${id} received the event`)
   }))
+})
+
+t.test('the idle-memory benchmark measures ours on the undici package\'s Agent beside the default', async (t) => {
+  const { MEMORY_CLIENTS, loadClient, clientLabel } = await import('../benchmarks/e2e/clients.mjs')
+  t.same(MEMORY_CLIENTS, ['ours', 'ours+agent', 'undici', 'eventsource', 'floor'])
+  const { EventSource, init } = await loadClient('ours+agent')
+  t.equal(EventSource, require('..').EventSource)
+  // The package's Agent, not the global dispatcher (on Node 22 and later, the undici inside Node).
+  const { Agent } = require('undici')
+  t.ok(init.dispatcher instanceof Agent, 'an Agent of the undici package')
+  t.not(init.dispatcher, globalThis[Symbol.for('undici.globalDispatcher.1')])
+  t.match(clientLabel('ours+agent'), new RegExp(`on undici@${require('undici/package.json').version}'s Agent$`))
+  await t.rejects(loadClient('ours+agent', { transport: 'h2' }), /over cleartext HTTP\/1\.1 only/)
+  await init.dispatcher.close()
 })

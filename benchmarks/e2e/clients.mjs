@@ -4,6 +4,10 @@
 //   ours        this package's EventSource, on undici's global dispatcher (its default)
 //   ours+diagnostics  the same, with a subscriber on every diagnostics channel and on the attempt's
 //               TracingChannel (README, "Diagnostics"): what observing costs, against `ours`
+//   ours+agent  ours with init.dispatcher an Agent of the undici package (the dependency), the Agent
+//               undici's own EventSource runs on: on Node 22 and later the global dispatcher is the
+//               undici inside Node, whose per-connection functions cost more (idle memory only,
+//               over cleartext HTTP/1.1; docs/extensions.md, "Many idle connections")
 //   undici      undici@7's EventSource (require('undici').EventSource, the dependency): fetch() on the
 //               same global dispatcher
 //   undici8     undici@8's EventSource (require('undici8').EventSource, the devDependency alias
@@ -40,9 +44,12 @@ import { nodeEventSourceFlags } from '../startup/clients.mjs'
 
 const require = createRequire(import.meta.url)
 
-// The idle-memory benchmark's default (and the TLS runs'): ours, undici 7's EventSource (its target's
-// peer), the eventsource package, the floor.
+// The TLS runs' default (and the idle-memory benchmark's, with ours+agent there): ours, undici 7's
+// EventSource (the memory target's peer), the eventsource package, the floor.
 export const CLIENTS = ['ours', 'undici', 'eventsource', 'floor']
+// The idle-memory benchmark's default over cleartext HTTP/1.1: ours on the global dispatcher and on the
+// undici package's Agent, then the TLS runs' peers.
+export const MEMORY_CLIENTS = ['ours', 'ours+agent', 'undici', 'eventsource', 'floor']
 export const TLS_TRANSPORTS = ['https', 'h2']
 // The throughput benchmark's default: ours with and without diagnostics subscribers, every peer of
 // issue 28's targets (those this Node supports: see `clientSupport`), and the floor.
@@ -132,6 +139,7 @@ export function clientLabel (id, transport = 'http') {
   switch (id) {
     case 'ours': return `whatwg-eventsource@${require('../../package.json').version}${over}`
     case 'ours+diagnostics': return `whatwg-eventsource@${require('../../package.json').version} + diagnostics subscribers${over}`
+    case 'ours+agent': return `whatwg-eventsource@${require('../../package.json').version} on undici@${require('undici/package.json').version}'s Agent${over}`
     case 'undici': return `undici@${require('undici/package.json').version} EventSource${over}`
     case 'undici8': return `undici@${require('undici8/package.json').version} EventSource${over}`
     case 'node': {
@@ -160,6 +168,7 @@ export async function loadClient (id, { transport = 'http', sources = 1 } = {}) 
       case 'ours+diagnostics':
         subscribeToDiagnostics()
         return { EventSource: require('../../index.js').EventSource }
+      case 'ours+agent': return { EventSource: require('../../index.js').EventSource, init: { dispatcher: new (require('undici').Agent)() } }
       case 'undici': return { EventSource: require('undici').EventSource }
       case 'undici8': return { EventSource: require('undici8').EventSource }
       case 'node': return { EventSource: runtimeEventSource() }
@@ -172,7 +181,7 @@ export async function loadClient (id, { transport = 'http', sources = 1 } = {}) 
   const { cert: ca } = tlsFixture()
   if (id === 'floor') return { get: transport === 'h2' ? http2Get(ca) : (url, onResponse) => require('node:https').get(url, { ca }, onResponse) }
   if (id === 'ours' && transport === 'h2') return { EventSource: require('../../index.js').EventSource, init: { http2: { connect: { ca } } } }
-  if (id === 'node') throw new Error('the runtime\'s own EventSource is measured over cleartext HTTP/1.1 only')
+  if (id === 'node' || id === 'ours+agent') throw new Error(`${id} is measured over cleartext HTTP/1.1 only`)
   // undici 8's EventSource on an Agent of undici 8; everything else on undici 7's.
   const undici = require(id === 'undici8' ? 'undici8' : 'undici')
   // Thousands of TLS handshakes at once take longer on a loaded machine than undici's connect timeout

@@ -39,7 +39,7 @@ import {
   startServer, runChild, environment, openFileLimit, summarize, table, fmtRatio, fmtKiB, verdict,
   saveResults, option, defaultResultsPath
 } from '../e2e/common.mjs'
-import { CLIENTS, TLS_TRANSPORTS, measuredVariants, clientExecArgv } from '../e2e/clients.mjs'
+import { CLIENTS, MEMORY_CLIENTS, TLS_TRANSPORTS, measuredVariants, clientExecArgv } from '../e2e/clients.mjs'
 import { MEMORY_TARGET, H2_TARGETS } from './targets.mjs'
 import { expectedIdle, idleEventText } from '../e2e/workloads.mjs'
 
@@ -47,7 +47,7 @@ const argv = process.argv.slice(2)
 const repeat = Number(option('--repeat', '3'))
 const tls = argv.includes('--tls')
 const counts = option('--counts', tls ? '1000,5000,10000' : '1000,5000').split(',').map(Number)
-const clientIds = option('--clients', CLIENTS.join(',')).split(',')
+const clientIds = option('--clients', (tls ? CLIENTS : MEMORY_CLIENTS).join(',')).split(',')
 const jsonPath = option('--json', defaultResultsPath('memory', tls))
 const { clients, variantOf, labels, oursOf } = measuredVariants(clientIds, tls, option('--transports', TLS_TRANSPORTS.join(',')).split(','))
 const snapshotDir = option('--snapshot', null)
@@ -207,6 +207,15 @@ for (const count of tls ? [] : allCounts) {
     ratio,
     goal: `<= ${MEMORY_TARGET.goal}x`,
     status: verdict(ratio, MEMORY_TARGET.goal, false)
+  })
+  // Information, not the target: the same ratio with ours on the Agent undici's EventSource runs on.
+  if (!ok(count, 'ours+agent')) continue
+  const onAgent = heap(count, 'ours+agent') / heap(count, 'undici')
+  targets.push({
+    description: `(information) idle heap/conn at ${count}: ${labels['ours+agent']} ÷ ${labels.undici} (${fmtKiB(heap(count, 'ours+agent'))})`,
+    ratio: onAgent,
+    goal: '-',
+    status: '-'
   })
 }
 

@@ -40,9 +40,10 @@ export const IDLE = {
   cpu: { key: 'openCpuMs', pick: (s) => s.openCpuMs }
 }
 
-export function memoryRatio (run, count, client, metric) {
+/** `base` ÷ `client` for an idle metric, with the range of the per-round ratios; base: ours unless given. */
+export function memoryRatio (run, count, client, metric, base = 'ours') {
   const c = run.json.counts[count].clients
   const { key, pick } = IDLE[metric]
-  if (client === 'ours' || !c.ours?.verified || !c[client]?.verified) return ''
-  return ratioCell(c.ours[key].median / c[client][key].median, pairRatios(memoryRounds(run, count, 'ours', pick), memoryRounds(run, count, client, pick)))
+  if (client === base || !c[base]?.verified || !c[client]?.verified) return ''
+  return ratioCell(c[base][key].median / c[client][key].median, pairRatios(memoryRounds(run, count, base, pick), memoryRounds(run, count, client, pick)))
 }

@@ -10,7 +10,7 @@ import {
 import { e2eRounds, pairRatios, memoryRatio } from './rounds.mjs'
 import { e2eTargetTable, e2eTargetsByNode, memoryTargetTable } from './targets.mjs'
 
-const ORDER = ['ours', 'ours+diagnostics', 'undici', 'undici8', 'node', 'eventsource', 'eventsource5', 'floor']
+const ORDER = ['ours', 'ours+diagnostics', 'ours+agent', 'undici', 'undici8', 'node', 'eventsource', 'eventsource5', 'floor']
 const clientsOf = (obj) => ORDER.filter((c) => obj[c] !== undefined)
 
 // The heading of a run of either whole-client runner (in cleartext or --tls): all record the same
@@ -198,6 +198,7 @@ function messageEventFloor (run) {
 // A client's column heading where a run's file does not hold it (its own label names its version).
 const GENERIC_LABEL = {
   'ours+diagnostics': 'ours + diagnostics subscribers',
+  'ours+agent': 'ours on the undici package\'s Agent',
   undici: 'undici 7 EventSource',
   undici8: 'undici 8 EventSource',
   node: 'Node\'s own EventSource',
