@@ -55,9 +55,8 @@ class StringParser {
   #onRetry
   #onComment
   #onError
-  // Infinity when there is no limit, and #limited false: see #pastLimit.
+  // Infinity when there is no limit (see #pastLimit).
   #maxBufferSize
-  #limited
 
   // The event being read: its ID and type (undefined until a line sets them), its data buffer and
   // how many data lines made it.
@@ -86,7 +85,6 @@ class StringParser {
     this.#onComment = config.onComment ?? null
     this.#onError = config.onError ?? null
     this.#maxBufferSize = config.maxBufferSize ?? Infinity
-    this.#limited = config.maxBufferSize !== undefined
   }
 
   /** @param {string} chunk */
@@ -471,14 +469,14 @@ class StringParser {
     return true
   }
 
-  // Whether the data buffer and `pending` more characters are past maxBufferSize. Without a limit no
-  // length is read: the data buffer is a string of any of V8's kinds (flat, joined, sliced; one- or
-  // two-byte), so a `.length` on it meets more hidden classes than an inline cache keeps, and goes
-  // megamorphic: a stub-cache probe per data line, and a miss into the runtime after every full GC,
-  // which empties the stub cache. (UTF-8 text in one 64 KiB feed, Node 20, after the benchmark's
+  // Whether the data buffer and `pending` more characters are past maxBufferSize. Without a limit (or
+  // with Infinity, which no length passes) no length is read: the data buffer is a string of any of
+  // V8's kinds (flat, joined, sliced; one- or two-byte), so a `.length` on it meets more hidden classes
+  // than an inline cache keeps, and goes megamorphic: a stub-cache probe per data line, and a miss into
+  // the runtime after every full GC, which empties the stub cache. (UTF-8 text in one 64 KiB feed, Node 20, after the benchmark's
   // other shapes, a full GC before each call: 69.4 µs with the read, 60.5 without.)
   #pastLimit (pending) {
-    return this.#limited && pending + this.#data.length > this.#maxBufferSize
+    return this.#maxBufferSize !== Infinity && pending + this.#data.length > this.#maxBufferSize
   }
 
   // Past maxBufferSize: what is buffered is dropped, and feed() throws until reset().
