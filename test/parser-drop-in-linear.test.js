@@ -67,8 +67,12 @@ function naiveSplitter (feeds) {
 // once into its line (and sliced once as a value). Measured: at most 2.0.
 const FACTOR = 3
 // The tail an incomplete line's tiny pieces are appended to is at most this long (TAIL_BATCH in
-// lib/compat/eventsource-parser/create-parser.js): an append copies at most that much, in any engine.
+// lib/compat/eventsource-parser/pending-text.js): an append copies at most that much, in any engine.
 const TAIL_BATCH = 1024
+// Pieces of 64 to 127 characters (ROPE_PIECE there) go to a tail of at most ROPE_BATCH characters, kept
+// as it is (a rope in V8).
+const ROPE_PIECE = 128
+const ROPE_BATCH = 8192
 
 t.test('a 256 KiB data line dripped in 1-8 character feeds costs linear work', async (t) => {
   const value = 'x'.repeat(256 * 1024)
@@ -113,6 +117,22 @@ t.test('a line dripped one character per feed is kept in batches, not one piece 
   t.ok(counts.largestJoin <= input.length / TAIL_BATCH + 3, `the largest join read ${counts.largestJoin} pieces`)
 })
 
+t.test('a line in 64- to 127-character feeds is kept in batches and joined once', async (t) => {
+  const value = 'w'.repeat(1024 * 1024)
+  const input = `data:${value}\n\n`
+  for (const feeds of [splitString(input, sizeCuts(input.length, 64)), drip(input, 64, 127, 5)]) {
+    const { events, counts } = run(feeds)
+    t.same(events, [value])
+    linear(t, counts, input.length, FACTOR)
+    // Appended to a tail, each character copied once, by the line's join, which reads a few hundred
+    // pieces, not one per feed.
+    t.ok(counts.appends <= feeds.length, `${counts.appends} appends for ${feeds.length} feeds`)
+    t.ok(counts.longestAppendedTo < ROPE_BATCH + ROPE_PIECE, `appended to strings of ${counts.longestAppendedTo} characters at most`)
+    t.ok(counts.joined <= input.length, `joined ${counts.joined} characters for ${input.length}`)
+    t.ok(counts.largestJoin <= input.length / (ROPE_BATCH - ROPE_PIECE) + 3, `the largest join read ${counts.largestJoin} pieces`)
+  }
+})
+
 t.test('a long line in 1 KiB feeds is joined once', async (t) => {
   // Pieces this long are kept as they are, never appended to a tail: each character is copied once.
   const value = 'z'.repeat(1024 * 1024)
@@ -153,12 +173,14 @@ t.test('large feeds: each character searched once for LF and once for CR', async
 
 t.test('a dripped line keeps its order across tails and pieces of every size', async (t) => {
   // Distinct characters; pieces of 1 to 7 characters with a 20,000-character one now and then, so that
-  // a tail is cut short by a long piece, as well as full.
-  const value = Array.from({ length: 100_000 }, (_, i) => 'abcdefghijklmnopqrstuvwxyz'[i % 26]).join('')
+  // a tail is cut short by a long piece, as well as full; and runs of 64- to 127-character pieces, so
+  // that a tail kept as it is meets tiny pieces, which have it flattened.
+  const value = Array.from({ length: 200_000 }, (_, i) => 'abcdefghijklmnopqrstuvwxyz'[i % 26]).join('')
   const input = `data:${value}\n\n`
   const cuts = []
   for (let at = 0, n = 0; at < input.length; n++) {
-    at += n % 150 === 149 ? 20_000 : 1 + (n % 7)
+    const round = n % 300
+    at += round === 149 ? 20_000 : round >= 200 ? 64 + (n % 64) : 1 + (n % 7)
     if (at < input.length) cuts.push(at)
   }
   const events = []

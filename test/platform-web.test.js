@@ -145,7 +145,10 @@ t.test('#error-messages: the code in words and the values it was made from; the 
 })
 
 t.test('#stacks: in a browser, an error\'s stack is the engine\'s own', async (t) => {
-  const { captureStack } = require('../lib/platform/stacks-web')
+  const { captureStack, capturesStacks } = require('../lib/platform/stacks-web')
+  // Said, so that fromCallerOf() (lib/errors/error-class.js) checks nothing in a browser bundle.
+  t.equal(capturesStacks, false, 'captures no stack')
+  t.equal(require('../lib/platform/stacks-node').capturesStacks, true, 'Node\'s does')
   const error = new TypeError('bad')
   error.code = 'ERR_INVALID_ARG_TYPE'
   const { stack } = error

@@ -47,7 +47,7 @@ function toString () {
 
 // Each error's stack starts at the user's call, its first line `Name [CODE]: message`, as Node's do
 // (lib/platform/stacks-node.js); in browsers it is the engine's own (lib/platform/stacks-web.js).
-const { captureStack } = require('#stacks')
+const { captureStack, capturesStacks } = require('#stacks')
 
 /**
  * Declares one code.
@@ -107,7 +107,7 @@ function declare (table) {
  * @returns {unknown} the error
  */
 function fromCallerOf (error, entry) {
-  if (error instanceof Error && Object.hasOwn(codes, error.code) && error instanceof codes[error.code]) {
+  if (capturesStacks && error instanceof Error && Object.hasOwn(codes, error.code) && error instanceof codes[error.code]) {
     captureStack(error, entry)
   }
   return error

@@ -21,4 +21,7 @@ function captureStack (error, callee) {
   delete error.name
 }
 
-module.exports = { captureStack }
+// (lib/platform/stacks-web.js's is false.)
+const capturesStacks = true
+
+module.exports = { captureStack, capturesStacks }

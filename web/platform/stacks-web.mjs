@@ -7,6 +7,11 @@
 // show the error's `code` beside it anyway, and the form costs every browser bundle its bytes.
 // docs/browser.md lists this.
 
+// captureStack() does nothing here: error-class.js asks this before it checks whether an error is one of
+// ours, so that a bundler drops the check too (esbuild 0.28 inlines the constant in the modules that
+// import it only when it comes first in its file).
+const capturesStacks = false
+
 function captureStack () {}
 
-export { captureStack }
+export { captureStack, capturesStacks }
