@@ -112,7 +112,10 @@ t.test('a line dripped one character per feed is kept in batches, not one piece 
   // Tiny pieces are appended to a tail of at most 1 KiB, which then becomes one piece: each character is
   // appended once and joined once, and the line's join reads a few dozen pieces, not 64 K of them.
   t.ok(counts.appends <= input.length, `${counts.appends} appends for ${input.length} feeds`)
-  t.ok(counts.longestAppendedTo < TAIL_BATCH, `appended to strings of ${counts.longestAppendedTo} characters at most`)
+  t.ok(counts.longestAppendedTo <= TAIL_BATCH, `appended to strings of ${counts.longestAppendedTo} characters at most`)
+  // Each batch is cut before the tail's end, so that slice() flattens it: a tail cut at its own length
+  // would stay a rope of a cell per character until the line ends.
+  t.equal(counts.wholeSlices, 0, 'no tail cut at its own length')
   t.ok(counts.joined <= input.length, `joined ${counts.joined} characters for ${input.length}`)
   t.ok(counts.largestJoin <= input.length / TAIL_BATCH + 3, `the largest join read ${counts.largestJoin} pieces`)
 })

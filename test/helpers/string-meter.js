@@ -4,9 +4,10 @@
 // test/parser-drop-in-compact.test.js for the compact one): while `fn` runs, the primitives they work with
 // are wrapped and counted. String#indexOf, #includes and #search count the characters searched, up to the
 // match or to the end; #charCodeAt the characters read one by one; #slice and Array#join the characters
-// they copied (an upper bound: V8 may make a slice a view), and the largest join in pieces; String#concat
-// the appends (the tail of an incomplete line) and the longest string appended to (an append copies it
-// in an engine without ropes).
+// they copied (an upper bound: V8 may make a slice a view), how many slices were of a whole string (V8
+// returns that very string, a rope unflattened), and the largest join in pieces; String#concat the
+// appends (the tail of an incomplete line) and the longest string appended to (an append copies it in an
+// engine without ropes).
 
 const { withPatched } = require('./patch')
 
@@ -14,7 +15,7 @@ const unpatchedIndexOf = String.prototype.indexOf
 
 /** Runs `fn` synchronously with the primitives counted; returns the counts. */
 function meterStringWork (fn) {
-  const counts = { searched: 0, read: 0, sliced: 0, joined: 0, largestJoin: 0, appends: 0, longestAppendedTo: 0 }
+  const counts = { searched: 0, read: 0, sliced: 0, wholeSlices: 0, joined: 0, largestJoin: 0, appends: 0, longestAppendedTo: 0 }
   const searched = (original) => function (search, from = 0) {
     const at = original.call(this, search, from)
     const start = Math.min(Math.max(from, 0), this.length)
@@ -34,6 +35,8 @@ function meterStringWork (fn) {
     [String.prototype, 'slice', (slice) => function (start, end) {
       const result = slice.call(this, start, end)
       counts.sliced += result.length
+      // A slice of a whole string is that string: in V8 a rope stays a rope, no flattening.
+      if (result.length === this.length && result.length !== 0) counts.wholeSlices++
       return result
     }],
     [Array.prototype, 'join', (join) => function (separator) {

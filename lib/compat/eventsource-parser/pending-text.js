@@ -57,12 +57,14 @@ class PendingText {
       const tail = this.#tail.concat(chunk)
       this.#tail = tail
       if (length < TINY_PIECE) this.#tiny = true
-      if (tail.length >= (this.#tiny ? TAIL_BATCH : ROPE_BATCH)) {
-        // The full tail becomes a piece. One that holds tiny pieces is flattened: cut at a multiple
-        // of TAIL_BATCH characters, the rest (under TAIL_BATCH; under TINY_PIECE unless a rope came
-        // before the tiny pieces) starting the next tail. One without is kept as it is: a slice of a
-        // whole string is that string.
-        const end = this.#tiny ? tail.length - tail.length % TAIL_BATCH : tail.length
+      if (this.#tiny ? tail.length > TAIL_BATCH : tail.length >= ROPE_BATCH) {
+        // The full tail becomes a piece. One that holds tiny pieces is flattened: cut at the last
+        // multiple of TAIL_BATCH characters before its end, the rest (at most TAIL_BATCH; under
+        // TINY_PIECE unless a rope came before the tiny pieces) starting the next tail. Before its
+        // end: a slice of a whole string is that string, still a rope (cut at its length, a line
+        // dripped one character per feed kept every cell until its end: 4.7x the time, Node 20).
+        // One without tiny pieces is kept as it is.
+        const end = this.#tiny ? tail.length - 1 - (tail.length - 1) % TAIL_BATCH : tail.length
         this.#piece(tail.slice(0, end))
         this.#tail = tail.slice(end)
         this.#tiny = false
