@@ -3,8 +3,9 @@
 // The parser takes a different path depending on a chunk's length and content (lib/parser/parser.js): a
 // chunk of 16 bytes or more that starts a line is decoded whole when it is ASCII (String#indexOf then
 // finds its line ends, a line followed by a blank line is dispatched without a second search), and a
-// chunk in the middle of a long line that holds no line end is kept without being decoded. Each path
-// must give what the byte loop gives: the reference model's callbacks, and the same maxEventSize.
+// chunk in the middle of a long line that holds no line end is kept without being decoded, and a long
+// ASCII `data:` line is decoded piece by piece rather than joined. Each path must give what the byte
+// loop gives: the reference model's callbacks, and the same maxEventSize.
 
 const t = require('tap')
 const { EventSourceParser } = require('..')
@@ -102,5 +103,57 @@ t.test('maxEventSize holds for the chunks of a long line kept without being deco
     })
     t.equal(error.code, 'ERR_EVENTSOURCE_EVENT_TOO_LARGE', `chunks of ${size}`)
     t.ok(written <= limit, `it failed before ${limit} bytes were kept (${written} written before the chunk that failed)`)
+  }
+})
+
+// A `data:` line of at least 16 KiB (LONG_DATA_LINE in lib/parser/parser.js) that spans chunks: decoded piece
+// by piece when it is ASCII and its first piece holds `data:` and the space after it, else joined.
+t.test('a long data line across chunks gives the reference model\'s callbacks, whichever path it takes', async (t) => {
+  const value = Array.from({ length: 20_000 }, (_, i) => 'abcdefghij'[i % 10]).join('')
+  const inputs = {
+    'ASCII, LF': `id: 1\ndata: ${value}\n\n`,
+    'no space after the colon': `data:${value}\ndata: second\n\n`,
+    'two long lines, CRLF': `data: ${value}\r\ndata: ${value}\r\n\r\n`,
+    'ended by a CR': `data: ${value}\r\rdata: after\r\r`,
+    'not ASCII in the middle': `data: ${value}é${value}\n\n`,
+    'not ASCII at the end': `data: ${value}🔑\n\n`,
+    'a long line of another field': `event: ${value}\ndata: x\n\n`
+  }
+  for (const [name, input] of Object.entries(inputs)) {
+    const bytes = Buffer.from(input)
+    const expected = reference([bytes])
+    // The first cut after 3, 5 and 6 bytes (the first piece short of `data: `), or chunks of 128 B to 64 KiB.
+    const cuttings = [[3, 200], [5, 300], [6, 7000], [5], [128], [4096], [65536]].map((sizes) => {
+      const cuts = []
+      for (let at = 0, i = 0; ; i++) {
+        at += sizes[Math.min(i, sizes.length - 1)]
+        if (at >= bytes.length) break
+        cuts.push(at)
+      }
+      return cuts
+    })
+    const wrong = cuttings.filter((cuts) => JSON.stringify(parseAll(split(bytes, cuts, { forms: false }))) !== JSON.stringify(expected))
+    t.same(wrong.map((cuts) => cuts.slice(0, 2)), [], name)
+  }
+})
+
+t.test('maxEventSize holds for a long data line decoded piece by piece as for one in a single chunk', async (t) => {
+  const limit = 50_000
+  const outcome = (chunks) => {
+    const parser = new EventSourceParser({ onEvent (type, data) { events.push(data.length) }, maxEventSize: limit })
+    const events = []
+    try {
+      for (const chunk of chunks) parser.write(chunk)
+    } catch (error) {
+      return error.code
+    }
+    return events
+  }
+  // Around the limit: the line's own bytes, then a second line after the value and its LF are counted.
+  for (const length of [limit - 7, limit - 6, limit - 5, limit + 1]) {
+    for (const input of [`data: ${'v'.repeat(length)}\n\n`, `data: ${'v'.repeat(length >> 1)}\ndata: ${'w'.repeat(length >> 1)}\n\n`]) {
+      const bytes = Buffer.from(input)
+      t.same(outcome(split(bytes, sizeCuts(bytes.length, 4096), { forms: false })), outcome([bytes]), `${input.length} bytes`)
+    }
   }
 })

@@ -120,13 +120,24 @@ t.test('tiny chunks are copied, not kept: the caller may reuse them', async (t) 
 })
 
 t.test('a long line in large chunks is kept by reference and joined once', async (t) => {
-  const input = dataLine(1024 * 1024)
+  // Not ASCII (the last character), so joined: a long ASCII data line is decoded piece by piece instead.
+  const input = Buffer.concat([Buffer.from('data:'), Buffer.alloc(1024 * 1024, 0x78), Buffer.from('é\n\n')])
   const chunks = drip(input, 128, 600, 3)
   const { events, counts } = run(chunks)
-  t.equal(events[0].length, 1024 * 1024)
+  t.equal(events[0].length, 1024 * 1024 + 1)
   t.equal(counts.allocations, 1, 'one allocation: the joined line')
   t.ok(counts.allocated <= input.length, `allocated ${counts.allocated} bytes`)
   t.ok(counts.copied <= input.length, `copied ${counts.copied} bytes: each byte once`)
+  t.ok(counts.views <= chunks.length + 2, `${counts.views} views for ${chunks.length} chunks`)
+})
+
+t.test('a long ASCII data line in large chunks is decoded piece by piece, never joined', async (t) => {
+  const input = dataLine(1024 * 1024)
+  const chunks = drip(input, 128, 600, 3)
+  const { events, counts } = run(chunks)
+  t.ok(events[0] === 'x'.repeat(1024 * 1024), 'the value')
+  t.equal(counts.allocations, 0, 'no buffer for the line')
+  t.equal(counts.copied, 0, 'no byte copied but by the decoder')
   t.ok(counts.views <= chunks.length + 2, `${counts.views} views for ${chunks.length} chunks`)
 })
 

@@ -5,7 +5,7 @@
 // dripped in small chunks. Here a piece is kept by reference (a view of the caller's chunk) or, when
 // small, copied into a scratch buffer, and the whole line is copied once, by join().
 
-const { allocUnsafe } = require('#bytes')
+const { allocUnsafe, asciiSlice, isAscii } = require('#bytes')
 
 // Pieces shorter than this are copied into the scratch buffer rather than kept by reference: a line
 // dripped one byte per chunk then costs its bytes in memory, not one object per byte.
@@ -80,6 +80,35 @@ class PendingLine {
     this.lineStart = 0
     this.lineEnd = total
     return line
+  }
+
+  /** The line's first bytes: its first piece (at least 1 byte; a line is pending). */
+  head () {
+    this.#sealScratch()
+    return this.#pieces[0]
+  }
+
+  /**
+   * The pending pieces from their byte `skip` (within head()) and bytes [start, end) of `chunk` as
+   * text, when they are all ASCII: each piece is decoded on its own and appended, so that no buffer
+   * of the whole line is allocated and copied, nor a string of it (V8 keeps the text a rope of the
+   * pieces). Nothing is pending afterwards. Null, with nothing changed, when a byte is not ASCII.
+   */
+  asciiText (chunk, start, end, skip) {
+    this.#sealScratch()
+    const pieces = this.#pieces
+    const last = chunk.subarray(start, end)
+    for (let i = 0; i < pieces.length; i++) {
+      if (!isAscii(pieces[i])) return null
+    }
+    if (!isAscii(last)) return null
+    let text = asciiSlice.call(pieces[0], skip, pieces[0].length)
+    for (let i = 1; i < pieces.length; i++) text = text.concat(asciiSlice.call(pieces[i], 0, pieces[i].length))
+    text = text.concat(asciiSlice.call(last, 0, last.length))
+    this.#pieces = NO_PIECES
+    this.length = 0
+    this.#scratchUsed = this.#scratchStart = 0
+    return text
   }
 
   #copyToScratch (chunk, start, end) {

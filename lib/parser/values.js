@@ -73,4 +73,19 @@ function idStringCost (id) {
 // small beside them. Counting 32 for every line let 2 M short lines under a 64 MiB limit take 231 MiB.
 const DATA_LINE_COST = 32
 const DATA_JOIN_COST = 96
-module.exports = { TEXT_CHUNK, SHORT_TEXT_CHUNK, chunkText, decode, valueCost, idStringCost, DATA_LINE_COST, DATA_JOIN_COST }
+
+/**
+ * What a data line adds to the event's cost: `cost` is its value's (valueCost()) plus one for its LF,
+ * `lines` how many data lines came before it in the event, `empty` whether its value is empty.
+ * @param {number} lines
+ * @param {number} cost
+ * @param {boolean} empty
+ */
+function dataLineCost (lines, cost, empty) {
+  if (lines === 0) return cost > DATA_LINE_COST ? cost : DATA_LINE_COST
+  // `data + '\n' + ''` is one cons string: `+ ''` makes none.
+  if (empty) return DATA_LINE_COST
+  return cost > DATA_JOIN_COST ? cost : DATA_JOIN_COST
+}
+
+module.exports = { TEXT_CHUNK, SHORT_TEXT_CHUNK, chunkText, decode, valueCost, idStringCost, dataLineCost, DATA_LINE_COST, DATA_JOIN_COST }
