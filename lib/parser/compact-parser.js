@@ -22,7 +22,7 @@ const { LF, CR, SPACE, COLON, NUL, BOM, DEFAULT_MAX_EVENT_SIZE } = require('../c
 const { FIELD_CODES, FIELD_DATA, FIELD_EVENT, FIELD_ID, FIELD_RETRY, fieldStartingWith, retryValue, appendData } = require('./field-rules')
 const { codes: { ERR_INVALID_ARG_TYPE } } = require('../errors/arguments')
 const { codes: { ERR_EVENTSOURCE_EVENT_TOO_LARGE, ERR_EVENTSOURCE_WRITE_AFTER_END } } = require('../errors/parser')
-const { valueCost, idStringCost, DATA_LINE_COST, DATA_JOIN_COST } = require('./values')
+const { valueCost, idStringCost, dataLineCost } = require('./values')
 
 // #bomMatched once the start of the stream is decided (a BOM dropped, or none there).
 const BOM_DECIDED = -1
@@ -198,9 +198,7 @@ class EventStreamParser {
         // LF counted here and added before the next value, as ./parser.js does.
         const lines = this.#dataLines++
         this.#data = appendData(this.#data, lines, value)
-        if (lines === 0) this.#eventSize += cost + 1 > DATA_LINE_COST ? cost + 1 : DATA_LINE_COST
-        else if (from === end) this.#eventSize += DATA_LINE_COST
-        else this.#eventSize += cost + 1 > DATA_JOIN_COST ? cost + 1 : DATA_JOIN_COST
+        this.#eventSize += dataLineCost(lines, cost + 1, from === end)
         return
       }
       case FIELD_EVENT:

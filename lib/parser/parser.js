@@ -64,7 +64,7 @@ class EventStreamParser {
   #eventType = ''
   #idBuffer = ''
   #lastEventId = ''
-  // What the buffers of the current event cost in memory (see DATA_LINE_COST): the data buffer, the
+  // What the buffers of the current event cost in memory (./values.js): the data buffer, the
   // event type buffer and the last event ID buffer, which carries over from one event to the next.
   // The limit applies to this plus the raw bytes of the line being read.
   #eventSize = 0

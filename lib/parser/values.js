@@ -88,4 +88,4 @@ function dataLineCost (lines, cost, empty) {
   return cost > DATA_JOIN_COST ? cost : DATA_JOIN_COST
 }
 
-module.exports = { TEXT_CHUNK, SHORT_TEXT_CHUNK, chunkText, decode, valueCost, idStringCost, dataLineCost, DATA_LINE_COST, DATA_JOIN_COST }
+module.exports = { TEXT_CHUNK, SHORT_TEXT_CHUNK, chunkText, decode, valueCost, idStringCost, dataLineCost }

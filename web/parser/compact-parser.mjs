@@ -4,7 +4,7 @@ import { LF, CR, SPACE, COLON, NUL, BOM, DEFAULT_MAX_EVENT_SIZE } from '../const
 import { FIELD_CODES, FIELD_DATA, FIELD_EVENT, FIELD_ID, FIELD_RETRY, fieldStartingWith, retryValue, appendData } from './field-rules.mjs'
 import { codes as codes$0 } from '../errors/arguments.mjs'
 import { codes as codes$1 } from '../errors/parser.mjs'
-import { valueCost, idStringCost, DATA_LINE_COST, DATA_JOIN_COST } from './values.mjs'
+import { valueCost, idStringCost, dataLineCost } from './values.mjs'
 
 // EventStreamParser, compact: the byte parser of ./parser.js without its fast paths, for browsers and
 // workers (package.json's "imports" maps `#stream-parser` here for any runtime that does not match the
@@ -200,9 +200,7 @@ class EventStreamParser {
         // LF counted here and added before the next value, as ./parser.js does.
         const lines = this.#dataLines++
         this.#data = appendData(this.#data, lines, value)
-        if (lines === 0) this.#eventSize += cost + 1 > DATA_LINE_COST ? cost + 1 : DATA_LINE_COST
-        else if (from === end) this.#eventSize += DATA_LINE_COST
-        else this.#eventSize += cost + 1 > DATA_JOIN_COST ? cost + 1 : DATA_JOIN_COST
+        this.#eventSize += dataLineCost(lines, cost + 1, from === end)
         return
       }
       case FIELD_EVENT:

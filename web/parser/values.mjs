@@ -87,4 +87,4 @@ function dataLineCost (lines, cost, empty) {
   return cost > DATA_JOIN_COST ? cost : DATA_JOIN_COST
 }
 
-export { TEXT_CHUNK, SHORT_TEXT_CHUNK, chunkText, decode, valueCost, idStringCost, dataLineCost, DATA_LINE_COST, DATA_JOIN_COST }
+export { TEXT_CHUNK, SHORT_TEXT_CHUNK, chunkText, decode, valueCost, idStringCost, dataLineCost }
