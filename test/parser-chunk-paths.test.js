@@ -106,8 +106,8 @@ t.test('maxEventSize holds for the chunks of a long line kept without being deco
   }
 })
 
-// A `data:` line of at least 16 KiB (LONG_DATA_LINE in lib/parser/parser.js) that spans chunks: decoded piece
-// by piece when it is ASCII and its first piece holds `data:` and the space after it, else joined.
+// A `data:` line of at least 16 KiB (LONG_DATA_LINE in lib/parser/line-bytes.js) that spans chunks: decoded
+// piece by piece when it is ASCII and its first piece holds `data:` and the space after it, else joined.
 t.test('a long data line across chunks gives the reference model\'s callbacks, whichever path it takes', async (t) => {
   const value = Array.from({ length: 20_000 }, (_, i) => 'abcdefghij'[i % 10]).join('')
   const inputs = {

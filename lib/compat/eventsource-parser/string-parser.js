@@ -473,8 +473,9 @@ class StringParser {
   // with Infinity, which no length passes) no length is read: the data buffer is a string of any of
   // V8's kinds (flat, joined, sliced; one- or two-byte), so a `.length` on it meets more hidden classes
   // than an inline cache keeps, and goes megamorphic: a stub-cache probe per data line, and a miss into
-  // the runtime after every full GC, which empties the stub cache. (UTF-8 text in one 64 KiB feed, Node 20, after the benchmark's
-  // other shapes, a full GC before each call: 69.4 µs with the read, 60.5 without.)
+  // the runtime after every full GC, which empties the stub cache. (UTF-8 text in one 64 KiB feed,
+  // Node 20, after the benchmark's other shapes, a full GC before each call: 69.4 µs with the read,
+  // 60.5 without.)
   #pastLimit (pending) {
     return this.#maxBufferSize !== Infinity && pending + this.#data.length > this.#maxBufferSize
   }
