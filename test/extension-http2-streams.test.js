@@ -191,36 +191,63 @@ t.test('an idle stream does not keep its request headers', async (t) => {
   t.equal(streams[0].sentHeaders, null, "node:http2's copy of the request headers is dropped")
 })
 
-t.test('sources closed while waiting for the first session: only the others are sent', async (t) => {
-  const server = await serve(t, (req, res) => sse(res, `data: ${req.url}\n\n`, { end: false }), { tls, http2: {} })
-  // Holds each connection until released, then relays it to the server.
+// A TCP server that holds each connection it accepts until release() relays them all to `targetPort`.
+async function holdConnections (t) {
   const held = []
   const accepted = deferred()
-  const gate = net.createServer((client) => {
+  const server = net.createServer((client) => {
     held.push(client)
     client.pause()
     accepted.resolve()
   })
   t.teardown(() => { for (const client of held) client.destroy() })
-  const { port } = await listen(t, gate)
+  const { port } = await listen(t, server)
+  const release = (targetPort) => {
+    for (const client of held) {
+      const upstream = net.connect(targetPort, '127.0.0.1')
+      upstream.on('error', () => {})
+      client.on('error', () => {})
+      client.pipe(upstream)
+      upstream.pipe(client)
+      client.resume()
+      t.teardown(() => upstream.destroy())
+    }
+  }
+  return { port, held, accepted: accepted.promise, release }
+}
+
+t.test('sources closed while waiting for the first session: only the others are sent', async (t) => {
+  const server = await serve(t, (req, res) => sse(res, `data: ${req.url}\n\n`, { end: false }), { tls, http2: {} })
+  const gate = await holdConnections(t)
   const http2 = { connect: { ca: cert } }
-  const sources = ['/a', '/b', '/c', '/d'].map((p) => record(open(t, `https://127.0.0.1:${port}${p}`, { http2 })))
-  await bounded(accepted.promise, 'the connection')
+  const sources = ['/a', '/b', '/c', '/d'].map((p) => record(open(t, `https://127.0.0.1:${gate.port}${p}`, { http2 })))
+  await bounded(gate.accepted, 'the connection')
   // The first request waits for the session, the others in the queue (a session is expected to take them).
   sources[1].target.close()
   sources[2].target.close()
-  for (const client of held) {
-    const upstream = net.connect(server.port, '127.0.0.1')
-    upstream.on('error', () => {})
-    client.on('error', () => {})
-    client.pipe(upstream)
-    upstream.pipe(client)
-    client.resume()
-    t.teardown(() => upstream.destroy())
-  }
+  gate.release(server.port)
   await bounded(Promise.all([sources[0].wait('message'), sources[3].wait('message')]), 'the messages of the sources still open')
   t.same(server.requests.map((req) => req.url).sort(), ['/a', '/d'], 'the closed ones sent nothing')
-  t.equal(held.length, 1, 'one connection')
+  t.equal(gate.held.length, 1, 'one connection')
+})
+
+// The same, with a source still waiting in front of the closed ones: they are not at the head of the
+// queue when they close, so they stay in it until the session takes the one in front, then go.
+t.test('sources closed behind one still waiting: the session skips them', async (t) => {
+  const server = await serve(t, (req, res) => sse(res, `data: ${req.url}\n\n`, { end: false }), { tls, http2: {} })
+  const gate = await holdConnections(t)
+  const http2 = { connect: { ca: cert } }
+  const sources = ['/a', '/b', '/c', '/d', '/e'].map((p) => record(open(t, `https://127.0.0.1:${gate.port}${p}`, { http2 })))
+  await bounded(gate.accepted, 'the connection')
+  // '/a' waits for the session; '/b' to '/e' in the queue, '/b' in front.
+  sources[2].target.close()
+  sources[3].target.close()
+  gate.release(server.port)
+  const stillOpen = [sources[0], sources[1], sources[4]]
+  await bounded(Promise.all(stillOpen.map((rec) => rec.wait('message'))), 'the messages of the sources still open')
+  t.same(server.requests.map((req) => req.url).sort(), ['/a', '/b', '/e'], 'the closed ones sent nothing')
+  t.same(stillOpen.map((rec) => rec.target.readyState), [1, 1, 1])
+  t.equal(gate.held.length, 1, 'one connection')
 })
 
 t.test('a server that chose HTTP/1.1 once: later sources go straight to HTTP/1.1', async (t) => {
