@@ -26,9 +26,12 @@
 // feeds: 0.80-0.90x eventsource-parser's time, Node 20 to 26, against 1.00-1.08x with each piece in the
 // array; from about 128 characters the array was as fast, and on Node 26 faster. In the stream form,
 // whose GCs come every few thousand feeds, the cells cost about what they save: 1.04-1.07x on Node 22
-// and 26 against 0.97-0.99x, the published runs of both.) Longer pieces are kept as they are and joined
-// once. An append copies at most ROPE_BATCH + ROPE_PIECE characters even in an engine without ropes, so
-// the work stays linear.
+// and 26 against 0.97-0.99x, the published runs of both; their GCs took 2.5x eventsource-parser's time,
+// 1 MiB line, Node 26. A process whose short lines come this way parses lines of tiny pieces more slowly
+// too: the parser benchmark's strings in 1-byte chunks, after its other fixtures, 0.94-1.01 -> 1.21-1.27
+// ms, Node 24; ropes only from 1 KiB on won most of it back (0.95-1.09) and lost 0.03-0.05x on the
+// 64-character shapes of short lines.) Longer pieces are kept as they are and joined once. An append copies
+// at most ROPE_BATCH + ROPE_PIECE characters even in an engine without ropes, so the work stays linear.
 
 const TINY_PIECE = 64
 const TAIL_BATCH = 1024
@@ -44,9 +47,7 @@ class PendingText {
   #pieces = []
   #tail = ''
   // The tail's length past which it is cut: TAIL_BATCH once it holds a piece shorter than TINY_PIECE
-  // (then it is flattened when cut), else ROPE_BATCH - 1. A length, not a flag: a flag that chose
-  // between two comparisons on every add() took the parser benchmark's strings in 1-byte chunks
-  // from 0.97 to 1.20 ms on Node 24 (one process each, the string form alone; Node 20, 22, 26 equal).
+  // (then it is flattened when cut), else ROPE_BATCH - 1.
   #cutPast = ROPE_BATCH - 1
 
   /** Starts the line with `piece`. */
