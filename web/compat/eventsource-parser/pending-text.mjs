@@ -46,9 +46,8 @@ class PendingText {
   #first = ''
   #pieces = []
   #tail = ''
-  // The tail's length past which it is cut: TAIL_BATCH once it holds a piece shorter than TINY_PIECE
-  // (then it is flattened when cut), else ROPE_BATCH - 1.
-  #cutPast = ROPE_BATCH - 1
+  // Whether the tail holds a piece shorter than TINY_PIECE (then it is flattened when cut).
+  #tiny = false
 
   /** Starts the line with `piece`. */
   start (piece) {
@@ -62,24 +61,24 @@ class PendingText {
     if (length < ROPE_PIECE) {
       const tail = this.#tail.concat(chunk)
       this.#tail = tail
-      if (length < TINY_PIECE) this.#cutPast = TAIL_BATCH
-      if (tail.length > this.#cutPast) {
+      if (length < TINY_PIECE) this.#tiny = true
+      if (this.#tiny ? tail.length > TAIL_BATCH : tail.length >= ROPE_BATCH) {
         // The full tail becomes a piece. One that holds tiny pieces is flattened: cut at the last
         // multiple of TAIL_BATCH characters before its end, the rest (at most TAIL_BATCH; under
         // TINY_PIECE unless a rope came before the tiny pieces) starting the next tail. Before its
         // end: a slice of a whole string is that string, still a rope (cut at its length, a line
         // dripped one character per feed kept every cell until its end: 4.7x the time, Node 20).
         // One without tiny pieces is kept as it is.
-        const end = this.#cutPast === TAIL_BATCH ? tail.length - 1 - (tail.length - 1) % TAIL_BATCH : tail.length
+        const end = this.#tiny ? tail.length - 1 - (tail.length - 1) % TAIL_BATCH : tail.length
         this.#piece(tail.slice(0, end))
         this.#tail = tail.slice(end)
-        this.#cutPast = ROPE_BATCH - 1
+        this.#tiny = false
       }
     } else {
       if (this.#tail !== '') this.#piece(this.#tail)
       this.#piece(chunk)
       this.#tail = ''
-      this.#cutPast = ROPE_BATCH - 1
+      this.#tiny = false
     }
     this.length += length
   }
@@ -113,7 +112,7 @@ class PendingText {
   clear () {
     this.#first = ''
     this.#tail = ''
-    this.#cutPast = ROPE_BATCH - 1
+    this.#tiny = false
     if (this.#pieces.length !== 0) this.#pieces = []
     this.length = 0
   }
