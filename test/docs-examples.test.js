@@ -9,8 +9,9 @@
 //   directory). It must exit 0 by itself and print exactly the lines its `// prints: ...` comments
 //   give, in order (`...` stands for any text).
 // - A JavaScript block that cannot run as it is (it needs a proxy, or Jest) says so in an HTML comment
-//   before its fence, `<!-- not run: why -->`. It is type-checked instead, as every TypeScript block
-//   is: by tsc against types/, strict, as a Node project without the DOM lib compiles it.
+//   before its fence, `<!-- not run: why -->`. It is type-checked instead: by tsc against types/,
+//   strict, as a Node project without the DOM lib compiles it.
+// - TypeScript blocks are compiled by test/docs-typescript.test.js, as CommonJS and as ES modules.
 // - JSON blocks must parse (and the overrides block names this version); shell blocks are listed, and
 //   the npm scripts they name must exist; text blocks (output, trees) are not code. A fence without a
 //   language fails.
@@ -24,7 +25,7 @@ const { ROOT, docPages, codeBlocks } = require('./helpers/docs')
 const { startDocsServer } = require('../examples/docs-server')
 
 const JS = new Set(['js', 'javascript', 'cjs', 'mjs'])
-const TS = new Set(['ts', 'typescript', 'mts', 'cts'])
+const TS = new Set(['ts', 'typescript', 'tsx', 'mts', 'cts'])
 const SHELL = new Set(['sh', 'bash', 'shell', 'console'])
 // How many examples run at once: they mostly wait on sockets, and tsc runs beside them.
 const CONCURRENCY = 3
@@ -57,22 +58,21 @@ for (const name of fs.readdirSync(path.join(ROOT, 'node_modules'))) {
   fs.symlinkSync(path.join(ROOT, 'node_modules', name), path.join(modules, name), 'dir')
 }
 
-// Each code block in a folder of its own: the file its language and module syntax call for.
+// Each JavaScript block in a folder of its own: the file its module syntax calls for.
 const files = new Map()
 for (const block of blocks) {
-  const js = JS.has(block.lang)
-  if (!js && !TS.has(block.lang)) continue
+  if (!JS.has(block.lang)) continue
   const dir = path.join(project, `${block.page.replace(/\W+/g, '-')}-${block.line}`)
   fs.mkdirSync(dir)
-  const ext = js ? (block.lang === 'mjs' || isModule(block.code) ? '.mjs' : '.cjs') : '.mts'
+  const ext = block.lang === 'mjs' || isModule(block.code) ? '.mjs' : '.cjs'
   const file = path.join(dir, `example${ext}`)
   fs.writeFileSync(file, block.code)
   files.set(block, file)
 }
 
-/** tsc over the blocks that are not run and the TypeScript blocks; resolves like runChild's exited(). */
+/** tsc over the blocks that are not run; resolves like runChild's exited(). */
 function startTypeCheck () {
-  const checked = [...files].filter(([block]) => TS.has(block.lang) || notRun(block)).map(([, file]) => file)
+  const checked = [...files].filter(([block]) => notRun(block)).map(([, file]) => file)
   fs.writeFileSync(path.join(project, 'tsconfig.json'), JSON.stringify({
     compilerOptions: {
       strict: true,
@@ -175,10 +175,10 @@ t.test('every JavaScript block runs as written and prints what it says', async (
   }
 })
 
-t.test('blocks that are not run, and TypeScript blocks, type-check (tsc, strict, no DOM lib)', async (t) => {
+t.test('blocks that are not run type-check (tsc, strict, no DOM lib)', async (t) => {
   const { code, stdout } = await typeCheck
   const errors = stdout.split('\n').filter((line) => /error TS\d+/.test(line))
-  const checked = [...files].filter(([block]) => TS.has(block.lang) || notRun(block))
+  const checked = [...files].filter(([block]) => notRun(block))
   t.ok(checked.length > 0, `${checked.length} blocks`)
   for (const [block, file] of checked) {
     const mine = errors.filter((line) => line.startsWith(path.relative(project, file)))
