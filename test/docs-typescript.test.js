@@ -17,7 +17,7 @@
 // `// ES module only: why` or `// CommonJS only: why` (`mts` and `cts` blocks are so by their
 // extension). It compiles in that format only, and must fail in the other, or the mark is stale.
 // The compiler is the typescript of devDependencies, and TypeScript 7 too when it is installed as
-// `typescript7` (an npm alias); each run is one tsc per tsconfig, as tsc's start is slow.
+// `typescript7` (an npm alias): one tsc process for each, over both tsconfigs, as its start is slow.
 
 const t = require('tap')
 const fs = require('node:fs')
