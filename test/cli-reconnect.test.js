@@ -125,6 +125,41 @@ t.test('--once: the end of the stream ends the run with 0, without reconnecting'
   t.equal(srv.requests.length, 1, 'the POST was not sent again')
 })
 
+// A POST is not idempotent (RFC 9110 9.2.2): the library does not send it again without the user's say.
+t.test('-d: a broken connection fails the POST, exit 1, without sending it again', async (t) => {
+  const srv = await serve(t, (req, res) => {
+    res.writeHead(200, { 'content-type': 'text/event-stream' })
+    res.write('data: partial\n\n', () => req.socket.destroy())
+  })
+  const { code, stdout, stderr } = await runCli(t, ['--retry', '0', '-d', '{"stream":true}', srv.url()]).exited()
+  t.equal(code, 1)
+  t.equal(stdout, '[message] partial\n')
+  t.match(stderr, /\* failed: The connection to .* failed: .*\(ERR_EVENTSOURCE_NETWORK\); a POST is not sent again without --idempotent\n/)
+  t.notMatch(stderr, 'reconnecting')
+  t.equal(srv.requests.length, 1, 'one POST')
+})
+
+t.test('-X PATCH: a status --retry-on lists fails it too, and says why', async (t) => {
+  const srv = await serve(t, (req, res) => res.writeHead(503).end())
+  const { code, stderr } = await runCli(t, ['--retry', '0', '--retry-on', '503', '-X', 'PATCH', srv.url()]).exited()
+  t.equal(code, 1)
+  t.match(stderr, /\(ERR_EVENTSOURCE_BAD_STATUS\); a PATCH is not sent again without --idempotent\n/)
+  t.equal(srv.requests.length, 1)
+})
+
+t.test('--idempotent: the POST may be sent again, and reconnects after a broken connection', async (t) => {
+  const srv = await serve(t, (req, res, i) => {
+    res.writeHead(200, { 'content-type': 'text/event-stream' })
+    if (i === 0) res.write('id: 1\ndata: partial\n\n', () => req.socket.destroy())
+    else res.write(`data: resumed after ${req.headers['last-event-id']}\n\n`)
+  })
+  const { code, stdout, stderr } = await runCli(t, ['--idempotent', '--retry', '0', '-n', '2', '-d', '{"q":1}', srv.url()]).exited()
+  t.equal(code, 0)
+  t.same(lines(stdout), ['[message #1] partial', '[message #1] resumed after 1'])
+  t.match(stderr, /\* reconnecting in 0 ms: The connection to .* failed: .*\(ERR_EVENTSOURCE_NETWORK\)\n/)
+  t.same(srv.requests.map((req) => [req.method, req.body.toString()]), [['POST', '{"q":1}'], ['POST', '{"q":1}']])
+})
+
 t.test('--once: a broken connection is a failure, exit 1', async (t) => {
   const srv = await serve(t, (req, res) => {
     res.writeHead(200, { 'content-type': 'text/event-stream' })

@@ -62,6 +62,7 @@ const USAGE_ERRORS = [
   [['-X', 'NOT A METHOD', NOWHERE], /--method must be an HTTP method/],
   [['--raw', '--json', '--count', '2', NOWHERE], /--raw .* cannot be used with --count, --json/],
   [['--raw', '--allow-insecure-redirect', NOWHERE], /--raw .* cannot be used with --allow-insecure-redirect/],
+  [['--raw', '-d', 'x', '--idempotent', NOWHERE], /--raw .* cannot be used with --idempotent/],
   [['--credential-header', 'X Key', NOWHERE], /--credential-header takes a header name/],
   [['--proxy', 'proxy.local:3128', NOWHERE], /--proxy must start with http:\/\//],
   [['--cacert', '/nonexistent/ca.pem', NOWHERE], /--cacert: cannot read '\/nonexistent\/ca.pem'/],
@@ -80,7 +81,7 @@ t.test('the parser turns options into library settings', async (t) => {
     '--max-retries', '4', '--retry-on', '502,503', '--retry-on', '429', '--idle-timeout', '30s',
     '--connect-timeout', '500ms', '--max-event-size', '64k', '--timeout', '1h', '-n', '3',
     '--type', 'a', '--type', 'b', '-H', 'X-A: 1', '-H', 'last-event-id: 7', '--once',
-    '--credential-header', 'X-A', '--allow-insecure-redirect', NOWHERE])
+    '--credential-header', 'X-A', '--allow-insecure-redirect', '--idempotent', NOWHERE])
   t.same(config.reconnect, { delay: 2000, factor: 1.5, maxDelay: 60000, jitter: 'full', maxRetries: 4, retryOnStatus: [502, 503, 429] })
   t.equal(config.idleTimeout, 30000)
   t.equal(config.connectTimeout, 500)
@@ -95,6 +96,8 @@ t.test('the parser turns options into library settings', async (t) => {
   t.equal(config.once, true)
   t.same(config.credentialHeaders, ['X-A'])
   t.equal(config.allowInsecureRedirect, true)
+  t.equal(config.idempotent, true)
+  t.equal(parseCommandLine([NOWHERE]).idempotent, false)
 })
 
 // End to end: what a user sees for each kind of usage error (and for a value only the library refuses).

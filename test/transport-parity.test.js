@@ -187,6 +187,9 @@ const SCENARIOS = [
     init: () => ({
       method: 'POST',
       body: '{"prompt":"hi"}',
+      // A POST that may be sent again: the reconnection is what is compared (test/extension-idempotent.test.js
+      // has the one-shot POST).
+      idempotent: true,
       headers: ({ attempt, lastEventId, url }) => ({
         'x-attempt': `${attempt} ${lastEventId} ${new URL(url).pathname}`,
         authorization: `Bearer t${attempt}`,
@@ -209,7 +212,9 @@ const SCENARIOS = [
   },
   // Redirects of a POST: 301 and 302 (after POST) and 303 turn it into a body-less GET, 307 and 308 keep
   // it; the reconnection goes to the final URL, with the method the redirect ended with. A user's fetch
-  // follows them itself, and the method they ended with is not known: the reconnection starts over.
+  // follows them itself, and the method they ended with is not known: the reconnection starts over. (With
+  // idempotent: true, so that each reconnects; which of them a one-shot POST may reconnect is in
+  // test/extension-idempotent.test.js.)
   ...[301, 302, 303, 307, 308].map((status) => ({
     name: `a ${status} redirect of a POST, and the reconnection to the final URL`,
     servers: async (t) => ({
@@ -217,7 +222,7 @@ const SCENARIOS = [
       main: await serve(t, (req, res, i) => req.url === '/start' ? redirect(res, status, '/final') : sse(res, 'data: m\n\n', { end: i > 1 ? false : undefined }))
     }),
     url: (s) => s.main.url('/start'),
-    init: () => ({ method: 'POST', body: 'payload' }),
+    init: () => ({ method: 'POST', body: 'payload', idempotent: true }),
     calls: (total, transport) => usersFetch(transport) ? 2 : total,
     expected: (s, transport) => {
       const keeps = status === 307 || status === 308

@@ -181,9 +181,13 @@ export interface EventSourceInit {
   maxEventSize?: number
   /** Request headers, or a function (sync or async) called before every attempt (shorthand for `request` returning `{ headers }`). Last-Event-ID stays managed by EventSource. */
   headers?: HeadersInitLike | ((context: AttemptContext) => HeadersInitLike | Promise<HeadersInitLike>)
-  /** The request method. Default 'GET'. */
+  /**
+   * The request method. Default 'GET'. A method RFC 9110 does not call idempotent (POST, PATCH, any but GET,
+   * HEAD, OPTIONS, PUT, DELETE) is never sent again without `idempotent: true` or a `request` function: a
+   * failure that would reconnect fails the connection instead.
+   */
   method?: string
-  /** The request body (not with GET or HEAD), or a function returning one per attempt (shorthand for `request` returning `{ body }`). Re-sent on every reconnection. */
+  /** The request body (not with GET or HEAD), or a function returning one per attempt (shorthand for `request` returning `{ body }`). Sent with each attempt that goes: see `idempotent`. */
   body?: RequestBody | ((context: AttemptContext) => RequestBody | Promise<RequestBody>)
   /**
    * The request of each attempt as code: called (sync or async) before every attempt, it returns what
@@ -192,6 +196,15 @@ export interface EventSourceInit {
    * sent fails the connection. Not with a headers or body function (ERR_INVALID_ARG_VALUE).
    */
   request?: (context: AttemptContext) => RequestChanges | undefined | void | Promise<RequestChanges | undefined | void>
+  /**
+   * Whether the request may be sent again after a failure (undici's dispatch option of the same name).
+   * Default: true when the method of the next attempt is idempotent (GET, HEAD, OPTIONS, PUT, DELETE) or
+   * with a `request` function (it decides what each attempt sends), false otherwise (POST, PATCH...). A
+   * source whose request may not be repeated fails where it would reconnect: readyState CLOSED, one
+   * `error` with the failure's own code (ERR_EVENTSOURCE_NETWORK...), `willReconnect` false. `true`: a
+   * POST reconnects as a GET does (a subscription that is safe to repeat); `false`: even a GET is one-shot.
+   */
+  idempotent?: boolean
   /** The last event ID to start from: sent as Last-Event-ID on the very first request. */
   lastEventId?: string
   /** Backoff, jitter, giving up, and retrying chosen statuses, or a policy function. The defaults are the standard's behaviour. */

@@ -14,6 +14,11 @@ const { colorEnabled, painter, escapeLines, MESSAGE_INDENT, formatEvent, formatJ
 const { createDispatcher, proxyEnvironment, http2Options } = require('./dispatcher')
 const { startVerbose } = require('./verbose')
 const { displayHref } = require('../../lib/transport/url')
+const { IDEMPOTENT_METHOD } = require('../../lib/eventsource/reconnect-policy')
+
+// The failures that reconnect a request that may be sent again, and fail one that may not.
+const RECONNECTING = new Set(['ERR_EVENTSOURCE_NETWORK', 'ERR_EVENTSOURCE_IDLE_TIMEOUT', 'ERR_EVENTSOURCE_CONNECT_TIMEOUT',
+  'ERR_EVENTSOURCE_STREAM_ENDED'])
 
 // After a stop, how long the process may take to wind down before it is made to exit.
 const EXIT_GRACE = 2000
@@ -61,6 +66,15 @@ function describeError (event) {
   return event.code === undefined ? event.message : `${event.message} (${event.code})`
 }
 
+// Why a failure that a GET would have reconnected ended the run: the request may not be sent again (the
+// library's rule, RFC 9110 9.2.2), and what says it may. Nothing to say with --once, which asked for one.
+function notSentAgain (config, event) {
+  if (config.once || config.idempotent || IDEMPOTENT_METHOD.test(config.method)) return ''
+  const retried = RECONNECTING.has(event.code) ||
+    (event.code === 'ERR_EVENTSOURCE_BAD_STATUS' && config.reconnect.retryOnStatus?.includes(event.status) === true)
+  return retried ? `; a ${config.method} is not sent again without --idempotent` : ''
+}
+
 function eventSourceInit (config, network) {
   const init = {
     method: config.method,
@@ -78,6 +92,8 @@ function eventSourceInit (config, network) {
   if (config.http2) init.http2 = http2Options(config)
   // --once: the end of the stream is the end of the run (an LLM-style response).
   if (config.once) init.closeOnEnd = true
+  // --idempotent: a POST (or any method) may be sent again, and reconnects as a GET does.
+  if (config.idempotent) init.idempotent = true
   return init
 }
 
@@ -119,7 +135,7 @@ async function streamEvents (config, network, { stdout, stderr, env }, reporter,
       if (!config.verbose) reporter.status(`reconnecting in ${event.reconnectDelay} ms: ${describeError(event)}`, 'yellow')
       return
     }
-    reporter.failure(`failed: ${describeError(event)}`)
+    reporter.failure(`failed: ${describeError(event)}${notSentAgain(config, event)}`)
     session.stop(1)
   })
 

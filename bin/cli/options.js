@@ -13,6 +13,7 @@ const OPTIONS = {
   header: { type: 'string', short: 'H', multiple: true },
   method: { type: 'string', short: 'X' },
   data: { type: 'string', short: 'd' },
+  idempotent: { type: 'boolean' },
   'last-event-id': { type: 'string' },
   'credential-header': { type: 'string', multiple: true },
   'allow-insecure-redirect': { type: 'boolean' },
@@ -44,7 +45,7 @@ const OPTIONS = {
 // Options that only make sense for an EventSource (events parsed, reconnections, redirects followed):
 // refused with --raw rather than ignored.
 const NOT_WITH_RAW = ['retry', 'backoff', 'max-delay', 'jitter', 'max-retries', 'retry-on', 'max-event-size',
-  'type', 'count', 'json', 'credential-header', 'allow-insecure-redirect', 'http2', 'verbose']
+  'type', 'count', 'json', 'credential-header', 'allow-insecure-redirect', 'http2', 'verbose', 'idempotent']
 // --raw is one request anyway; --once with it is allowed and changes nothing.
 
 // The --help sections: [flags, description] pairs, laid out in two columns.
@@ -53,6 +54,7 @@ const HELP = [
     ['-H, --header <name: value>', 'add a request header (repeatable)'],
     ['-X, --method <method>', 'request method (default GET, or POST with --data)'],
     ['-d, --data <data>', 'request body; @file reads a file, @- reads stdin'],
+    ['    --idempotent', 'the request may be sent again: reconnect after a POST as after a GET'],
     ['    --last-event-id <id>', 'send Last-Event-ID with the first request'],
     ['    --credential-header <name>', 'do not send this header to another origin after a redirect (repeatable)'],
     ['    --allow-insecure-redirect', 'follow a redirect from https: to http:']
@@ -287,6 +289,7 @@ function parseCommandLine (args, { stdin = 0 } = {}) {
     raw: values.raw === true,
     json: values.json === true,
     once: values.once === true,
+    idempotent: values.idempotent === true,
     quiet: values.quiet === true,
     verbose: values.verbose === true,
     headers: [],

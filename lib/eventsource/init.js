@@ -67,8 +67,8 @@ function isObject (value) {
 // to a build without the extensions is refused.
 const EXTENSION_MEMBERS = [
   'reconnect', 'closeOnEnd', 'allowInsecureRedirect', 'keepAliveWhileReconnecting', 'node', 'dispatcher', 'fetch',
-  'http2', 'reconnectionTime', 'maxEventSize', 'method', 'headers', 'body', 'request', 'lastEventId', 'idleTimeout',
-  'connectTimeout', 'signal', 'credentialHeaders', 'highWaterMark', 'highWaterMarkBytes'
+  'http2', 'reconnectionTime', 'maxEventSize', 'method', 'headers', 'body', 'request', 'idempotent', 'lastEventId',
+  'idleTimeout', 'connectTimeout', 'signal', 'credentialHeaders', 'highWaterMark', 'highWaterMarkBytes'
 ]
 
 // Every EventSource constructed without a dictionary shares one resolved default: nothing writes to it

@@ -11,7 +11,8 @@
 // The policy is consulted for what the standard reestablishes (the end of the body, a network error, a
 // timeout) and for the responses it fails on (a status other than 200, a Content-Type other than
 // text/event-stream: `failsConnection`); failures that retrying would only meet again (a redirect loop, an
-// event over maxEventSize...) fail without it.
+// event over maxEventSize...) fail without it, and so does a request that may not be sent again (a POST
+// without the user's say: decide, below).
 
 const { codes: { ERR_EVENTSOURCE_RETRIES_EXHAUSTED, ERR_EVENTSOURCE_RECONNECT_POLICY } } = require('../errors/reconnect-policy')
 const { stormFloor, clampDelay, MAX_TIMER_DELAY } = require('./reconnect')
@@ -86,17 +87,32 @@ function nextAttempt (options, cause) {
   return clampDelay(options.floor ? Math.max(decision, stormFloor(cause.failures)) : decision)
 }
 
+// The methods RFC 9110 (9.2.2) calls idempotent, whose requests may be sent again (as fetch normalizes their
+// names; it forbids TRACE, the sixth). POST, PATCH and every other method are not.
+const IDEMPOTENT_METHOD = /^(?:GET|HEAD|OPTIONS|PUT|DELETE)$/
+
 /**
- * What init.reconnect decides after a failure (lib/eventsource/reconnect.js asks): the cause, then the
- * decision of nextAttempt().
- * @param {{ policy: Function | null, floor: boolean }} options init.reconnect
+ * What the extensions decide after a failure (lib/eventsource/reconnect.js asks): a request that may not be
+ * repeated fails on the failure itself (the reconnection policy would only say when to repeat it); else the
+ * cause, then the decision of nextAttempt().
+ * RFC 9110 9.2.2: a client must not repeat a request that is not idempotent automatically unless it knows
+ * that it is safe. Browsers only ever send GET; this package also sends POST (an LLM's answer, an MCP call),
+ * which a reconnection would send again: billed twice, an answer duplicated. The user's say wins
+ * (init.idempotent given, or a request function, which decides what each attempt sends:
+ * init-extensions.js resolves them); without one, the method the next attempt would be sent with decides
+ * (after a 303, or a 301 or 302 after a POST, the source goes on to the final URL with a GET).
+ * @param {{ reconnect: { policy: Function | null, floor: boolean }, idempotent: boolean | null }} init
  * @param {Error} error
  * @param {boolean} failsConnection
  * @param {{ events: number, retry: number, failures: number, attempts: number, elapsed: number }} counts
+ * @param {string} method the method the next attempt would be sent with
  * @returns {Error | number}
  */
-function decide (options, error, failsConnection, counts) {
-  return nextAttempt(options, causeOf(error, failsConnection, counts))
+function decide (init, error, failsConnection, counts, method) {
+  // Every failure, a headers or body function that threw included: that attempt sent nothing, but a source
+  // that may not repeat its request makes one attempt, whatever ends it.
+  if (!(init.idempotent ?? IDEMPOTENT_METHOD.test(method))) return error
+  return nextAttempt(init.reconnect, causeOf(error, failsConnection, counts))
 }
 
 // A value as an error message shows it.
@@ -194,4 +210,4 @@ function parseRetryAfter (value, now) {
   return clampDelay(date - now)
 }
 
-module.exports = { causeOf, nextAttempt, decide, reconnectDelay, parseRetryAfter }
+module.exports = { causeOf, nextAttempt, decide, reconnectDelay, parseRetryAfter, IDEMPOTENT_METHOD }

@@ -3,9 +3,10 @@
 // The decision after each failure (HTML "reestablish the connection"): the delay before the next attempt,
 // or the error to fail the connection with. Without init.reconnect in the init (a browser build without
 // the extensions), the standard's: a response the standard does not take fails the connection; anything
-// else waits the reconnection time, with the storm floor below. Otherwise the reconnection policy
-// (reconnect-policy.js, an extension found through lib/extension-registry.js) decides; with its
-// defaults it decides the same.
+// else waits the reconnection time, with the storm floor below (the standard only ever sends GET, which
+// may be repeated). Otherwise the extensions decide (reconnect-policy.js, found through
+// lib/extension-registry.js): a request that is not idempotent fails rather than being sent again
+// unless the user said otherwise; else the reconnection policy, which with its defaults decides the same.
 
 const { extension } = require('#extensions')
 
@@ -40,21 +41,22 @@ function clampDelay (ms) {
 }
 
 /**
- * @param {object | null} reconnect init.reconnect, resolved (lib/eventsource/init-extensions.js); null for
- *   the standard's reconnection
+ * @param {{ reconnect: object | null }} init the source's init; its reconnect resolved
+ *   (lib/eventsource/init-extensions.js), or null for the standard's reconnection
  * @param {Error} error why the attempt ended
  * @param {boolean} failsConnection the standard fails the connection here (a response it does not take)
  * @param {{ events: number, retry: number, failures: number, attempts: number, elapsed: number }} counts
+ * @param {string} method the method the next attempt would be sent with
  * @returns {Error | number} the error to fail with, or the delay in ms
  */
-function nextAttempt (reconnect, error, failsConnection, counts) {
-  if (reconnect === null) {
+function nextAttempt (init, error, failsConnection, counts, method) {
+  if (init.reconnect === null) {
     if (failsConnection) return error
     // (clampDelay() caps at MAX_TIMER_DELAY and rounds; the floor is a whole number below it.)
     return Math.max(clampDelay(counts.retry), stormFloor(counts.failures))
   }
   const decide = extension('reconnect', 'init.reconnect')
-  return decide(reconnect, error, failsConnection, counts)
+  return decide(init, error, failsConnection, counts, method)
 }
 
 module.exports = { nextAttempt, stormFloor, clampDelay, MAX_TIMER_DELAY }

@@ -29,6 +29,7 @@ function sameInit (a, b) {
     a.allowInsecureRedirect === b.allowInsecureRedirect && a.keepAliveWhileReconnecting === b.keepAliveWhileReconnecting &&
     a.maxEventSize === b.maxEventSize && a.method === b.method && a.lastEventId === b.lastEventId &&
     a.idleTimeout === b.idleTimeout && a.connectTimeout === b.connectTimeout && a.signal === b.signal &&
+    a.idempotent === b.idempotent &&
     a.highWaterMark === b.highWaterMark && a.highWaterMarkBytes === b.highWaterMarkBytes && a.departures === b.departures &&
     a.body === null && b.body === null && a.request === null && b.request === null &&
     sameTransport(a.transport, b.transport) && sameReconnect(a.reconnect, b.reconnect) &&

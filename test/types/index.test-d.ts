@@ -118,6 +118,10 @@ new EventSource('http://127.0.0.1/', {
   }
 })
 new EventSource('http://127.0.0.1/', { request: async () => ({ url: '?offset=1' }) })
+// A POST that may be sent again (a subscription), and a GET that may not.
+new EventSource('http://127.0.0.1/', { method: 'POST', body: '{"query":"subscription { tick }"}', idempotent: true })
+new EventSource('http://127.0.0.1/', { idempotent: false })
+expectError(new EventSource('http://127.0.0.1/', { method: 'POST', idempotent: 'yes' }))
 new EventSource('http://127.0.0.1/', { request: () => {} })
 expectError(new EventSource('http://127.0.0.1/', { request: () => ({ url: 1 }) }))
 expectError(new EventSource('http://127.0.0.1/', { request: () => ({ headers: 'x' }) }))

@@ -436,14 +436,13 @@ class EventSource extends EventTarget {
   #reestablish (error, failsConnection) {
     // Step 1: if the readyState attribute is set to CLOSED, abort these steps.
     if (this.#readyState === CLOSED) return
-    // Whether to try again and how long to wait (lib/eventsource/reconnect.js): by default the reconnection
-    // time, exactly; extension: the reconnection policy.
+    // Whether to try again, and when (lib/eventsource/reconnect.js): the reconnection time, or what the extensions say.
     const now = performance.now()
     if (++this.#failures === 1) this.#failingSince = now
     nextAttempt ??= nextAttempt$1
-    const next = nextAttempt(this.#init.reconnect, error, failsConnection, {
+    const next = nextAttempt(this.#init, error, failsConnection, {
       events: this.#attemptEvents, retry: this.#reconnectionTime, failures: this.#failures, attempts: this.#attempts, elapsed: now - this.#failingSince
-    })
+    }, this.#redirected?.method ?? this.#init.method)
     // The policy may have called close().
     if (this.#readyState === CLOSED) return
     if (typeof next !== 'number') {

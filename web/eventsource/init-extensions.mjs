@@ -155,6 +155,13 @@ function resolveExtensions (dict, init) {
     throw new ERR_INVALID_ARG_VALUE('init.request', request,
       'cannot be given with a headers or body function (return { headers, body } from init.request instead)')
   }
+  // Extension: whether the request may be sent again after a failure (lib/eventsource/reconnect-policy.js), a
+  // boolean as WebIDL converts one. Given, it says so for every method (false makes even a GET one-shot);
+  // a request function decides what each attempt sends, so it is a say too (MCP's POST resumed by GETs);
+  // headers and body functions are not: they do not choose the method.
+  // Null: as the method of the next attempt says.
+  const idempotent = dict.idempotent
+  init.idempotent = idempotent !== undefined ? Boolean(idempotent) : request !== undefined || null
   init.request = requestFunction({
     request,
     headers: typeof init.headers === 'function' ? init.headers : undefined,
