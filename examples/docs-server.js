@@ -13,6 +13,9 @@
 //                             then the end of the response; 401 without an Authorization header
 //   POST /resume, GET /resume MCP-style: the POST answers two events and is cut; a GET with
 //                             Last-Event-ID gets the rest: the result, then `done`
+//   POST /subscribe           a subscription to {"query"} that may be asked for again: two `next`
+//                             events per connection, each ended by the server; resumes after
+//                             Last-Event-ID; `complete` after the fourth; `retry: 50`
 //   GET  /log?offset=n        two lines of a log from offset n per connection, the next offset as
 //                             each event's ID; `done` at offset 4
 //   GET  /part/1, /part/2     part 1 names part 2 in a `stream-next-url` header and ends; part 2 is `done`
@@ -78,6 +81,17 @@ const routes = {
     if (req.headers['last-event-id'] !== '2') return res.end(event({ data: 'error: resume after event 2' }))
     res.write(event({ id: 3, data: '{"result":42}' }))
     res.write(event({ id: 4, data: 'done' }))
+  },
+
+  async '/subscribe' (req, res) {
+    const { query } = JSON.parse(await readBody(req))
+    const after = Number(req.headers['last-event-id'] ?? 0)
+    res.writeHead(200, SSE)
+    if (after >= 4) return res.write(event({ type: 'complete', data: 'done' }))
+    for (const id of [after + 1, after + 2]) {
+      res.write(event({ id, type: 'next', data: JSON.stringify({ data: { tick: id, query } }), retry: 50 }))
+    }
+    res.end()
   },
 
   '/log' (req, res, url) {

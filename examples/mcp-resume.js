@@ -27,6 +27,7 @@ function callTool (endpoint, sessionId, call, onProgress) {
       body: JSON.stringify(call),
       // The first attempt is the POST; every later one resumes the stream with a GET, which carries
       // Last-Event-ID (the priming event's ID at least) and none of the POST's body or Content-Type.
+      // Saying how each attempt goes is what lets the source reconnect: a POST alone is sent once.
       request: ({ attempt }) => attempt === 1
         ? undefined
         : { method: 'GET', headers: { accept: 'text/event-stream', 'mcp-session-id': sessionId } },
