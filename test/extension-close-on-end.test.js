@@ -52,7 +52,9 @@ t.test('a reset is still a failure: error with its code, and for await throws on
   })
   // A POST that may be sent again, so that the reconnection policy decides (without idempotent: true it fails on
   // the reset itself: test/extension-idempotent.test.js).
-  const es = open(t, server.url(), { method: 'POST', body: 'x', closeOnEnd: true, idempotent: true, reconnect: { maxRetries: 0 } })
+  const es = open(t, server.url(), {
+    method: 'POST', body: 'x', closeOnEnd: true, idempotent: true, reconnect: { maxRetries: 0 }
+  })
   const rec = record(es, ['open', 'message', 'error', 'end'])
   const got = []
   await t.rejects((async () => { for await (const event of es) got.push(event.data) })(), { code: 'ERR_EVENTSOURCE_RETRIES_EXHAUSTED' })

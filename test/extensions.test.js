@@ -79,14 +79,16 @@ t.test('the standard\'s reconnection decision is the policy\'s with its defaults
       for (const failures of [1, 2, 3, 12, 40]) {
         const counts = { events: 0, retry, failures, attempts: failures, elapsed: 0 }
         const standard = reconnect.nextAttempt({ reconnect: null }, error, failsConnection, counts, 'GET')
-        const declarative = reconnect.nextAttempt({ reconnect: { ...defaults, policy: null }, idempotent: null }, error, failsConnection, counts, 'GET')
+        const declarative = reconnect.nextAttempt({ reconnect: { ...defaults, policy: null }, idempotent: null }, error,
+          failsConnection, counts, 'GET')
         t.equal(standard, declarative, `${error.code}, retry ${retry}, failures ${failures}: ${standard?.code ?? standard}`)
         compared++
       }
     }
   }
   t.equal(compared, 90)
-  t.equal(reconnect.nextAttempt({ reconnect: null }, errors[2], true, { retry: 1, failures: 1 }, 'GET'), errors[2], 'a response the standard fails on fails')
+  t.equal(reconnect.nextAttempt({ reconnect: null }, errors[2], true, { retry: 1, failures: 1 }, 'GET'), errors[2],
+    'a response the standard fails on fails')
   t.equal(policy.parseRetryAfter('2', 0), 2000, 'the policy module still has its own parts')
 })
 

@@ -187,7 +187,10 @@ export interface EventSourceInit {
    * failure that would reconnect fails the connection instead.
    */
   method?: string
-  /** The request body (not with GET or HEAD), or a function returning one per attempt (shorthand for `request` returning `{ body }`). Sent with each attempt that goes: see `idempotent`. */
+  /**
+   * The request body (not with GET or HEAD), or a function returning one per attempt (shorthand for
+   * `request` returning `{ body }`). Sent with each attempt that goes: see `idempotent`.
+   */
   body?: RequestBody | ((context: AttemptContext) => RequestBody | Promise<RequestBody>)
   /**
    * The request of each attempt as code: called (sync or async) before every attempt, it returns what

@@ -17,8 +17,10 @@ const { displayHref } = require('../../lib/transport/url')
 const { IDEMPOTENT_METHOD } = require('../../lib/eventsource/reconnect-policy')
 
 // The failures that reconnect a request that may be sent again, and fail one that may not.
-const RECONNECTING = new Set(['ERR_EVENTSOURCE_NETWORK', 'ERR_EVENTSOURCE_IDLE_TIMEOUT', 'ERR_EVENTSOURCE_CONNECT_TIMEOUT',
-  'ERR_EVENTSOURCE_STREAM_ENDED'])
+const RECONNECTING = new Set([
+  'ERR_EVENTSOURCE_NETWORK', 'ERR_EVENTSOURCE_IDLE_TIMEOUT', 'ERR_EVENTSOURCE_CONNECT_TIMEOUT',
+  'ERR_EVENTSOURCE_STREAM_ENDED'
+])
 
 // After a stop, how long the process may take to wind down before it is made to exit.
 const EXIT_GRACE = 2000

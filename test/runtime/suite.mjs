@@ -153,7 +153,8 @@ test('retry: the reconnection time, from the stream', async ({ open, url }) => {
 
 test('POST: string, bytes and form bodies; a body function, called again on reconnection', async ({ open, url }) => {
   // idempotent: true, or the POST would not be sent again (the next test).
-  const posts = record(open(url('echo', 'end=1'), { method: 'POST', body: ({ attempt }) => `attempt ${attempt}`, idempotent: true }), ['message'])
+  const body = ({ attempt }) => `attempt ${attempt}`
+  const posts = record(open(url('echo', 'end=1'), { method: 'POST', body, idempotent: true }), ['message'])
   await posts.wait('message', 2)
   same(posts.of('message').map((e) => JSON.parse(e.data)).map((s) => [s.method, s.body, s.contentType]), [
     ['POST', 'attempt 1', 'text/plain;charset=UTF-8'],
@@ -165,11 +166,12 @@ test('POST: string, bytes and form bodies; a body function, called again on reco
   same(JSON.parse(form.data), { method: 'POST', body: 'q=a+b', contentType: 'application/x-www-form-urlencoded;charset=UTF-8' }, 'a URLSearchParams body')
 })
 
-test('POST: one-shot without idempotent: true, the end of the response fails it with its own code', async ({ open, url, requests, pkg }) => {
+test('POST: sent once unless idempotent, the end of the response fails it', async ({ open, url, requests, pkg }) => {
   const post = record(open(url('echo', 'end=1'), { method: 'POST', body: 'once' }), ['message', 'error'])
   const error = await post.wait('error')
   same([post.types(), error.readyState, error.event.code, error.event.willReconnect],
-    [['message', 'error'], pkg.EventSource.CLOSED, 'ERR_EVENTSOURCE_STREAM_ENDED', false], 'events, readyState, code, willReconnect')
+    [['message', 'error'], pkg.EventSource.CLOSED, 'ERR_EVENTSOURCE_STREAM_ENDED', false],
+    'events, readyState, code, willReconnect')
   // A GET that reconnects after the same 1 ms (`retry: 1`): by its second request, a second POST would have come.
   await record(open(url('echo', 'end=1')), ['message']).wait('message', 2)
   equal((await requests(3)).requests.filter((r) => r.method === 'POST').length, 1, 'POST requests')
