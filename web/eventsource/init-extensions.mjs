@@ -158,8 +158,8 @@ function resolveExtensions (dict, init) {
   // Extension: whether the request may be sent again after a failure (lib/eventsource/reconnect-policy.js), a
   // boolean as WebIDL converts one. Given, it says so for every method (false makes even a GET one-shot);
   // a request function decides what each attempt sends, so it is a say too (MCP's POST resumed by GETs);
-  // headers and body functions are not: they do not choose the method.
-  // Null: as the method of the next attempt says.
+  // headers and body functions are not: they do not choose the method. Null leaves it to the method of the
+  // next attempt.
   const idempotent = dict.idempotent
   init.idempotent = idempotent !== undefined ? Boolean(idempotent) : request !== undefined || null
   init.request = requestFunction({
