@@ -14,7 +14,7 @@ const measureModule = () => import('../benchmarks/size/measure.mjs')
 // here and says so. Lower them as the bundles shrink.
 const CEILINGS = {
   EventSource: 8_100,
-  'EventSource + whatwg-eventsource/extensions': 14_050,
+  'EventSource + whatwg-eventsource/extensions': 14_100,
   EventSourceParser: 2_480,
   // On the compact string parser (lib/compat/eventsource-parser/compact-string-parser.js): 2,925 and 3,067 B,
   // the stream's ceiling being its budget.

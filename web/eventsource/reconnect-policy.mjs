@@ -110,9 +110,9 @@ const IDEMPOTENT_METHOD = /^(?:GET|HEAD|OPTIONS|PUT|DELETE)$/
  * @returns {Error | number}
  */
 function decide (init, error, failsConnection, counts, method) {
-  // Every failure, a headers or body function that threw included: that attempt sent nothing, but a source
-  // that may not repeat its request makes one attempt, whatever ends it.
-  if (!(init.idempotent ?? IDEMPOTENT_METHOD.test(method))) return error
+  // A headers or body function that threw (ERR_EVENTSOURCE_REQUEST_INIT) ended an attempt that sent nothing:
+  // trying again repeats nothing. Every other failure ended an attempt whose request went out.
+  if (error.code !== 'ERR_EVENTSOURCE_REQUEST_INIT' && !(init.idempotent ?? IDEMPOTENT_METHOD.test(method))) return error
   return nextAttempt(init.reconnect, causeOf(error, failsConnection, counts))
 }
 
