@@ -13,8 +13,10 @@ const measureModule = () => import('../benchmarks/size/measure.mjs')
 // Today's sizes, gzipped, with a little room: a change that adds more to a browser bundle than that fails
 // here and says so. Lower them as the bundles shrink.
 const CEILINGS = {
-  EventSource: 8_100,
-  'EventSource + whatwg-eventsource/extensions': 14_100,
+  // Raised for the body of a response a source does not take (init.errorBody): the core the standard build
+  // shares gives the error event its body and hands the attempt to a reader; the extensions hold the reader.
+  EventSource: 8_150,
+  'EventSource + whatwg-eventsource/extensions': 14_680,
   EventSourceParser: 2_480,
   // On the compact string parser (lib/compat/eventsource-parser/compact-string-parser.js): 2,925 and 3,067 B,
   // the stream's ceiling being its budget.

@@ -62,7 +62,11 @@ export interface MessageDiagnostic {
 /** `whatwg-eventsource:error`: an `error` event is about to fire, with the same details. */
 export interface ErrorDiagnostic {
   readonly source: EventSource
-  readonly error: Error & { code?: ErrorCode | string, status?: number, statusText?: string, headers?: DiagnosticsHeaders, url?: string }
+  readonly error: Error & {
+    code?: ErrorCode | string, status?: number, statusText?: string, headers?: DiagnosticsHeaders, url?: string
+    /** The text of the body of a response the source did not take, and whether it was cut (init.errorBody). */
+    body?: string, bodyTruncated?: boolean
+  }
   readonly code: ErrorCode | string | undefined
   /** The response status, when a response arrived. */
   readonly status: number | undefined

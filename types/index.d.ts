@@ -45,6 +45,8 @@ export interface PreviousAttempt {
   readonly status: number | undefined
   /** The response's headers (a server may name the next URL or offset in them); undefined without a response. */
   readonly headers: Headers | undefined
+  /** The text of the body of a response the source did not take (a status it retried), as `errorBody` let it be read. */
+  readonly body: string | undefined
 }
 
 /** What `init.request` returns: what differs for this attempt. Each member is optional; undefined (or nothing returned) leaves the attempt as it would go. */
@@ -97,6 +99,8 @@ export interface ReconnectCause {
   readonly code: ErrorCode | string | undefined
   /** The response's status, when there was one that failed. */
   readonly status: number | undefined
+  /** The text of that response's body, as `errorBody` let it be read (the error's `body`). */
+  readonly body: string | undefined
   /** The response's Retry-After in ms, when it had a valid one. */
   readonly retryAfter: number | undefined
   /** Events the attempt that failed delivered (0 when it did not open). */
@@ -111,6 +115,36 @@ export interface ReconnectCause {
   readonly elapsed: number
   /** The standard fails the connection here (a status other than 200, a Content-Type other than text/event-stream): 'stop' fails it with this error; a delay retries anyway. */
   readonly failsConnection: boolean
+}
+
+/** init.errorBody as an object: how much of the body of a response the source does not take is read for its error. */
+export interface ErrorBodyOptions {
+  /**
+   * Bytes of the body (after Content-Encoding is undone) kept at most; past them the body is cut (`bodyTruncated`)
+   * and not read further. Default 65536 (64 KiB).
+   */
+  maxBytes?: number
+  /** ms the error waits at most for the body to end; then it goes with what came (`bodyTruncated`). Default 1000. */
+  timeout?: number
+}
+
+/**
+ * What the errors of a connection hold (`for await` throws one when the connection fails; the `error` event's
+ * properties are read from one): each is an Error (TypeError, RangeError) with a code, and, when a response
+ * caused it, what is known of the response.
+ */
+export interface EventSourceError extends Error {
+  readonly code: ErrorCode | string
+  readonly status?: number
+  readonly statusText?: string
+  /** The response headers: lower-case names, repeated headers joined with ", ". */
+  readonly headers?: Readonly<Record<string, string>>
+  /** The URL of the response, without credentials. */
+  readonly url?: string
+  /** The text of the body of a response the source did not take, as `errorBody` let it be read. */
+  readonly body?: string
+  /** Whether `body` stops before the body's end: cut at `errorBody.maxBytes` or `.timeout`, or the connection lost. */
+  readonly bodyTruncated?: boolean
 }
 
 /** init.http2 as an object: sources given the same object share sessions (read when the first of them connects). */
@@ -239,6 +273,12 @@ export interface EventSourceInit {
    * Default false.
    */
   http2?: boolean | Http2Options
+  /**
+   * How much of the body of a response the source does not take (a status other than 200, a Content-Type other
+   * than text/event-stream) is read, as text, for its error's `body`; the error waits for it within these
+   * bounds. false: none, and the error comes as the head does. Default `{ maxBytes: 65536, timeout: 1000 }`.
+   */
+  errorBody?: boolean | ErrorBodyOptions
   /** undici's (Node's built-in EventSource) shape, accepted as is. */
   node?: {
     dispatcher?: Dispatcher
@@ -288,6 +328,14 @@ export declare class EventSourceErrorEvent extends Event {
   readonly status: number | undefined
   readonly statusText: string | undefined
   readonly headers: Headers | undefined
+  /**
+   * The text of the body of a response the source did not take (a status other than 200, a Content-Type other
+   * than text/event-stream), decoded as its charset says, as far as `errorBody` let it be read: '' for an empty
+   * body; undefined without such a response, or with `errorBody: false`.
+   */
+  readonly body: string | undefined
+  /** With `body`: whether it stops before the body's end (cut at `errorBody.maxBytes` or `.timeout`, or the connection lost). */
+  readonly bodyTruncated: boolean | undefined
   /** True when readyState is CONNECTING and a reconnection is scheduled. */
   readonly willReconnect: boolean
   /** In how many ms, when willReconnect. */

@@ -29,11 +29,8 @@ const { messageEventClass, eventOrigin } = require('./message-event')
 const { standardRequest } = require('../transport/request')
 const { mimeEssence } = require('../transport/response-headers')
 const { displayHref } = require('../transport/url')
-// lib/transport/transport-node.js on Node, Bun and Deno; lib/transport/transport-web.js, fetch only,
-// elsewhere (package.json's "imports").
-const { createAttempt } = require('#transport')
-// lib/platform/listeners-node.js on Node, Bun and Deno; lib/platform/listeners-web.js elsewhere.
-const { releaseHandlerMap } = require('#listeners')
+const { createAttempt } = require('#transport') // transport-node.js on Node, Bun and Deno; transport-web.js elsewhere
+const { releaseHandlerMap } = require('#listeners') // lib/platform/listeners-node.js; listeners-web.js in browsers
 // `for await` is an extension, found through the registry (lib/extension-registry.js). Every retry decision
 // (reconnect.js) is loaded with the first failure: a source that only receives events never needs it, and
 // each file is a few tenths of a millisecond of a fresh process's start (benchmarks/startup).
@@ -124,6 +121,8 @@ class EventSource extends EventTarget {
     ended () { this.#source.#onEnd() }
     networkError (error) { this.#source.#onNetworkError(error) }
     failed (error) { this.#source.#onFail(error) }
+    // The body of a response the source does not take is read for its error (lib/transport/error-body.js).
+    refused (error) { this.#source.#onFail(error, TASK_REESTABLISH) }
 
     // The task queue's.
     get iterating () { return this.#source.#iterators !== null }
@@ -348,17 +347,16 @@ class EventSource extends EventTarget {
   #onOpen (response) {
     const { status, statusText, headers } = response
     const url = new URL(response.url)
-    let error = null
-    if (status !== 200) {
-      error = new ERR_EVENTSOURCE_BAD_STATUS(status, statusText, { status, statusText, headers, url: displayHref(url) })
-    } else if (mimeEssence(headers['content-type']) !== 'text/event-stream') {
-      error = new ERR_EVENTSOURCE_BAD_CONTENT_TYPE(headers['content-type'], { status, statusText, headers, url: displayHref(url) })
-    }
-    if (error !== null) {
-      this.#diagnostics.attemptOver(error)
-      this.#abortConnection()
-      // The standard fails the connection here; the reconnection policy may retry it instead (retryOnStatus).
-      this.#queueTask(TASK_REESTABLISH, error, true)
+    if (status !== 200 || mimeEssence(headers['content-type']) !== 'text/event-stream') {
+      const details = { status, statusText, headers, url: displayHref(url) }
+      const error = status !== 200
+        ? new ERR_EVENTSOURCE_BAD_STATUS(status, statusText, details)
+        : new ERR_EVENTSOURCE_BAD_CONTENT_TYPE(headers['content-type'], details)
+      // Extension (init.errorBody): its body is read first, then refused(); the reader (lib/transport/error-body.js)
+      // takes the attempt's reports, and stands for the attempt until then, so that close() stops it.
+      const bounds = this.#init.errorBody
+      if (bounds === null) this.#onFail(error, TASK_REESTABLISH)
+      else this.#connection = bounds.read(error, this.#internals, this.#connection)
       return
     }
     this.#origin = eventOrigin(url)
@@ -388,10 +386,12 @@ class EventSource extends EventTarget {
     this.#queueTask(TASK_REESTABLISH, error)
   }
 
-  #onFail (error) {
+  // The attempt ends, and the connection fails; for a response the source does not take (TASK_REESTABLISH,
+  // its body read or not), the standard fails it, and the reconnection policy may retry it (retryOnStatus).
+  #onFail (error, kind = TASK_FAIL) {
     this.#diagnostics.attemptOver(error)
     this.#abortConnection()
-    this.#queueTask(TASK_FAIL, error)
+    this.#queueTask(kind, error, kind === TASK_REESTABLISH)
   }
 
   // Every step that fires an event does so from a task (lib/eventsource/task-queue.js); none after close().

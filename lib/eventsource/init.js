@@ -68,7 +68,7 @@ function isObject (value) {
 const EXTENSION_MEMBERS = [
   'reconnect', 'closeOnEnd', 'allowInsecureRedirect', 'keepAliveWhileReconnecting', 'node', 'dispatcher', 'fetch',
   'http2', 'reconnectionTime', 'maxEventSize', 'method', 'headers', 'body', 'request', 'idempotent', 'lastEventId',
-  'idleTimeout', 'connectTimeout', 'signal', 'credentialHeaders', 'highWaterMark', 'highWaterMarkBytes'
+  'idleTimeout', 'connectTimeout', 'signal', 'credentialHeaders', 'highWaterMark', 'highWaterMarkBytes', 'errorBody'
 ]
 
 // Every EventSource constructed without a dictionary shares one resolved default: nothing writes to it
@@ -134,6 +134,9 @@ function standardInit (withCredentials) {
     credentialHeaders: NO_HEADER_NAMES,
     allowInsecureRedirect: false,
     keepAliveWhileReconnecting: true,
+    // What of the body of a response the source does not take is read for its error, and its reader
+    // (init-extensions.js), or null: nothing, the attempt ends at once, as the standard's does.
+    errorBody: null,
     // An entry point's departures from the standard (see NO_DEPARTURES).
     departures: NO_DEPARTURES
   }

@@ -51,7 +51,9 @@ function declarativePolicy (options, random = Math.random) {
  */
 function causeOf (error, failsConnection, { events, retry, failures, attempts, elapsed }) {
   const retryAfter = error.headers?.['retry-after'] === undefined ? undefined : parseRetryAfter(error.headers['retry-after'], Date.now()) ?? undefined
-  return { error, code: error.code, status: error.status, retryAfter, events, retry, failures, attempts, elapsed, failsConnection }
+  return {
+    error, code: error.code, status: error.status, body: error.body, retryAfter, events, retry, failures, attempts, elapsed, failsConnection
+  }
 }
 
 /**
@@ -125,8 +127,8 @@ function describe (value) {
 }
 
 // What an error event shows of the response behind a failure.
-function details ({ status, statusText, headers, url }) {
-  return { status, statusText, headers, url }
+function details ({ status, statusText, headers, url, body, bodyTruncated }) {
+  return { status, statusText, headers, url, body, bodyTruncated }
 }
 
 /**

@@ -33,7 +33,9 @@ function sameInit (a, b) {
     a.highWaterMark === b.highWaterMark && a.highWaterMarkBytes === b.highWaterMarkBytes && a.departures === b.departures &&
     a.body === null && b.body === null && a.request === null && b.request === null &&
     sameTransport(a.transport, b.transport) && sameReconnect(a.reconnect, b.reconnect) &&
-    sameRecord(a.headers, b.headers) && sameList(a.credentialHeaders, b.credentialHeaders)
+    sameRecord(a.headers, b.headers) && sameList(a.credentialHeaders, b.credentialHeaders) &&
+    (a.errorBody === b.errorBody || (a.errorBody !== null && b.errorBody !== null &&
+      a.errorBody.maxBytes === b.errorBody.maxBytes && a.errorBody.timeout === b.errorBody.timeout))
 }
 
 function sameTransport (a, b) {

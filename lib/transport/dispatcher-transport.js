@@ -100,6 +100,11 @@ class DispatcherAttempt {
     this.#decoder?.pause()
   }
 
+  /** The reports from now on go to `sink`. */
+  setSink (sink) {
+    this.#sink = sink
+  }
+
   resume () {
     if (!this.#paused) return
     this.#paused = false

@@ -134,7 +134,8 @@ function buildRequest (init, target) {
 
 /**
  * What init.request() is told of the previous attempt (`previous`): why it ended, and the headers of its
- * response, or of the last response before it ended (a stream that ended or dropped).
+ * response, or of the last response before it ended (a stream that ended or dropped); the text of the body
+ * of a response the source did not take (lib/transport/error-body.js).
  * @param {Error & { status?: number, headers?: Record<string, string> }} error
  * @param {Record<string, string> | null} responseHeaders
  */
@@ -142,7 +143,9 @@ function previousAttempt (error, responseHeaders) {
   const headers = error.headers ?? responseHeaders
   // A stream that ended or dropped had a 200 response.
   const status = error.status ?? (responseHeaders === null ? undefined : 200)
-  return Object.freeze({ code: error.code, status, headers: headers == null ? undefined : new Headers(headers) })
+  return Object.freeze({
+    code: error.code, status, headers: headers == null ? undefined : new Headers(headers), body: error.body
+  })
 }
 
 /**

@@ -102,6 +102,11 @@ class StandardFetchAttempt {
     if (this.#settle()) this.#stopFetch()
   }
 
+  /** The reports from now on go to `sink`. */
+  setSink (sink) {
+    this.#sink = sink
+  }
+
   pause () {
     this.#paused = true
     this.#timers.pause()

@@ -17,11 +17,14 @@
 //   pause()    stop delivering body bytes until resume(), and stop reading them (backpressure)
 //   resume()
 //   abort()    ends the attempt at once and releases its connection: nothing is reported after it
+//   setSink(sink)  the reports from now on go to `sink` (a source hands a response it does not take to
+//              the reader of its body, lib/transport/error-body.js)
 //
 // The sink (what the transport reports to), in this order:
 //   opened(response)     once, for the final response of the attempt (after redirects and
 //                        authentication), whatever its status. The sink that does not want the body
-//                        calls abort() from there. `response` is a TransportResponse.
+//                        calls abort() from there, or setSink() for another sink to take the reports
+//                        below. `response` is a TransportResponse.
 //   data(chunk)          body bytes (decoded), any number of times, never before opened()
 //   then at most one of:
 //   ended()              the body ended: the standard's "reestablish the connection"
@@ -59,6 +62,7 @@ const { globalDispatcher, dispatcherMaxEventSize } = require('./dispatchers')
  * @property {() => void} pause
  * @property {() => void} resume
  * @property {() => void} abort
+ * @property {(sink: TransportSink) => void} setSink
  */
 
 /**

@@ -15,7 +15,8 @@ const HANDLER_METHODS = [
  * A dispatcher that records, synchronously, the options of every request handed to it (the moment an
  * attempt starts, before any server sees it), and counts the response body bytes handed back to the
  * client: what the EventSource actually received, whatever the server managed to write into socket
- * buffers. Requests go to `inner`, or to an undici Agent of its own, destroyed at teardown.
+ * buffers. Requests go to `inner`, or to an undici Agent of its own, destroyed at teardown. Set
+ * `onChunk` to be called after the client has handled each body chunk (synchronously, in undici's call).
  * @param {import('tap').Test} t
  * @param {import('undici').Dispatcher} [inner]
  */
@@ -34,6 +35,8 @@ function countingDispatcher (t, inner) {
     /** Response body bytes and chunks handed to the client. */
     bytes: 0,
     chunks: 0,
+    /** @type {(() => void) | null} */
+    onChunk: null,
     dispatch (options, handler) {
       counted.calls.push(options)
       return agent.dispatch(options, countBody(handler, counted))
@@ -51,8 +54,22 @@ function countBody (handler, counted) {
     counted.bytes += chunk.length
     counted.chunks++
   }
-  if (wrapped.onResponseData) wrapped.onResponseData = (controller, chunk) => { count(chunk); return handler.onResponseData(controller, chunk) }
-  if (wrapped.onData) wrapped.onData = (chunk) => { count(chunk); return handler.onData(chunk) }
+  const handled = (result) => {
+    counted.onChunk?.()
+    return result
+  }
+  if (wrapped.onResponseData) {
+    wrapped.onResponseData = (controller, chunk) => {
+      count(chunk)
+      return handled(handler.onResponseData(controller, chunk))
+    }
+  }
+  if (wrapped.onData) {
+    wrapped.onData = (chunk) => {
+      count(chunk)
+      return handled(handler.onData(chunk))
+    }
+  }
   return wrapped
 }
 

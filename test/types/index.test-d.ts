@@ -15,7 +15,9 @@ import {
   type ReconnectCause,
   type RequestChanges,
   type AttemptContext,
-  type PreviousAttempt
+  type PreviousAttempt,
+  type ErrorBodyOptions,
+  type EventSourceError
 } from '../..'
 
 const source = new EventSource('http://127.0.0.1/events')
@@ -113,6 +115,7 @@ new EventSource('http://127.0.0.1/', {
     expectType<ErrorCode | string | undefined>(previous?.code)
     expectType<number | undefined>(previous?.status)
     expectType<Headers | undefined>(previous?.headers)
+    expectType<string | undefined>(previous?.body)
     if (attempt === 1) return undefined
     return { method: 'GET', url: new URL('/next', url), headers: { 'x-a': '1' }, body: null }
   }
@@ -133,6 +136,7 @@ new EventSource('http://127.0.0.1/', {
       expectType<Error>(cause.error)
       expectType<number | undefined>(cause.retryAfter)
       expectType<boolean>(cause.failsConnection)
+      expectType<string | undefined>(cause.body)
       return cause.failures > 5 ? 'stop' : cause.retry * cause.failures + cause.events + cause.attempts + cause.elapsed
     }
   }
@@ -149,8 +153,31 @@ source.addEventListener('error', (event) => {
   expectType<EventSourceErrorEvent>(event)
   expectType<number | undefined>(event.status)
   expectType<Headers | undefined>(event.headers)
+  expectType<string | undefined>(event.body)
+  expectType<boolean | undefined>(event.bodyTruncated)
   expectType<boolean>(event.willReconnect)
 })
+// The body of a response the source does not take: read within bounds, or not at all.
+new EventSource('http://127.0.0.1/', { errorBody: { maxBytes: 1024, timeout: 500 } })
+new EventSource('http://127.0.0.1/', { errorBody: false })
+new EventSource('http://127.0.0.1/', { errorBody: {} })
+expectError(new EventSource('http://127.0.0.1/', { errorBody: { maxBytes: '1 KiB' } }))
+expectError(new EventSource('http://127.0.0.1/', { errorBody: 1024 }))
+const bounds: ErrorBodyOptions = { timeout: 100 }
+expectAssignable<EventSourceInit>({ errorBody: bounds })
+expectType<boolean | undefined>(new EventSourceErrorEvent('error', { body: '{}', bodyTruncated: false }).bodyTruncated)
+async function failed (): Promise<void> {
+  try {
+    for await (const event of source) void event
+  } catch (err) {
+    const error = err as EventSourceError
+    expectType<string | undefined>(error.body)
+    expectType<boolean | undefined>(error.bodyTruncated)
+    expectType<number | undefined>(error.status)
+    expectType<ErrorCode | string>(error.code)
+  }
+}
+void failed
 expectAssignable<ErrorCode>('ERR_EVENTSOURCE_DISPATCHER_REDIRECT')
 new EventSource('https://127.0.0.1/', { http2: true })
 new EventSource('https://127.0.0.1/', { http2: { connect: { ca: 'PEM', rejectUnauthorized: true }, pingInterval: 30_000, pingTimeout: 5000 } })

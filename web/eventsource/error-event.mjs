@@ -16,6 +16,13 @@ class EventSourceErrorEvent extends Event {
   statusText
   /** @type {Headers | undefined} the response headers */
   headers
+  /**
+   * @type {string | undefined} the text of the body of a response the source did not take (a status
+   *   other than 200, another Content-Type), as far as init.errorBody let it be read
+   */
+  body
+  /** @type {boolean | undefined} whether `body` stops before the body's end (init.errorBody's bounds) */
+  bodyTruncated
   /** @type {boolean} whether the EventSource will reconnect (readyState CONNECTING) */
   willReconnect = false
   /** @type {number | undefined} in how many ms, when it will */
@@ -27,13 +34,17 @@ class EventSourceErrorEvent extends Event {
    */
   constructor (type, init = {}) {
     super(type, init)
-    const { message, code, cause, status, statusText, headers, willReconnect = false, reconnectDelay } = init
+    const {
+      message, code, cause, status, statusText, headers, body, bodyTruncated, willReconnect = false, reconnectDelay
+    } = init
     this.message = message
     this.code = code
     this.cause = cause
     this.status = status
     this.statusText = statusText
     this.headers = headers === undefined ? undefined : new Headers(headers)
+    this.body = body
+    this.bodyTruncated = bodyTruncated
     this.willReconnect = willReconnect
     this.reconnectDelay = reconnectDelay
   }
@@ -45,13 +56,12 @@ class EventSourceErrorEvent extends Event {
  * @param {number | undefined} reconnectDelay
  */
 function errorEventFor (error, reconnectDelay) {
+  // Its code and the details of its response as they are (its own properties: status, statusText, headers,
+  // body, bodyTruncated; lib/errors/error-class.js); its message and cause are not its own enumerable ones.
   return new EventSourceErrorEvent('error', {
+    ...error,
     message: error.message,
-    code: error.code,
     cause: error.cause ?? error,
-    status: error.status,
-    statusText: error.statusText,
-    headers: error.headers,
     willReconnect: reconnectDelay !== undefined,
     reconnectDelay
   })

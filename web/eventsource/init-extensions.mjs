@@ -5,6 +5,7 @@ import { validateHeaderNameList, validateBodyMethod, validateLastEventId } from 
 import { normalizeHeaders, normalizeHeaderName, normalizeMethod, normalizeBody, requestFunction } from '../transport/request-init.mjs'
 import { codes as codes$0 } from '../errors/arguments.mjs'
 import { kDepartures, NO_DEPARTURES } from './init.mjs'
+import { readErrorBody as readErrorBody$1 } from '../transport/error-body.mjs'
 
 // The extensions of the EventSourceInit dictionary (every member but withCredentials, which
 // lib/eventsource/init.js converts): validated and resolved into the source's init. They live at the top
@@ -107,6 +108,53 @@ function resolveHttp2 (value) {
   }
 }
 
+// init.errorBody: how much of the body of a response the source does not take is read for its error, and
+// the reader of it (lib/transport/error-body.js, loaded with the first such body: most sources never meet
+// one). The core calls read(); it does not know the module.
+let readErrorBody = null
+
+class ErrorBodyBounds {
+  /**
+   * @param {number} maxBytes
+   * @param {number} timeout ms
+   */
+  constructor (maxBytes, timeout) {
+    this.maxBytes = maxBytes
+    this.timeout = timeout
+    Object.freeze(this)
+  }
+
+  /**
+   * Reads the body of the response `error` is about: the reader takes the reports of `attempt` and stands
+   * for it until it tells `owner` (refused(error)).
+   * @param {Error} error
+   * @param {{ refused: (error: Error) => void }} owner
+   * @param {import('../transport/transport-node').TransportAttempt} attempt
+   */
+  read (error, owner, attempt) {
+    readErrorBody ??= readErrorBody$1
+    return readErrorBody(error, this, owner, attempt)
+  }
+}
+
+// 64 KiB holds any API's error document; a second is long for a body the server has ready (it sent the
+// head), and short for a program that waits for the error.
+const DEFAULT_ERROR_BODY = new ErrorBodyBounds(64 * 1024, 1000)
+
+/**
+ * @param {unknown} value init.errorBody: false (not read), true, or { maxBytes, timeout }
+ * @returns {ErrorBodyBounds | null}
+ */
+function resolveErrorBody (value) {
+  if (value === undefined || value === true) return DEFAULT_ERROR_BODY
+  if (value === false) return null
+  validateBooleanOrObject(value, 'init.errorBody')
+  const maxBytes = member(value, 'maxBytes', 'init.errorBody', validateLimit)
+  const timeout = member(value, 'timeout', 'init.errorBody', validateTime)
+  if (maxBytes === undefined && timeout === undefined) return DEFAULT_ERROR_BODY
+  return new ErrorBodyBounds(maxBytes ?? DEFAULT_ERROR_BODY.maxBytes, timeout ?? DEFAULT_ERROR_BODY.timeout)
+}
+
 /**
  * The extensions of a dictionary, into the init the core resolved its standard member in.
  * @param {object} dict
@@ -176,6 +224,7 @@ function resolveExtensions (dict, init) {
   if (names !== undefined) init.credentialHeaders = Object.freeze(names.map(normalizeHeaderName))
   init.highWaterMark = member(dict, 'highWaterMark', 'init', validateLimit, { min: 1 }) ?? init.highWaterMark
   init.highWaterMarkBytes = member(dict, 'highWaterMarkBytes', 'init', validateLimit, { min: 1 }) ?? init.highWaterMarkBytes
+  init.errorBody = resolveErrorBody(dict.errorBody)
   return init
 }
 

@@ -52,7 +52,9 @@ function declarativePolicy (options, random = Math.random) {
  */
 function causeOf (error, failsConnection, { events, retry, failures, attempts, elapsed }) {
   const retryAfter = error.headers?.['retry-after'] === undefined ? undefined : parseRetryAfter(error.headers['retry-after'], Date.now()) ?? undefined
-  return { error, code: error.code, status: error.status, retryAfter, events, retry, failures, attempts, elapsed, failsConnection }
+  return {
+    error, code: error.code, status: error.status, body: error.body, retryAfter, events, retry, failures, attempts, elapsed, failsConnection
+  }
 }
 
 /**
@@ -126,8 +128,8 @@ function describe (value) {
 }
 
 // What an error event shows of the response behind a failure.
-function details ({ status, statusText, headers, url }) {
-  return { status, statusText, headers, url }
+function details ({ status, statusText, headers, url, body, bodyTruncated }) {
+  return { status, statusText, headers, url, body, bodyTruncated }
 }
 
 /**

@@ -58,4 +58,24 @@ function mimeEssence (value) {
   return essence
 }
 
-export { fromFetchHeaders, mimeEssence, splitHeaderValue }
+// A MIME type's charset parameter, its value quoted (backslash escapes and all) or not. (TextDecoder trims
+// a label's whitespace itself.)
+const CHARSET = /;[\t\n\r ]*charset=("(?:[^"\\]|\\.)*"?|[^;]*)/i
+
+/**
+ * The charset of a Content-Type value: that of its last valid MIME type, as fetch's "extract a MIME type"
+ * finds it (but for its rule that a MIME type without one keeps that of a MIME type of the same essence
+ * just before it, in a header sent more than once). '' when there is none.
+ * @param {string | undefined} value
+ */
+function mimeCharset (value) {
+  let charset = ''
+  for (const part of splitHeaderValue(value ?? '')) {
+    if (mimeEssence(part) === '') continue
+    const found = CHARSET.exec(part)?.[1] ?? ''
+    charset = found[0] === '"' ? found.replace(/^"|"$/g, '').replace(/\\(.)/g, '$1') : found
+  }
+  return charset
+}
+
+export { fromFetchHeaders, mimeEssence, mimeCharset, splitHeaderValue }

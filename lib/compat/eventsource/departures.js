@@ -95,6 +95,8 @@ function coreInit (dict) {
     maxEventSize: maxBufferSize ?? DEFAULT_MAX_BUFFER_SIZE,
     allowInsecureRedirect: true,
     keepAliveWhileReconnecting: Boolean(dict?.keepAliveWhileReconnecting),
+    // That package fails the connection as the response head comes, without reading its body.
+    errorBody: false,
     [kDepartures]: maxBufferSize === undefined
       ? (defaultDepartures ??= departures(DEFAULT_MAX_BUFFER_SIZE))
       : departures(maxBufferSize)

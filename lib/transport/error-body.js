@@ -1,0 +1,176 @@
+'use strict'
+
+// The body of a response a source does not take (a status other than 200, or a Content-Type other than
+// text/event-stream), read as text for its error: an API says there why it refused a request (an LLM's
+// 400 with `{"error":{"message":...}}`, a 429 with its quota). An extension (init.errorBody, whose bounds
+// load it: lib/eventsource/init-extensions.js), and the one place such a body is read, whatever the
+// transport: rather than abort the attempt, the source hands it to a reader here, which takes its reports
+// from then on (setSink(): the body as an event stream's would come, its Content-Encoding decoded by the
+// transport) and stands for it in the source until the body is read; then the source ends the attempt
+// and fails (or retries) with the error.
+//
+// Both bounds hold, whatever the server does:
+// - bytes: at most maxBytes are kept, counted after decoding (a few compressed bytes may stand for any
+//   number of decoded ones). The chunk that passes the bound ends the reading, which ends the attempt:
+//   the rest of the body is not read.
+// - time: the error waits at most `timeout` ms for the body to end. A server that sends its head and
+//   then nothing, or a byte now and then, gets the error sent with what had arrived.
+// Either cut sets bodyTruncated, as does a connection lost before the body ended.
+//
+// The text is decoded as the Content-Type's charset says (a TextDecoder with that label, so the labels
+// of the Encoding standard, as a browser's fetch takes them: `iso-8859-1` is windows-1252, `utf-16` is
+// UTF-16LE); without a charset, or with one TextDecoder does not know, as UTF-8. Bytes that do not decode
+// become U+FFFD. A body that was cut may end inside a character: that character is left out whole (the
+// decoder is asked to stream, and holds back what it has of it), so a cut adds no replacement character.
+
+const { mimeCharset } = require('./response-headers')
+
+// setTimeout takes at most 2^31 - 1 ms and fires at once for anything larger.
+const MAX_TIMER_DELAY = 2 ** 31 - 1
+
+/**
+ * @typedef {object} ErrorBodyBounds init.errorBody, resolved
+ * @property {number} maxBytes
+ * @property {number} timeout ms
+ */
+
+class ErrorBodyReader {
+  #error
+  #owner
+  #attempt
+  #maxBytes
+  #chunks = []
+  #length = 0
+  #timer
+  #done = false
+
+  /**
+   * Takes the attempt's reports from now on. Made in the source's opened(), during which a transport
+   * reports nothing (it reads the body once opened() has returned): nothing reaches the owner before the
+   * source holds the reader.
+   * @param {Error & { headers: Record<string, string> }} error the response's, which gets `body` and
+   *   `bodyTruncated`
+   * @param {ErrorBodyBounds} bounds
+   * @param {{ refused: (error: Error) => void }} owner the source's internals, told once the body is read
+   * @param {import('./transport-node').TransportAttempt} attempt the attempt, its response opened
+   */
+  constructor (error, bounds, owner, attempt) {
+    this.#error = error
+    this.#owner = owner
+    this.#attempt = attempt
+    this.#maxBytes = bounds.maxBytes
+    this.#timer = setTimeout(() => this.#finish(true), Math.min(bounds.timeout, MAX_TIMER_DELAY))
+    attempt.setSink(this)
+    // Read even when a `for await` queue paused the attempt: the body goes in no queue.
+    attempt.resume()
+  }
+
+  // The attempt's reports (the sink of lib/transport/transport-node.js), after opened().
+
+  /**
+   * Decoded body bytes.
+   * @param {Uint8Array} chunk
+   */
+  data (chunk) {
+    if (this.#done) return
+    const room = this.#maxBytes - this.#length
+    if (chunk.length <= room) {
+      this.#chunks.push(chunk)
+      this.#length += chunk.length
+      return
+    }
+    // Past the bound: what fits is kept, and the reading ends here.
+    if (room > 0) {
+      this.#chunks.push(chunk.subarray(0, room))
+      this.#length += room
+    }
+    this.#finish(true)
+  }
+
+  ended () {
+    this.#finish(false)
+  }
+
+  // The connection failed before the body ended: the error goes with what came.
+  networkError () {
+    this.#finish(true)
+  }
+
+  failed () {
+    this.#finish(true)
+  }
+
+  // The attempt's methods: until refused(), the source holds the reader as its attempt, so that close()
+  // (and the source's signal) stop it with the attempt. A `for await` queue does not pause the body.
+
+  pause () {}
+
+  resume () {}
+
+  /** Ends the reading and the attempt: nothing is reported, no timer is left. */
+  abort () {
+    this.#stop()
+    this.#attempt.abort()
+  }
+
+  #stop () {
+    this.#done = true
+    clearTimeout(this.#timer)
+  }
+
+  #finish (truncated) {
+    if (this.#done) return
+    this.#stop()
+    const error = this.#error
+    error.body = decode(this.#bytes(), mimeCharset(error.headers['content-type']), truncated)
+    error.bodyTruncated = truncated
+    this.#chunks = null
+    this.#owner.refused(error)
+  }
+
+  // The bytes read, as one array.
+  #bytes () {
+    const chunks = this.#chunks
+    if (chunks.length === 1) return chunks[0]
+    const bytes = new Uint8Array(this.#length)
+    let offset = 0
+    for (const chunk of chunks) {
+      bytes.set(chunk, offset)
+      offset += chunk.length
+    }
+    return bytes
+  }
+}
+
+/**
+ * The text of `bytes` in the encoding `label` names (UTF-8 when it names none TextDecoder knows).
+ * @param {Uint8Array} bytes
+ * @param {string} label
+ * @param {boolean} truncated the bytes stop before the body's end: a character they end inside is left out
+ * @returns {string}
+ */
+function decode (bytes, label, truncated) {
+  let decoder
+  try {
+    decoder = new TextDecoder(label)
+  } catch {
+    // '' (no charset), a label the Encoding standard does not have, or its "replacement" encoding.
+    decoder = new TextDecoder()
+  }
+  return decoder.decode(bytes, { stream: truncated })
+}
+
+/**
+ * The reader of the body of a response a source does not take: it takes the attempt's reports, and stands
+ * for the attempt until the body is read (then the owner's refused(error)).
+ * @param {Error & { headers: Record<string, string> }} error
+ * @param {ErrorBodyBounds} bounds
+ * @param {{ refused: (error: Error) => void }} owner
+ * @param {import('./transport-node').TransportAttempt} attempt
+ * @returns {ErrorBodyReader}
+ */
+function readErrorBody (error, bounds, owner, attempt) {
+  return new ErrorBodyReader(error, bounds, owner, attempt)
+}
+
+module.exports = { readErrorBody, decode }
