@@ -100,6 +100,27 @@ t.test('a failure: the response head, then the close, then the failure', async (
   ])
 })
 
+t.test('a failure with a body: what it said, escaped, its lines indented', async (t) => {
+  // A body that would clear the screen, start a line of its own ("* open") and reorder text, were it printed raw.
+  const body = '{"error":"bad\x1b[2J"}\r\n* open\n\u202efake'
+  const srv = await rawServer(t, () => 'HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\n' +
+    `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`)
+  const { code, stderr } = await runCli(t, ['-v', srv.url('/chat')]).exited()
+  t.equal(code, 1)
+  t.notMatch(stderr, UNSAFE)
+  const why = 'The server answered 400 Bad Request: an event stream needs status 200 (ERR_EVENTSOURCE_BAD_STATUS)'
+  t.strictSame(normalize(t, stderr).slice(3), [
+    `* [T] response after T: 400 Bad Request, from ${srv.url('/chat')}`,
+    '< content-type: application/json',
+    String.raw`* [T] body: {"error":"bad\x1b[2J"}\x0d`,
+    '  * open',
+    String.raw`  \u202efake`,
+    `* [T] attempt 1 failed, no reconnection: ${why}`,
+    '* [T] failed (failure): 0 events, 0 bytes, 1 attempt, T open',
+    `* failed: ${why}`
+  ])
+})
+
 t.test('--once: the server ends the stream', async (t) => {
   const srv = await serve(t, (req, res) => sse(res, 'data: {"a":1}\n\n'))
   const { code, stderr } = await runCli(t, ['-v', '--once', '-d', '{"q":1}', srv.url()]).exited()

@@ -9,7 +9,8 @@
 // Credentials are not printed: the values of Authorization, Cookie and Proxy-Authorization sent, and
 // of Set-Cookie received, are replaced by "[redacted]"; URLs are shown without user name and
 // password (the library never publishes them). Everything a server controls (status text, header
-// names and values, the final URL, error messages) goes through escapeControls().
+// names and values, the final URL, error messages, the body of a response refused) goes through
+// escapeControls().
 
 const dc = require('node:diagnostics_channel')
 const { colorEnabled, painter, escapeControls, escapeLines, MESSAGE_INDENT } = require('./output')
@@ -94,6 +95,9 @@ function startVerbose (stream, { env, now = () => performance.now() }) {
     if (!opened && error.status !== undefined && error.headers !== undefined) {
       line(`response after ${formatMs(now() - attemptStarted)}: ${error.status} ${error.statusText ?? ''}${error.url === undefined ? '' : `, from ${error.url}`}`)
       headerLines('<', error.headers, REDACTED_RESPONSE)
+      // What its body said (an API's reason: `{"error":{"message":...}}`), as the library read it (its
+      // init.errorBody bounds), escaped line by line: the server wrote it.
+      if (error.body) line(`body${error.bodyTruncated ? ' (cut short)' : ''}: ${error.body}`)
     }
     if (willReconnect) line(`attempt ${attempt} over; attempt ${attempt + 1} in ${formatMs(delay)}: ${why}`)
     else line(`attempt ${attempt} failed, no reconnection: ${why}`)
