@@ -10,7 +10,8 @@
 //   GET  /flaky               two numbered events per connection, each ended by the server; resumes
 //                             after Last-Event-ID; the fifth event is `done`; `retry: 50`
 //   POST /chat                an LLM-style answer to {"prompt"} in OpenAI's chunks, `data: [DONE]`,
-//                             then the end of the response; 401 without an Authorization header
+//                             then the end of the response; 401 without an Authorization header; 400
+//                             with an OpenAI-style JSON error (`{"error":{"message"}}`) without a prompt
 //   POST /resume, GET /resume MCP-style: the POST answers two events and is cut; a GET with
 //                             Last-Event-ID gets the rest: the result, then `done`
 //   POST /subscribe           a subscription to {"query"} that may be asked for again: two `next`
@@ -64,6 +65,10 @@ const routes = {
       return res.end()
     }
     const { prompt } = JSON.parse(await readBody(req))
+    if (typeof prompt !== 'string') {
+      res.writeHead(400, { 'content-type': 'application/json' })
+      return res.end(JSON.stringify({ error: { message: "'prompt' is required", type: 'invalid_request_error' } }))
+    }
     res.writeHead(200, SSE)
     for (const token of `You said: ${prompt}`.split(/(?= )/)) {
       res.write(event({ data: JSON.stringify({ choices: [{ delta: { content: token } }] }) }))
