@@ -314,6 +314,21 @@ t.test('a retried status: the error event, the policy\'s cause and the next requ
   t.same([last.code, last.body, last.bodyTruncated], ['ERR_EVENTSOURCE_RETRIES_EXHAUSTED', 'still busy', false])
 })
 
+t.test('sources given other bounds keep their own; equal bounds share one resolved init', async (t) => {
+  const server = await serve(t, (req, res) => res.writeHead(400, { 'content-type': 'text/plain' }).end('abcdefgh'))
+  const inits = [
+    { errorBody: { maxBytes: 4 } },
+    { errorBody: { maxBytes: 4 } },
+    { errorBody: { maxBytes: 5 } },
+    { errorBody: { maxBytes: 5, timeout: 999 } },
+    { errorBody: false },
+    {}
+  ]
+  const sources = inits.map((init) => open(t, server.url(), init))
+  const events = await Promise.all(sources.map((es) => record(es).wait('error')))
+  t.same(events.map(({ event }) => event.body), ['abcd', 'abcd', 'abcde', 'abcde', undefined, 'abcdefgh'])
+})
+
 t.test('errorBody is validated like the other members', async (t) => {
   throwsError(t, () => new EventSource('http://127.0.0.1/', { errorBody: 'yes' }), {
     type: TypeError, code: 'ERR_INVALID_ARG_TYPE', message: /^The "init.errorBody" property must be of type boolean/
