@@ -138,14 +138,13 @@ t.test('maxEventSize', async (t) => {
   })
 
   t.test('an event of exactly the limit passes; one byte more fails', async (t) => {
-    // Size: the data buffered so far (value bytes plus one per data line, at least 32 a line: what a
-    // line costs in memory) plus the raw bytes of the line being read. 'ab' + LF counts 32, then
-    // 'data:c' = 6: 38.
+    // Size: the data buffered so far (value bytes plus one per data line) plus the raw bytes of the
+    // line being read. 'ab' + LF counts 3, then 'data:c' = 6: 9.
     const input = bytes('data:ab\ndata:c\n\n')
-    t.same(parseAll([input], { maxEventSize: 38 }), [['event', 'message', 'ab\nc', '']])
-    throwsError(t, () => parseAll([input], { maxEventSize: 37 }), tooLarge(37))
+    t.same(parseAll([input], { maxEventSize: 9 }), [['event', 'message', 'ab\nc', '']])
+    throwsError(t, () => parseAll([input], { maxEventSize: 8 }), tooLarge(8))
     const long = 'x'.repeat(40)
-    const longInput = bytes(`data:${long}\ndata:c\n\n`) // 41 (more than 32), then 6: 47
+    const longInput = bytes(`data:${long}\ndata:c\n\n`) // 41, then 6: 47
     t.same(parseAll([longInput], { maxEventSize: 47 }), [['event', 'message', `${long}\nc`, '']])
     throwsError(t, () => parseAll([longInput], { maxEventSize: 46 }), tooLarge(46))
     t.same(parseAll([bytes('data:abc\n\n')], { maxEventSize: 8 }), [['event', 'message', 'abc', '']])
@@ -164,7 +163,7 @@ t.test('maxEventSize', async (t) => {
   })
 
   t.test('the event type and the ID buffer count, at their value bytes', async (t) => {
-    // type 4 + id 3 + 'data:a' 6 = 13; the data line then counts 32.
+    // type 4 + id 3 + 'data:a' 6 = 13; the data line then counts 2.
     const input = bytes('event:type\nid:one\ndata:a\n\n')
     t.same(parseAll([input], { maxEventSize: 13 }), [['event', 'type', 'a', 'one']])
     throwsError(t, () => parseAll([input], { maxEventSize: 12 }), tooLarge(12))
@@ -196,28 +195,33 @@ t.test('maxEventSize', async (t) => {
     throwsError(t, () => parseAll([ascii], { maxEventSize: 23 }), tooLarge(23))
   })
 
-  t.test('each data line after the first counts at least 96 bytes: two joins and a string', async (t) => {
-    // 'a' + LF: 32; 'b' + LF: 96; then 'data:c' (6) is read: 134.
+  t.test('each data line counts its value bytes and its LF, whatever the number of lines', async (t) => {
+    // 'a' + LF: 2; 'b' + LF: 2; then 'data:c' (6) is read: 10.
     const input = bytes('data:a\ndata:b\ndata:c\n\n')
-    t.same(parseAll([input], { maxEventSize: 134 }), [['event', 'message', 'a\nb\nc', '']])
-    throwsError(t, () => parseAll([input], { maxEventSize: 133 }), tooLarge(133))
-    // A longer value counts its bytes and LF: 32 + 101, then 6.
+    t.same(parseAll([input], { maxEventSize: 10 }), [['event', 'message', 'a\nb\nc', '']])
+    throwsError(t, () => parseAll([input], { maxEventSize: 9 }), tooLarge(9))
+    // A longer value counts its bytes and LF: 2 + 101, then 6.
     const long = bytes(`data:a\ndata:${'x'.repeat(100)}\ndata:c\n\n`)
-    t.same(parseAll([long], { maxEventSize: 139 }), [['event', 'message', `a\n${'x'.repeat(100)}\nc`, '']])
-    throwsError(t, () => parseAll([long], { maxEventSize: 138 }), tooLarge(138))
-    // An empty value adds one join only: 32 + 32, then 6.
+    t.same(parseAll([long], { maxEventSize: 109 }), [['event', 'message', `a\n${'x'.repeat(100)}\nc`, '']])
+    throwsError(t, () => parseAll([long], { maxEventSize: 108 }), tooLarge(108))
+    // An empty value counts its LF: 2 + 1, then 6.
     const empty = bytes('data:a\ndata\ndata:c\n\n')
-    t.same(parseAll([empty], { maxEventSize: 70 }), [['event', 'message', 'a\n\nc', '']])
-    throwsError(t, () => parseAll([empty], { maxEventSize: 69 }), tooLarge(69))
+    t.same(parseAll([empty], { maxEventSize: 9 }), [['event', 'message', 'a\n\nc', '']])
+    throwsError(t, () => parseAll([empty], { maxEventSize: 8 }), tooLarge(8))
     // A data value that is not ASCII counts two bytes per unit: 'é' x 100 is 200 bytes and 100 units,
     // 100 bytes that are not UTF-8 decode to 100 U+FFFD, 'x' x 100 and a euro sign to 101 units.
     const wide = (value, limit) => parseAll([Buffer.concat([bytes('data:a\ndata:'), value, bytes('\ndata:c\n\n')])], { maxEventSize: limit })
-    t.equal(wide(bytes('\u00e9'.repeat(100)), 32 + 201 + 6)[0][2].length, 104)
-    throwsError(t, () => wide(bytes('\u00e9'.repeat(100)), 32 + 201 + 5), tooLarge(238))
-    t.equal(wide(Buffer.alloc(100, 0xff), 32 + 201 + 6)[0][2].length, 104)
-    throwsError(t, () => wide(Buffer.alloc(100, 0xff), 32 + 201 + 5), tooLarge(238))
-    t.equal(wide(bytes(`${'x'.repeat(100)}\u20ac`), 32 + 203 + 6)[0][2].length, 105)
-    throwsError(t, () => wide(bytes(`${'x'.repeat(100)}\u20ac`), 32 + 203 + 5), tooLarge(240))
+    t.equal(wide(bytes('\u00e9'.repeat(100)), 2 + 201 + 6)[0][2].length, 104)
+    throwsError(t, () => wide(bytes('\u00e9'.repeat(100)), 2 + 201 + 5), tooLarge(208))
+    t.equal(wide(Buffer.alloc(100, 0xff), 2 + 201 + 6)[0][2].length, 104)
+    throwsError(t, () => wide(Buffer.alloc(100, 0xff), 2 + 201 + 5), tooLarge(208))
+    t.equal(wide(bytes(`${'x'.repeat(100)}\u20ac`), 2 + 203 + 6)[0][2].length, 105)
+    throwsError(t, () => wide(bytes(`${'x'.repeat(100)}\u20ac`), 2 + 203 + 5), tooLarge(210))
+    // A thousand one-byte lines count two bytes each, the event's bytes, not the strings that join
+    // them: 999 x 2, then 'data:x' (6) is read. (The 1,000,000-line event: parser-many-lines.test.js.)
+    const many = bytes(`${'data:x\n'.repeat(1000)}\n`)
+    t.equal(parseAll([many], { maxEventSize: 2004 })[0][2], 'x\n'.repeat(1000).slice(0, -1))
+    throwsError(t, () => parseAll([many], { maxEventSize: 2003 }), tooLarge(2003))
   })
 
   t.test('events before the overflow in the same chunk are delivered, later ones not', async (t) => {
@@ -234,10 +238,10 @@ t.test('maxEventSize', async (t) => {
   })
 
   t.test('pending bytes add to the data already buffered', async (t) => {
-    const { parser } = collecting({ maxEventSize: 38 })
-    parser.write(bytes('data:abc\n')) // 32, the least a data line counts
+    const { parser } = collecting({ maxEventSize: 10 })
+    parser.write(bytes('data:abc\n')) // 4
     parser.write(bytes('data:x')) // + 6 pending
-    throwsError(t, () => parser.write(bytes('y')), tooLarge(38))
+    throwsError(t, () => parser.write(bytes('y')), tooLarge(10))
   })
 
   t.test('a pending line that grows past the limit when its end arrives', async (t) => {

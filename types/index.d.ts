@@ -408,7 +408,7 @@ export interface EventSourceParserOptions {
   onRetry? (ms: number): void
   /** Called with the text after `:` of a comment line, one leading space removed. */
   onComment? (text: string): void
-  /** Limit on what one event holds in memory: its data so far (value bytes + 1 per data line, at least 32 for the first line and 96 for each further one, 32 for one without a value), its event type and ID buffer (their value bytes; a value that is not ASCII counts two bytes per UTF-16 unit when V8 stores it so), plus the raw bytes of the line being read. Default 64 MiB; Infinity disables. */
+  /** Limit on what one event holds in memory: its data so far (value bytes + 1 per data line), its event type and ID buffer (their value bytes; a value that is not ASCII counts two bytes per UTF-16 unit when V8 stores it so), plus the raw bytes of the line being read. Default 64 MiB; Infinity disables. */
   maxEventSize?: number
   /** The last event ID string to start from. Default "". */
   lastEventId?: string

@@ -19,10 +19,12 @@
 
 const { utf8Slice, isUint8Array, allocUnsafe } = require('#bytes')
 const { LF, CR, SPACE, COLON, NUL, BOM, DEFAULT_MAX_EVENT_SIZE } = require('../constants')
-const { FIELD_CODES, FIELD_DATA, FIELD_EVENT, FIELD_ID, FIELD_RETRY, fieldStartingWith, retryValue, appendData } = require('./field-rules')
+const {
+  FIELD_CODES, FIELD_DATA, FIELD_EVENT, FIELD_ID, FIELD_RETRY, TAIL_LINES, fieldStartingWith, retryValue, appendData, joinTail
+} = require('./field-rules')
 const { codes: { ERR_INVALID_ARG_TYPE } } = require('../errors/arguments')
 const { codes: { ERR_EVENTSOURCE_EVENT_TOO_LARGE, ERR_EVENTSOURCE_WRITE_AFTER_END } } = require('../errors/parser')
-const { valueCost, idStringCost, dataLineCost } = require('./values')
+const { valueCost, idStringCost } = require('./values')
 
 // #bomMatched once the start of the stream is decided (a BOM dropped, or none there).
 const BOM_DECIDED = -1
@@ -43,6 +45,7 @@ class EventStreamParser {
   #pending = null
   #pendingLength = 0
   // Event state (HTML 9.2.6) and what it costs, counted as ./parser.js counts it.
+  #head = ''
   #data = ''
   #dataLines = 0
   #eventType = ''
@@ -143,6 +146,7 @@ class EventStreamParser {
   }
 
   #clearEvent () {
+    this.#head = ''
     this.#data = ''
     this.#dataLines = 0
     this.#eventType = ''
@@ -195,10 +199,15 @@ class EventStreamParser {
     switch (kind) {
       case FIELD_DATA: {
         // "Append the field value to the data buffer, then append a single U+000A LINE FEED (LF)": the
-        // LF counted here and added before the next value, as ./parser.js does.
+        // LF counted here and added before the next value, and the buffer kept as a head and the rope
+        // of its last lines, as ./parser.js does.
         const lines = this.#dataLines++
         this.#data = appendData(this.#data, lines, value)
-        this.#eventSize += dataLineCost(lines, cost + 1, from === end)
+        this.#eventSize += cost + 1
+        if (lines % TAIL_LINES === TAIL_LINES - 1) {
+          this.#head = joinTail(this.#head, this.#data)
+          this.#data = ''
+        }
         return
       }
       case FIELD_EVENT:
@@ -220,7 +229,7 @@ class EventStreamParser {
       return
     }
     const type = this.#eventType === '' ? 'message' : this.#eventType
-    const data = this.#data
+    const data = this.#head + this.#data
     this.#clearEvent()
     this.#onEvent(type, data, this.#lastEventId)
   }

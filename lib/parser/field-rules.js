@@ -13,6 +13,7 @@
 // anything else, reading the digits of `retry` in place) stays in that parser.
 
 const { COLON, DIGIT_0, DIGIT_9 } = require('../constants')
+const { unshared } = require('./unshared-string')
 
 // Field kinds; FIELD_UNKNOWN for any other name ("the field is ignored").
 const FIELD_UNKNOWN = 0
@@ -116,6 +117,29 @@ function appendData (data, lines, value) {
   return lines === 0 ? value : `${data}\n${value}`
 }
 
+// Joining strings makes a rope in V8, as in the other engines: constant time, but each join holds cons
+// strings (two a line here, and a header when a short value is a copy), up to JOIN_COST bytes a line
+// that are not the event's: an event of one-byte lines held many times its bytes, and ropes that live
+// long survive every young-generation GC, each of which copies them again. So a parser keeps the data
+// buffer in two parts, a head and the rope of its last lines, and every TAIL_LINES lines moves the rope
+// to the head: as it is when its joins hold at most half its characters (it has 2 x JOIN_COST x
+// TAIL_LINES of them or more), else flattened first (copied into one string by unshared()), which
+// leaves a join or two for all its lines. However many lines an event has, the joins its head holds
+// stay within half its characters, those of the rope within TAIL_LINES x JOIN_COST bytes, and each
+// character is copied at most once. (Copying the whole buffer whenever its joins outweighed it instead
+// copied an event of one-byte lines many times over.)
+const JOIN_COST = 96
+const TAIL_LINES = 256
+
+/**
+ * The head of a data buffer with `tail`, the rope of its last lines, moved to it (see above).
+ * @param {string} head
+ * @param {string} tail
+ */
+function joinTail (head, tail) {
+  return head + (tail.length < 2 * JOIN_COST * TAIL_LINES ? unshared(tail) : tail)
+}
+
 module.exports = {
   FIELD_UNKNOWN,
   FIELD_DATA,
@@ -131,5 +155,7 @@ module.exports = {
   digitValue,
   retryValue,
   isAcceptedId,
-  appendData
+  TAIL_LINES,
+  appendData,
+  joinTail
 }

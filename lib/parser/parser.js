@@ -21,14 +21,14 @@ const { asciiSlice, indexOf, isUint8Array } = require('#bytes')
 const { LF, CR, SPACE, COLON, NUL, BOM, DEFAULT_MAX_EVENT_SIZE } = require('../constants')
 const {
   FIELD_UNKNOWN, FIELD_DATA, FIELD_EVENT, FIELD_ID, FIELD_RETRY, EXACT_DIGITS, digitValue, retryValue,
-  appendData
+  TAIL_LINES, appendData, joinTail
 } = require('./field-rules')
 const { codes: { ERR_INVALID_ARG_TYPE } } = require('../errors/arguments')
 const { codes: { ERR_EVENTSOURCE_EVENT_TOO_LARGE, ERR_EVENTSOURCE_WRITE_AFTER_END } } = require('../errors/parser')
 const { unshared } = require('./unshared-string')
 const { PendingLine, NO_PENDING } = require('./pending-line')
 const { isDataField, hasLineEnd, LONG_LINE, LONG_DATA_LINE } = require('./line-bytes')
-const { TEXT_CHUNK, SHORT_TEXT_CHUNK, chunkText, decode, valueCost, idStringCost, dataLineCost } = require('./values')
+const { TEXT_CHUNK, SHORT_TEXT_CHUNK, chunkText, decode, valueCost, idStringCost } = require('./values')
 
 // How many bytes of chunk text the data buffer may keep alive beyond its own length (see #unpin()).
 const PIN_SLACK = 64 * 1024
@@ -58,15 +58,16 @@ class EventStreamParser {
   // The line being read, when it spans chunks; NO_PENDING between lines, as an idle source is.
   #pending = NO_PENDING
   // Event state (HTML 9.2.6): data buffer, event type buffer, last event ID buffer.
-  // The data buffer is kept without its trailing LF; #dataLines tells "no data" from "empty data".
+  // The data buffer is kept without its trailing LF, as #head + #data: #data the rope of its last lines,
+  // #head the lines before them (field-rules.js, joinTail()). #dataLines tells "no data" from "empty data".
+  #head = ''
   #data = ''
   #dataLines = 0
   #eventType = ''
   #idBuffer = ''
   #lastEventId = ''
-  // What the buffers of the current event cost in memory (./values.js): the data buffer, the
-  // event type buffer and the last event ID buffer, which carries over from one event to the next.
-  // The limit applies to this plus the raw bytes of the line being read.
+  // What the buffers of the current event cost (./values.js): the data, event type and last event ID buffers (the
+  // last carries over from one event to the next). The limit applies to this plus the raw bytes of the line read.
   #eventSize = 0
   #idCost = 0
   // How many bytes of chunk texts the data buffer may have kept alive since it was last copied (see
@@ -78,11 +79,10 @@ class EventStreamParser {
    * @param {(type: string, data: string, lastEventId: string) => void} options.onEvent
    * @param {(ms: number) => void} [options.onRetry] called as soon as a valid `retry` line is parsed
    * @param {(text: string) => void} [options.onComment] called with the text after `:` (one leading space removed)
-   * @param {number} [options.maxEventSize] the limit on what one event holds in memory: its data so far
-   *   (value bytes plus one per data line, at least 32 for the first line and 96 for each further one
-   *   with a value, 32 for one without), its event type and the ID buffer (their value bytes), plus the
-   *   raw bytes of the line being read, complete or not; a value that is not ASCII counts two bytes per
-   *   UTF-16 unit when that is more; Infinity disables
+   * @param {number} [options.maxEventSize] the limit on what one event holds in memory: its data so far (value
+   *   bytes plus one per data line), its event type and the ID buffer (their value bytes), plus the raw bytes of
+   *   the line being read, complete or not; a value that is not ASCII counts two bytes per UTF-16 unit when that
+   *   is more; Infinity disables
    * @param {string} [options.lastEventId] the last event ID string to start from
    */
   constructor (options) {
@@ -129,11 +129,11 @@ class EventStreamParser {
     }
   }
 
-  // One `data:` line and the blank line after it, nothing else of the event before (LLM token streams
-  // send nothing else): dispatched at once, its value a slice of the chunk's text, the event's buffers
-  // never written. False, having done nothing, for any other line. (Inline, it cost other lines 3%.)
-  // "Nothing else" is read from the cost: the event so far costs no more than its ID when no type was
-  // set, not even one emptied later (whose cost the dispatch below would not clear).
+  // One `data:` line and the blank line after it, nothing else of the event before (LLM token streams send nothing
+  // else): dispatched at once, its value a slice of the chunk's text, the event's buffers never written. False, having
+  // done nothing, for any other line. (Out of line: inline, it slowed other lines.) "Nothing else" is read from the
+  // cost: the event so far costs no more than its ID when no type was set, not even one emptied later (whose cost the
+  // dispatch below would not clear).
   #dataEvent (chunk, lineStart, end, text) {
     if (this.#eventSize !== this.#idCost || !isDataField(chunk, lineStart, end) || end - lineStart + this.#eventSize > this.#maxEventSize) return false
     this.#lastEventId = this.#idBuffer
@@ -262,23 +262,24 @@ class EventStreamParser {
   }
 
   #clearEvent () {
+    this.#head = ''
     this.#data = ''
     this.#dataLines = 0
     this.#eventType = ''
     this.#eventSize = this.#idCost
   }
 
-  // Out of line, once per write at most, when an event is still open at the end of an ASCII chunk:
-  // its data buffer may hold slices of the chunk's text (an ASCII chunk is decoded whole, see write()),
-  // which keep all of that text alive after the write, the bytes of lines that are not data too. Once
-  // the texts kept this way outweigh both the data and PIN_SLACK, the data is copied out of them:
-  // memory stays within twice what is counted plus PIN_SLACK, and the copies cost no more than the
-  // text written since the last one (linear work). The slack spares the common case, an event cut in
-  // two by a chunk boundary, a copy per chunk.
+  // Out of line, once per write at most, when an event is still open at the end of an ASCII chunk: its data buffer
+  // may hold slices of the chunk's text (an ASCII chunk is decoded whole, see write()), which keep all of that text
+  // alive after the write, the bytes of lines that are not data too. Once the texts kept this way outweigh both the
+  // data and PIN_SLACK, the data is copied out of them: memory stays within twice what is counted plus PIN_SLACK, and
+  // the copies cost no more than the text written since the last one (linear work). The slack spares the common case,
+  // an event cut in two by a chunk boundary, a copy per chunk.
   #unpin (text) {
     const pinned = this.#pinned += text.length
-    if (pinned > PIN_SLACK && pinned > this.#data.length) {
-      this.#data = unshared(this.#data)
+    if (pinned > PIN_SLACK && pinned > this.#head.length + this.#data.length) {
+      this.#data = unshared(this.#head + this.#data)
+      this.#head = ''
       this.#pinned = 0
     }
   }
@@ -325,10 +326,9 @@ class EventStreamParser {
     if (pending.length + this.#eventSize > this.#maxEventSize) this.#overflow()
   }
 
-  // The pending line plus bytes [start, end) of `chunk` make one line: joined once, then parsed. Not a
-  // long ASCII `data:` line: its value is the text of its pieces, each decoded on its own
-  // (PendingLine#asciiText()); joining cost two fresh allocations as large as the line, its buffer and
-  // its value (a 1 MiB event in 64 KiB chunks: 0.76-0.79x the time, Node 20 to 26).
+  // The pending line plus bytes [start, end) of `chunk` make one line: joined once, then parsed. Not a long ASCII
+  // `data:` line: its value is the text of its pieces, each decoded on its own (PendingLine#asciiText()); joining
+  // cost two fresh allocations as large as the line, its buffer and its value.
   #joinedLine (chunk, start, end) {
     const pending = this.#pending
     const length = pending.length + (end - start)
@@ -338,9 +338,7 @@ class EventStreamParser {
       const skip = head[5] === SPACE ? 6 : 5
       const value = pending.asciiText(chunk, start, end, skip)
       if (value !== null) {
-        const lines = this.#dataLines++
-        this.#data = appendData(this.#data, lines, value)
-        this.#eventSize += dataLineCost(lines, length - skip + 1, false)
+        this.#addData(value, length - skip + 1)
         return
       }
     }
@@ -372,9 +370,8 @@ class EventStreamParser {
   // Any other field line: its name matched on its bytes against field-rules.js's names, then a colon
   // or the end of the line (a name alone has an empty value); any other line is an unknown field.
   #field (bytes, start, end, text, first) {
-    // FIELD_NAMES spelled out on their bytes, by first letter as fieldStartingWith() has them (a test
-    // holds the two to the same names): a loop over FIELD_CODES cost 290 instructions more per line,
-    // and fieldStartingWith()'s own switch 6% on Node 24.
+    // FIELD_NAMES spelled out on their bytes, by first letter as fieldStartingWith() has them (a test holds the two
+    // to the same names): a loop over FIELD_CODES, or fieldStartingWith()'s own switch, cost more per line.
     let kind = FIELD_UNKNOWN
     let nameEnd = start
     switch (first) {
@@ -430,15 +427,22 @@ class EventStreamParser {
     }
   }
 
-  // "Append the field value to the data buffer, then append a single U+000A LINE FEED (LF)."
-  // The LF is counted here and added before the next value instead, so dispatch need not strip it.
+  // A data line's value, decoded: one from an ASCII chunk's text is ASCII, only others can cost two bytes per unit.
   #appendData (bytes, start, end, text) {
     const value = decode(bytes, start, end, text)
-    // A value from an ASCII chunk's text is ASCII: only others can cost two bytes per unit.
-    const cost = text === null ? valueCost(value, end - start) + 1 : end - start + 1
+    this.#addData(value, text === null ? valueCost(value, end - start) + 1 : end - start + 1)
+  }
+
+  // "Append the field value to the data buffer, then append a single U+000A LINE FEED (LF)." The LF is counted here
+  // (`cost` is the value's and its LF's) and added before the next value instead, so dispatch need not strip it;
+  // every TAIL_LINES lines the rope of the last ones moves to the head (field-rules.js, joinTail()).
+  #addData (value, cost) {
     const lines = this.#dataLines++
     this.#data = appendData(this.#data, lines, value)
-    this.#eventSize += dataLineCost(lines, cost, start === end)
+    this.#eventSize += cost
+    if (lines % TAIL_LINES !== TAIL_LINES - 1) return
+    this.#head = joinTail(this.#head, this.#data)
+    this.#data = ''
   }
 
   // "If the field value does not contain U+0000 NULL, then set the last event ID buffer to the field
@@ -483,7 +487,7 @@ class EventStreamParser {
       return
     }
     const type = this.#eventType === '' ? 'message' : this.#eventType
-    const data = this.#data
+    const data = this.#head + this.#data
     this.#clearEvent()
     this.#onEvent(type, data, this.#lastEventId)
   }

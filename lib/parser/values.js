@@ -1,7 +1,7 @@
 'use strict'
 
 // The values of an event-stream line, for EventSourceParser (./parser.js): which chunks are decoded
-// whole, a value decoded from its bytes, and what it costs in memory under maxEventSize. Plain functions
+// whole, a value decoded from its bytes, and what it costs under maxEventSize. Plain functions
 // of bytes and strings: nothing here keeps state.
 
 const { utf8Slice, asciiSlice, isAscii } = require('#bytes')
@@ -48,6 +48,13 @@ function chunkText (chunk, length) {
   return shortText(chunk, length)
 }
 
+// What an event costs for maxEventSize is what it holds: each value's bytes (two per UTF-16 unit where V8
+// stores it so, see valueCost()) and one for each data line's LF; the parser adds the raw bytes of the
+// line being read. Holding it takes a bounded amount more, which is not counted: string headers, and
+// the strings that join its data lines, which the parsers keep within a fraction of the data's bytes
+// (field-rules.js, joinTail()). Counting each join instead, as an earlier rule did, failed an event of
+// a million one-byte data lines under a limit many times its bytes.
+
 // What a decoded value of `byteLength` bytes costs for maxEventSize: its bytes, or two bytes per UTF-16
 // unit when V8 stores it so (a character above U+00FF). A value of fewer units than bytes has
 // multi-byte characters; one of as many is ASCII, unless it holds U+FFFD, which bytes that are not
@@ -63,29 +70,4 @@ function idStringCost (id) {
   return 2 * id.length
 }
 
-// What the buffered fields cost in memory, for maxEventSize (measured with 200,000 lines of each shape,
-// Node 20 and 24). A value costs its bytes; one that is not ASCII may be stored at two bytes per UTF-16
-// unit, and then costs that (see valueCost). The first data line of an event is the data buffer itself: its value and
-// LF, at least DATA_LINE_COST, what a small string costs with its header. Each further line joins it
-// as `data + '\n' + value`: two V8 cons strings of 32 bytes and the value (a 32-byte slice, or a
-// 16-byte header and up to 8 bytes of alignment before its characters): at least DATA_JOIN_COST. An
-// empty value makes one cons string: DATA_LINE_COST. A long value counts its bytes, its overhead being
-// small beside them. Counting 32 for every line let 2 M short lines under a 64 MiB limit take 231 MiB.
-const DATA_LINE_COST = 32
-const DATA_JOIN_COST = 96
-
-/**
- * What a data line adds to the event's cost: `cost` is its value's (valueCost()) plus one for its LF,
- * `lines` how many data lines came before it in the event, `empty` whether its value is empty.
- * @param {number} lines
- * @param {number} cost
- * @param {boolean} empty
- */
-function dataLineCost (lines, cost, empty) {
-  if (lines === 0) return cost > DATA_LINE_COST ? cost : DATA_LINE_COST
-  // `data + '\n' + ''` is one cons string: `+ ''` makes none.
-  if (empty) return DATA_LINE_COST
-  return cost > DATA_JOIN_COST ? cost : DATA_JOIN_COST
-}
-
-module.exports = { TEXT_CHUNK, SHORT_TEXT_CHUNK, chunkText, decode, valueCost, idStringCost, dataLineCost }
+module.exports = { TEXT_CHUNK, SHORT_TEXT_CHUNK, chunkText, decode, valueCost, idStringCost }

@@ -31,7 +31,7 @@ const { codes: { ERR_INVALID_ARG_TYPE } } = require('../../errors/arguments')
 const { codes: { ERR_EVENTSOURCE_PARSER_TERMINATED } } = require('../../errors/drop-in')
 const {
   FIELD_NAMES, FIELD_DATA, FIELD_EVENT, FIELD_ID, FIELD_RETRY, MAX_FIELD_NAME,
-  fieldStartingWith, continuesField, retryValue, isAcceptedId, appendData
+  TAIL_LINES, fieldStartingWith, continuesField, retryValue, isAcceptedId, appendData, joinTail
 } = require('../../parser/field-rules')
 const { unknownFieldError, invalidRetryError, overflowError } = require('./string-lines')
 const { PendingText } = require('./pending-text')
@@ -64,6 +64,7 @@ class CompactStringParser {
   // The event being read; its ID and type are undefined until a line sets them.
   #id
   #type
+  #head = ''
   #data = ''
   #dataLines = 0
 
@@ -123,7 +124,7 @@ class CompactStringParser {
     } else if (pos < chunk.length) {
       this.#keepIncomplete(chunk.slice(pos))
     }
-    if (this.#pending.length + this.#data.length > this.#maxBufferSize) this.#overflow()
+    if (this.#pending.length + this.#head.length + this.#data.length > this.#maxBufferSize) this.#overflow()
   }
 
   /** @param {{ consume?: boolean }} [options] */
@@ -207,8 +208,13 @@ class CompactStringParser {
     }
     switch (FIELD_NAMES.indexOf(colon === -1 ? line : line.slice(0, colon))) {
       case FIELD_DATA: {
+        // Kept as a head and the rope of the last lines, as ./string-parser.js keeps it.
         const lines = this.#dataLines++
         this.#data = appendData(this.#data, lines, value)
+        if (lines % TAIL_LINES === TAIL_LINES - 1) {
+          this.#head = joinTail(this.#head, this.#data)
+          this.#data = ''
+        }
         return lines === 0
       }
       case FIELD_EVENT:
@@ -234,7 +240,7 @@ class CompactStringParser {
   #dispatch () {
     const id = this.#id
     const type = this.#type
-    const data = this.#data
+    const data = this.#head + this.#data
     const lines = this.#dataLines
     this.#clearEvent()
     if (id !== undefined && this.#onId != null) {
@@ -248,6 +254,7 @@ class CompactStringParser {
   #clearEvent () {
     this.#id = undefined
     this.#type = undefined
+    this.#head = ''
     this.#data = ''
     this.#dataLines = 0
   }
@@ -255,7 +262,7 @@ class CompactStringParser {
   // After a line: whether parsing stops here (the data buffer past the limit, or a callback's feed past it).
   #stopped () {
     if (this.#terminated) return true
-    if (this.#data.length <= this.#maxBufferSize) return false
+    if (this.#head.length + this.#data.length <= this.#maxBufferSize) return false
     this.#overflow()
     return true
   }

@@ -18,7 +18,7 @@ const { codes: { ERR_INVALID_ARG_TYPE } } = require('../../errors/arguments')
 const { codes: { ERR_EVENTSOURCE_PARSER_TERMINATED } } = require('../../errors/drop-in')
 const {
   FIELD_UNKNOWN, FIELD_DATA, FIELD_EVENT, FIELD_RETRY, MAX_FIELD_NAME,
-  fieldStartingWith, continuesField, retryValue, isAcceptedId, appendData
+  TAIL_LINES, fieldStartingWith, continuesField, retryValue, isAcceptedId, appendData, joinTail
 } = require('../../parser/field-rules')
 const {
   isDataField, isEventField, isIdField, isField, unknownFieldError, invalidRetryError, overflowError
@@ -41,10 +41,9 @@ const COMMENT = -1
 // characters: a name (at most 5) and its colon.
 const FIELD_HEAD = MAX_FIELD_NAME + 1
 
-// A feed up to this long is searched for line ends unit by unit: String#indexOf is a call into the
-// runtime, and a feed without a line end needs two of them. Past 8 units the loop costs more than the
-// calls: with 16, a 9-character event per feed (`data: x` and its blank line) took 1.1x to 1.3x
-// eventsource-parser's time (Node 20 to 26); with 8, 0.56x to 0.6x, drips of 1 to 7 unchanged.
+// A feed up to this long is searched for line ends unit by unit: String#indexOf is a call into the runtime, and a feed
+// without a line end needs two of them. Past 8 units the loop costs more than the calls: with 16, a 9-character event
+// per feed (`data: x` and its blank line) took longer than in eventsource-parser, drips of 1 to 7 no less time.
 const SHORT_FEED = 8
 
 function noop () {}
@@ -58,10 +57,11 @@ class StringParser {
   // Infinity when there is no limit (see #pastLimit).
   #maxBufferSize
 
-  // The event being read: its ID and type (undefined until a line sets them), its data buffer and
-  // how many data lines made it.
+  // The event being read: its ID and type (undefined until a line sets them), its data buffer (#head + #data, #data
+  // the rope of its last lines: lib/parser/field-rules.js, joinTail()) and how many data lines made it.
   #id = undefined
   #type = undefined
+  #head = ''
   #data = ''
   #dataLines = 0
 
@@ -124,10 +124,9 @@ class StringParser {
   // Parses the lines of `text` from `pos`; returns where the incomplete line after them starts, or -1
   // when parsing stopped (an overflow). `cr` is the index of the first CR at or after `pos` (-1: none);
   // `crFree` says whether the feed has none at all, which decides one of eventsource-parser's limit
-  // checks (see #parseLF). Nothing after the loops needs type feedback: a loop that V8 compiles while it
-  // runs (on-stack replacement), on the first long feed, would otherwise leave with a deoptimization,
-  // and the compiled loop is kept and reused, deoptimizing at each exit (seen on Node 24: tiny events
-  // 1.4x eventsource-parser's time). The caller finishes the feed (#endFeed).
+  // checks (see #parseLF). Nothing after the loops needs type feedback: a loop that V8 compiles while it runs
+  // (on-stack replacement), on the first long feed, would otherwise leave with a deoptimization, and the compiled loop
+  // is kept and reused, deoptimizing at each exit (seen on Node 24, on tiny events). The caller finishes the feed.
   #parse (text, pos, cr, crFree) {
     if (cr === -1) return this.#parseLF(text, pos, text.indexOf('\n', pos), crFree)
     const length = text.length
@@ -182,7 +181,7 @@ class StringParser {
           lf = pos < length ? text.indexOf('\n', pos) : -1
           continue
         }
-        this.#data = appendData(this.#data, this.#dataLines++, value)
+        this.#addData(value)
         if (this.#pastLimit(0)) {
           this.#overflow()
           return -1
@@ -369,7 +368,7 @@ class StringParser {
   // Any line but a blank one: the common fields first, as #parse reads them.
   #line (text, start, end) {
     if (isDataField(text, start)) {
-      this.#data = appendData(this.#data, this.#dataLines++, text.slice(text.charCodeAt(start + 5) === SPACE ? start + 6 : start + 5, end))
+      this.#addData(text.slice(text.charCodeAt(start + 5) === SPACE ? start + 6 : start + 5, end))
     } else if (isEventField(text, start)) {
       const value = text.slice(text.charCodeAt(start + 6) === SPACE ? start + 7 : start + 6, end)
       this.#type = value === '' ? undefined : value
@@ -404,7 +403,7 @@ class StringParser {
         this.#onError(invalidRetryError(value, text.slice(start, end)))
       }
     } else if (kind === FIELD_DATA) {
-      this.#data = appendData(this.#data, this.#dataLines++, '')
+      this.#addData('')
     } else if (kind === FIELD_EVENT) {
       this.#type = undefined
     } else {
@@ -428,7 +427,7 @@ class StringParser {
       return
     }
     const type = this.#type
-    const data = this.#data
+    const data = this.#head + this.#data
     this.#clearEvent()
     if (id !== undefined && this.#onId !== null) {
       const resets = this.#resets
@@ -456,8 +455,18 @@ class StringParser {
   #clearEvent () {
     this.#id = undefined
     this.#type = undefined
+    this.#head = ''
     this.#data = ''
     this.#dataLines = 0
+  }
+
+  // "Append the field value to the data buffer", its head and rope kept as lib/parser/field-rules.js, joinTail() says.
+  #addData (value) {
+    const lines = this.#dataLines++
+    this.#data = appendData(this.#data, lines, value)
+    if (lines % TAIL_LINES !== TAIL_LINES - 1) return
+    this.#head = joinTail(this.#head, this.#data)
+    this.#data = ''
   }
 
   // After a line that may have made a callback: whether parsing stops here, because the data buffer
@@ -469,15 +478,13 @@ class StringParser {
     return true
   }
 
-  // Whether the data buffer and `pending` more characters are past maxBufferSize. Without a limit (or
-  // with Infinity, which no length passes) no length is read: the data buffer is a string of any of
-  // V8's kinds (flat, joined, sliced; one- or two-byte), so a `.length` on it meets more hidden classes
-  // than an inline cache keeps, and goes megamorphic: a stub-cache probe per data line, and a miss into
-  // the runtime after every full GC, which empties the stub cache. (UTF-8 text in one 64 KiB feed,
-  // Node 20, after the benchmark's other shapes, a full GC before each call: 69.4 µs with the read,
-  // 60.5 without.)
+  // Whether the data buffer and `pending` more characters are past maxBufferSize. Without a limit (or with Infinity,
+  // which no length passes) no length is read: the data buffer's strings are of any of V8's kinds (flat, joined,
+  // sliced; one- or two-byte), so a `.length` on them meets more hidden classes than an inline cache keeps, and goes
+  // megamorphic: a stub-cache probe per data line, and a miss into the runtime after every full GC, which empties the
+  // stub cache (measured on UTF-8 text in one 64 KiB feed).
   #pastLimit (pending) {
-    return this.#maxBufferSize !== Infinity && pending + this.#data.length > this.#maxBufferSize
+    return this.#maxBufferSize !== Infinity && pending + this.#head.length + this.#data.length > this.#maxBufferSize
   }
 
   // Past maxBufferSize: what is buffered is dropped, and feed() throws until reset().
