@@ -17,7 +17,7 @@ const { isDeepStrictEqual } = require('node:util')
 const { EventStreamParser: ByteParser } = require('../lib/parser/parser')
 const { EventStreamParser: CompactParser } = require('../lib/parser/compact-parser')
 const { testCase, cutsOf } = require('./fuzz/arbitraries')
-const { split, describeBytes, describeSizes, prng, randomSplit } = require('./helpers')
+const { split, sizeCuts, describeBytes, describeSizes, prng, randomSplit } = require('./helpers')
 const { meterByteWork: meter } = require('./helpers/byte-meter')
 
 const seed = Number(process.env.FUZZ_SEED ?? 20261126)
@@ -28,7 +28,7 @@ const reentry = fc.oneof(
   { weight: 3, arbitrary: fc.constant(null) },
   { weight: 1, arbitrary: fc.record({ at: fc.integer({ min: 1, max: 6 }), call: fc.constantFrom('reset', 'end') }) }
 )
-// Limits around what the generated events cost (a data line costs at least 32), and none.
+// Limits around what the generated events cost, and none.
 const limit = fc.oneof(
   { weight: 2, arbitrary: fc.constant(undefined) },
   { weight: 2, arbitrary: fc.integer({ min: 1, max: 400 }) },
@@ -113,6 +113,34 @@ for (const [name, load] of [
     else t.pass('no counterexample')
   })
 }
+
+// The random cases above have a few data lines an event; both parsers keep an event's data as a head and
+// the rope of its last lines, moved to the head every TAIL_LINES lines (lib/parser/field-rules.js).
+// Events of hundreds of lines, short and long (a rope of long lines is moved as it is, one of short
+// lines flattened), ASCII or not, whole or in chunks, under limits around their sizes.
+t.test('events of hundreds of data lines: the same as the byte parser', async (t) => {
+  const random = prng(46)
+  const values = ['', 'x', 'y\u00e9', '\u20ac\u20ac', 'z'.repeat(300), 'data'.repeat(50)]
+  let text = ''
+  for (const lines of [255, 256, 257, 600, 1300]) {
+    for (let i = 0; i < lines; i++) text += `data:${random.pick(values)}\n`
+    text += lines === 600 ? `event: e${lines}\nid: ${lines}\n\n` : '\n'
+  }
+  const input = Buffer.from(text)
+  const chunkings = { whole: [input], '64 KiB': split(input, sizeCuts(input.length, 65536)), '1-300 bytes': randomSplit(input, prng(7), { min: 1, max: 300 }) }
+  const web = (await import(pathToFileURL(path.join(__dirname, '../web/parser/compact-parser.mjs')).href)).EventStreamParser
+  // What the byte parser did: events, and under some limits an overflow after some of them.
+  const seen = new Set()
+  for (const [name, chunks] of Object.entries(chunkings)) {
+    for (const maxEventSize of [undefined, 400, 20_000, 60_000, 100_000]) {
+      const expected = observe(ByteParser, [chunks], { maxEventSize }, null)
+      for (const [kind] of expected) seen.add(kind)
+      t.same(observe(CompactParser, [chunks], { maxEventSize }, null), expected, `${name}, limit ${maxEventSize}: lib/'s compact parser, the same`)
+      t.same(observe(web, [chunks], { maxEventSize }, null), expected, 'web/\'s: the same')
+    }
+  }
+  t.ok(seen.has('event') && seen.has('threw'), 'events, and overflows')
+})
 
 t.test('the differential sees a difference: a parser that ignores CR as a line end', async (t) => {
   // The property is not vacuous: a compact parser with one rule wrong fails it.

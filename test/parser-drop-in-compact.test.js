@@ -193,6 +193,31 @@ t.test('inputs at every chunking, with and without a limit and onComment', async
   }
 })
 
+// The random cases have a few data lines an event; both parsers keep an event's data as a head and the
+// rope of its last lines, moved to the head every TAIL_LINES lines (lib/parser/field-rules.js). Events of
+// hundreds of lines, short and long, in feeds of several sizes, under limits around their sizes.
+t.test('events of hundreds of data lines, the same as StringParser', async (t) => {
+  const random = prng(46)
+  const values = ['', 'x', 'y\u00e9', '\ud83d\ude00', 'z'.repeat(300), 'data'.repeat(50)]
+  let text = ''
+  for (const lines of [255, 256, 257, 600, 1300]) {
+    for (let i = 0; i < lines; i++) text += `data:${random.pick(values)}\n`
+    text += lines === 600 ? `event: e${lines}\nid: ${lines}\n\n` : '\n'
+  }
+  const web = (await webModule('compact-string-parser.mjs')).StringParser
+  const seen = new Set()
+  for (const [name, cuts] of [['whole', []], ['16 KiB feeds', sizeCuts(text.length, 16 * 1024)], ['1-300 characters', randomCuts(text.length, prng(7), { min: 1, max: 300 })]]) {
+    for (const maxBufferSize of [undefined, 20_000, 60_000, 100_000]) {
+      const c = { callbacks: CALLBACKS, consume: false, end: false, reentries: [], maxBufferSize, streams: [splitString(text, cuts)] }
+      const expected = observe(StringParser, c)
+      for (const [kind] of expected) seen.add(kind)
+      t.same(observe(CompactParser, c), expected, `${name}, maxBufferSize ${maxBufferSize}: lib/'s, the same`)
+      t.same(observe(web, c), expected, 'web/\'s, the same')
+    }
+  }
+  t.ok(seen.has('event') && seen.has('threw'), 'events, and overflows')
+})
+
 t.test('what the random cases exercised', async (t) => {
   // Counted on StringParser over the cases the property draws: a generator change that stopped reaching
   // the limit or the reentrant calls would make the test above weaker without failing it.

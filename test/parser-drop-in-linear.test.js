@@ -158,6 +158,19 @@ t.test('many short events dripped in 1-8 character feeds cost linear work, LF an
   }
 })
 
+t.test('an event of 200,000 one-character data lines costs linear work, its data flattened in bounded steps', async (t) => {
+  // The strings that join its lines are bounded by flattening them now and then (joinTail() of
+  // lib/parser/field-rules.js): each character is copied a bounded number of times, not the whole data
+  // buffer each time.
+  const lines = 200_000
+  const input = `${'data:x\n'.repeat(lines)}\n`
+  for (const [name, feeds] of [['64 KiB feeds', splitString(input, sizeCuts(input.length, 64 * 1024))], ['1-8 character feeds', drip(input, 1, 8, 5)]]) {
+    const { events, counts } = run(feeds)
+    t.same(events.map((data) => data === 'x\n'.repeat(lines).slice(0, -1)), [true], `${name}: the event, whole`)
+    linear(t, counts, input.length, FACTOR)
+  }
+})
+
 t.test('large feeds: each character searched once for LF and once for CR', async (t) => {
   const parts = []
   let ids = 0

@@ -9,7 +9,7 @@ const rules = require('../lib/parser/field-rules')
 
 const {
   FIELD_UNKNOWN, FIELD_DATA, FIELD_EVENT, FIELD_ID, FIELD_RETRY, FIELD_NAMES, FIELD_CODES, MAX_FIELD_NAME,
-  fieldStartingWith, continuesField, digitValue, retryValue, isAcceptedId, appendData
+  fieldStartingWith, continuesField, digitValue, retryValue, isAcceptedId, appendData, TAIL_LINES, joinTail
 } = rules
 
 t.test('the names, as strings and as code units, and the longest', async (t) => {
@@ -71,6 +71,17 @@ t.test('data: lines joined with LF; the first line is the buffer itself', async 
   t.equal(data, 'a\n\nb')
   t.equal(appendData('', 0, ''), '', 'one empty line')
   t.equal(appendData('', 1, ''), '\n', 'two empty lines')
+})
+
+// Whether the rope was flattened does not show in the string: test/parser-memory.test.js measures it.
+t.test('joinTail(): the head with the rope of the last lines after it, short lines or long', async (t) => {
+  let short = ''
+  for (let i = 0; i < TAIL_LINES; i++) short = appendData(short, i + 1, 'x')
+  let long = ''
+  for (let i = 0; i < TAIL_LINES; i++) long = appendData(long, i + 1, 'y'.repeat(400))
+  for (const [name, tail] of [['short lines', short], ['long lines', long], ['none', '']]) {
+    t.equal(joinTail('head', tail), `head${tail}`, name)
+  }
 })
 
 // The byte parser spells the names out on bytes, for speed (lib/parser/parser.js, #field): it must

@@ -11,6 +11,7 @@ const { Buffer } = require('node:buffer')
 const { EventSourceParser } = require('..')
 const { prng, randomSplit } = require('./helpers')
 const { meterByteWork: meter } = require('./helpers/byte-meter')
+const { meterStringWork: meterStrings } = require('./helpers/string-meter')
 
 // A bound of 3 bytes copied (or allocated) per input byte: each byte of a dripped line is copied
 // once into the parser's scratch buffer and once into the joined line.
@@ -27,6 +28,13 @@ const originals = {
 /** Cuts `bytes` into views of min..max bytes each, from a seeded PRNG (made before metering starts). */
 function drip (bytes, min, max, seed = 1) {
   return randomSplit(bytes, prng(seed), { min, max })
+}
+
+/** `bytes` as chunks of `size` bytes (made before metering starts). */
+function chunksOf (bytes, size) {
+  const chunks = []
+  for (let i = 0; i < bytes.length; i += size) chunks.push(bytes.subarray(i, i + size))
+  return chunks
 }
 
 function dataLine (size) {
@@ -151,6 +159,32 @@ t.test('many short events dripped in 1-8 byte slices cost linear copying', async
   t.ok(counts.allocated <= FACTOR * input.length, `allocated ${counts.allocated} bytes for ${input.length}`)
   // Short lines never outgrow one scratch buffer, and it is reused after each line.
   t.ok(counts.largeAllocations <= 1, `${counts.largeAllocations} allocation(s) of 1 KiB or more`)
+})
+
+// An event of many short data lines: the strings that join its lines are bounded by flattening them now
+// and then (lib/parser/field-rules.js, joinTail()), which must copy each character a bounded number of
+// times, not the whole data buffer each time. Strings are copied by String#slice (values cut out of an
+// ASCII chunk's text, and unshared(), which flattens), counted with test/helpers/string-meter.js.
+t.test('an event of 200,000 one-byte data lines costs linear copying, its data flattened in bounded steps', async (t) => {
+  const lines = 200_000
+  const ascii = Buffer.from(`${'data:x\n'.repeat(lines)}\n`)
+  // A comment with an é every 4 KiB: no chunk is ASCII, so values are decoded one by one.
+  const utf8 = Buffer.from(`${`: \u00e9\n${'data:x\n'.repeat(585)}`.repeat(Math.ceil(lines / 585))}\n`)
+  const shapes = {
+    'ASCII, 64 KiB chunks': chunksOf(ascii, 64 * 1024),
+    'not ASCII, 64 KiB chunks': chunksOf(utf8, 64 * 1024),
+    'dripped in 1-8 byte slices': drip(ascii, 1, 8, 5)
+  }
+  for (const [name, chunks] of Object.entries(shapes)) {
+    const input = chunks.reduce((sum, chunk) => sum + chunk.length, 0)
+    let result
+    const strings = meterStrings(() => { result = run(chunks) })
+    const { events, counts } = result
+    const count = name.startsWith('not') ? 585 * Math.ceil(lines / 585) : lines
+    t.same(events.map((data) => data === 'x\n'.repeat(count).slice(0, -1)), [true], `${name}: the event, whole`)
+    t.ok(strings.sliced <= 2 * input, `sliced ${strings.sliced} characters for ${input} bytes`)
+    t.ok(counts.copied <= FACTOR * input, `copied ${counts.copied} bytes for ${input}`)
+  }
 })
 
 t.test('a line dripped over more than one scratch buffer keeps its byte order', async (t) => {

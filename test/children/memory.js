@@ -23,6 +23,15 @@
 //     before it throws ERR_EVENTSOURCE_EVENT_TOO_LARGE (found by a first parser); the memory it then
 //     holds is reported.
 //
+//   node --expose-gc memory.js many-lines <parser> <lines>
+//     An event of <lines> one-byte data lines (`data:x`), in chunks of about 64 KiB, not yet ended by its
+//     blank line: the memory the parser then holds is reported, with the event's bytes (two a line: the
+//     value and its LF). <parser>: byte (EventSourceParser), compact (the byte parser browsers run),
+//     drop-in (createParser() of whatwg-eventsource/parser, fed strings) or compact-drop-in (the one
+//     browsers run). A comment with an é leads each chunk: the byte parser decodes its values one by one
+//     (an ASCII chunk is decoded whole, and an event's data copied out of such texts now and then). Then
+//     the blank line: whether the event arrived whole is reported.
+//
 //   node --expose-gc memory.js idle-parsers <count> <shape>
 //     <count> parsers, each given one event and then nothing more (an idle connection's parser); the
 //     memory they then hold is reported, per parser. shape `split`: its lines came in two chunks each;
@@ -209,6 +218,49 @@ function parser () {
   return { mode, shape, maxEventSize, chunks: overflowAt, growth, ratio: growth / maxEventSize }
 }
 
+// A parser of each kind, fed chunks of text as it takes them (bytes, or strings), with no limit.
+const MANY_LINES_PARSERS = {
+  byte: (onData) => {
+    const parser = new EventSourceParser({ onEvent: (type, data) => onData(data), maxEventSize: Infinity })
+    return (text) => parser.write(Buffer.from(text))
+  },
+  compact: (onData) => {
+    const { EventStreamParser } = require('../../lib/parser/compact-parser')
+    const parser = new EventStreamParser({ onEvent: (type, data) => onData(data), maxEventSize: Infinity })
+    return (text) => parser.write(Buffer.from(text))
+  },
+  'drop-in': (onData) => {
+    const parser = require('../../parser').createParser({ onEvent: (event) => onData(event.data) })
+    // A fresh string per feed, as a decoder hands them out.
+    return (text) => parser.feed(Buffer.from(text).toString())
+  },
+  'compact-drop-in': (onData) => {
+    const { StringParser } = require('../../lib/compat/eventsource-parser/compact-string-parser')
+    const { validConfig } = require('../../lib/compat/eventsource-parser/create-parser')
+    const parser = new StringParser(validConfig({ onEvent: (event) => onData(event.data) }))
+    return (text) => parser.feed(Buffer.from(text).toString())
+  }
+}
+
+function manyLines () {
+  const [kind, linesText] = rest
+  const lines = Number(linesText)
+  const make = MANY_LINES_PARSERS[kind]
+  if (make === undefined) throw new Error(`unknown parser ${kind}`)
+  const line = 'data:x\n'
+  const perChunk = Math.floor(CHUNK / line.length)
+  const template = `: \u00e9\n${line.repeat(perChunk)}`
+  let data = null
+  const base = memoryAfterGc()
+  const feed = make((value) => { data = value })
+  for (let fed = 0; fed < lines; fed += perChunk) feed(fed + perChunk <= lines ? template : line.repeat(lines - fed))
+  const growth = memoryAfterGc() - base
+  const bytes = 2 * lines
+  feed('\n')
+  const whole = data !== null && data.length === bytes - 1 && data.startsWith('x\nx') && data.endsWith('x\nx')
+  return { mode, kind, lines, bytes, growth, ratio: growth / bytes, whole }
+}
+
 const IDLE_SHAPES = {
   split: [Buffer.from('id: 1\ndata: a line cut'), Buffer.from(' in two\n\n')],
   'long-id': [Buffer.from(`:${'p'.repeat(16 * 1024 - 60)}\nid: 123e4567-e89b-12d3-a456-426614174000\ndata: x\n\n`)]
@@ -233,7 +285,7 @@ function idleParsers () {
   return { mode, shape: rest[1], count, events, growth, perParser: growth / count }
 }
 
-const MODES = { stalled, slow, parser, 'idle-parsers': idleParsers }
+const MODES = { stalled, slow, parser, 'idle-parsers': idleParsers, 'many-lines': manyLines }
 const main = MODES[mode]
 if (main === undefined || typeof global.gc !== 'function') {
   process.stdout.write(JSON.stringify({ error: `usage: node --expose-gc ${__filename} ${Object.keys(MODES).join('|')} ...` }) + '\n')
