@@ -11,7 +11,8 @@
 //   errors/, validators/, constants.js (shared): each other and platform
 //   platform/          nothing of lib/
 //
-// Also: no file of lib/ is over the house limit of 500 lines.
+// Also: a file of lib/ over 800 lines says why in its opening comment (a line `// Long: why`). Files follow
+// concepts, not a budget: STYLE.md 2.12.
 
 const t = require('tap')
 const fs = require('node:fs')
@@ -20,7 +21,7 @@ const path = require('node:path')
 const root = path.join(__dirname, '..')
 const lib = path.join(root, 'lib')
 const { imports } = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'))
-const MAX_LINES = 500
+const LONG_FILE = 800
 
 // What every layer may use: lib/errors/, lib/validators/ and the files at the top of lib/.
 const SHARED_FOLDERS = ['errors', 'validators']
@@ -97,10 +98,13 @@ t.test('only the entry points and the drop-in itself require a drop-in', async (
   }
 })
 
-t.test(`no file of lib/ is over ${MAX_LINES} lines`, async (t) => {
+t.test(`a file of lib/ over ${LONG_FILE} lines says why`, async (t) => {
   for (const file of files) {
-    const lines = fs.readFileSync(path.join(lib, file), 'utf8').split('\n').length - 1
-    t.ok(lines <= MAX_LINES, `${file}: ${lines} lines`)
+    const text = fs.readFileSync(path.join(lib, file), 'utf8')
+    const lines = text.split('\n').length - 1
+    // The opening comment: the lines before the first that is neither a comment, blank nor 'use strict'.
+    const opening = text.split('\n').slice(0, text.split('\n').findIndex((line) => !/^(\/\/|'use strict'|$)/.test(line)))
+    t.ok(lines <= LONG_FILE || opening.some((line) => line.startsWith('// Long: ')), `${file}: ${lines} lines`)
   }
 })
 

@@ -15,17 +15,21 @@ const measureModule = () => import('../benchmarks/size/measure.mjs')
 const CEILINGS = {
   // Raised for the body of a response a source does not take (init.errorBody): the core the standard build
   // shares gives the error event its body and hands the attempt to a reader; the extensions hold the reader.
-  EventSource: 8_150,
+  EventSource: 8_192,
   'EventSource + whatwg-eventsource/extensions': 14_750,
   EventSourceParser: 2_480,
-  // On the compact string parser (lib/compat/eventsource-parser/compact-string-parser.js): 2,925 and 3,067 B,
-  // the stream's ceiling being its budget.
-  'whatwg-eventsource/parser': 2_940,
-  'whatwg-eventsource/parser/stream': 3_072
+  // On the compact string parser (lib/compat/eventsource-parser/compact-string-parser.js), with the bounded
+  // joins of many data lines (issue 46): the stream over its budget until one string parser serves every
+  // runtime (issue 47), which re-measures both.
+  'whatwg-eventsource/parser': 3_030,
+  'whatwg-eventsource/parser/stream': 3_170
 }
 
 // Why a budget is not met yet (benchmarks/README.md, "Bundle size", has the figures).
-const NOT_YET = {}
+const NOT_YET = {
+  'whatwg-eventsource/parser/stream': 'the compact string parser flattens the data of many-line events (issue 46); ' +
+    'issue 47 replaces the compact twin with the one string parser and sets the budget anew'
+}
 
 let rows
 t.before(async () => {
