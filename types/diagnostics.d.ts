@@ -63,9 +63,15 @@ export interface MessageDiagnostic {
 export interface ErrorDiagnostic {
   readonly source: EventSource
   readonly error: Error & {
-    code?: ErrorCode | string, status?: number, statusText?: string, headers?: DiagnosticsHeaders, url?: string
-    /** The text of the body of a response the source did not take, and whether it was cut (init.errorBody). */
-    body?: string, bodyTruncated?: boolean
+    code?: ErrorCode | string
+    status?: number
+    statusText?: string
+    headers?: DiagnosticsHeaders
+    url?: string
+    /** The text of the body of a response the source did not take (init.errorBody). */
+    body?: string
+    /** Whether that body was cut by a bound of init.errorBody, or by the connection's loss. */
+    bodyTruncated?: boolean
   }
   readonly code: ErrorCode | string | undefined
   /** The response status, when a response arrived. */
