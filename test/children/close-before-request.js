@@ -8,7 +8,7 @@
 //
 // where: the callback that calls close() (or aborts the init's signal: `signal`)
 //   headers        a synchronous init.headers function
-//   body           a synchronous init.body function (POST)
+//   body           a synchronous init.body function (POST, idempotent)
 //   signal         a synchronous init.headers function that aborts init.signal instead
 //   fetch          a user's fetch, before it calls Node's fetch with the init it was given
 //   dispatcher     a dispatcher's dispatch(), before it hands the request to undici's global Agent
@@ -45,7 +45,9 @@ if (where === 'headers' || where === 'signal') {
     return { 'x-attempt': String(calls) }
   }
 } else if (where === 'body') {
+  // A POST reconnects only when said to (idempotent): here the reconnection is the point.
   init.method = 'POST'
+  init.idempotent = true
   init.body = () => {
     maybeClose()
     return `attempt ${calls}`
