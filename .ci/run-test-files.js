@@ -8,10 +8,11 @@
 //
 //   node .ci/run-test-files.js [--jobs n] [--order <dir of .tap files>] [--durations <file>] [files...]
 //
-// Files default to test/*.test.js. --order: a directory of tap's results (.tap/test-results) from an
-// earlier run; files start longest first by the times found there, so that a long file does not
-// start last. At the end it prints the failed files' output and the slowest files' wall times (all
-// of them to --durations), and exits 1 if any failed.
+// Files default to every test/**/*.test.js (the folders mirror lib/'s layers; package.json's "tap"
+// include). --order: a directory of tap's results (.tap/test-results) from an earlier run; files start
+// longest first by the times found there, so that a long file does not start last. At the end it prints
+// the failed files' output and the slowest files' wall times (all of them to --durations), and exits 1
+// if any failed.
 
 const { spawn } = require('node:child_process')
 const { mkdirSync, readdirSync, readFileSync, writeFileSync } = require('node:fs')
@@ -37,7 +38,10 @@ function parseArgs (argv) {
   }
   if (!Number.isInteger(options.jobs) || options.jobs < 1) throw new Error('--jobs takes a whole number of at least 1')
   if (options.files.length === 0) {
-    options.files = readdirSync(path.join(ROOT, 'test')).filter((f) => f.endsWith('.test.js')).sort().map((f) => `test/${f}`)
+    options.files = readdirSync(path.join(ROOT, 'test'), { recursive: true })
+      .filter((f) => f.endsWith('.test.js'))
+      .map((f) => `test/${f.split(path.sep).join('/')}`)
+      .sort()
   }
   return options
 }

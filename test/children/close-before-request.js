@@ -1,6 +1,6 @@
 'use strict'
 
-// A child process for test/eventsource-close-before-request.test.js: an EventSource closed from inside a
+// A child process for test/eventsource/eventsource-close-before-request.test.js: an EventSource closed from inside a
 // user callback that runs before its request is sent. The child never calls process.exit(): it must
 // exit on its own, which it can only do if nothing (a request, its socket, a timer) is left running.
 //

@@ -1,6 +1,6 @@
 'use strict'
 
-// A child process for test/diagnostics-unobserved.test.js, run with --expose-gc and a young
+// A child process for test/eventsource/diagnostics-unobserved.test.js, run with --expose-gc and a young
 // generation large enough (--min-semi-space-size, --max-semi-space-size) that no scavenge runs during
 // a measurement: the growth of heapUsed over one stream is then what it allocated. It prints one JSON
 // line: the bytes allocated per event, for each round of each mode.

@@ -1,6 +1,6 @@
 'use strict'
 
-// A fresh process for test/fetch-transport.test.js: which transport an EventSource takes, and what it
+// A fresh process for test/transport/fetch-transport.test.js: which transport an EventSource takes, and what it
 // loads, where the test runner's own modules cannot interfere.
 //
 //   node test/children/fetch-transport.js <mode> <event stream URL> <expected log as JSON>

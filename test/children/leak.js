@@ -1,6 +1,6 @@
 'use strict'
 
-// A child process for the leak tests (test/reliability-leaks.test.js, test/soak/leaks.js), run with
+// A child process for the leak tests (test/reliability/reliability-leaks.test.js, test/soak/leaks.js), run with
 // --expose-gc against a server in the parent. The EventSources here are the only things that could
 // keep this process alive: it never calls process.exit(), so the parent can tell whether it exits on
 // its own once they are closed. It prints one JSON line: its report.

@@ -1,6 +1,6 @@
 'use strict'
 
-// A child process for the memory-bound tests (test/reliability-memory.test.js), run with --expose-gc
+// A child process for the memory-bound tests (test/reliability/reliability-memory.test.js), run with --expose-gc
 // by runChild() (test/helpers/child.js) against a server in the parent. It prints one JSON line: its
 // report. "Memory" is heapUsed plus external (Buffers, and the long strings Node decodes outside the
 // heap), after two full GCs.

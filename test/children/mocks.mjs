@@ -1,4 +1,4 @@
-// A child process for test/eventsource-mocks.test.js: an EventSource with no option at all, in a
+// A child process for test/transport/eventsource-mocks.test.js: an EventSource with no option at all, in a
 // process where a mocking library answers http://api.example.test/events, a host that does not exist.
 // A process of its own per library: nock intercepts as soon as it is imported.
 //

@@ -1,4 +1,4 @@
-// The MCP client of test/eventsource-overrides.test.js. The test copies this file into a temporary
+// The MCP client of test/compat/eventsource-overrides.test.js. The test copies this file into a temporary
 // project where npm installed the MCP SDK with `overrides` pointing `eventsource` and
 // `eventsource-parser` at the packages of packages/, and runs it there: every import below resolves
 // as it does in a user's project with those overrides, and nothing here aliases a module.

@@ -2,12 +2,12 @@
 
 // The parser property: EventSourceParser, fed any chunking of any stream (or of several streams with
 // a reset() between them, as on reconnection), reports exactly what the reference model of
-// test/helpers/reference.js does. Used by test/parser-property.test.js (100,000 cases in npm test)
+// test/helpers/reference.js does. Used by test/parser/parser-property.test.js (100,000 cases in npm test)
 // and test/fuzz/run.js (npm run fuzz: ten million).
 //
 // The drop-in property: whatwg-eventsource/parser's createParser, fed any chunking of any string
 // stream, with any of eventsource-parser's options, does exactly what eventsource-parser's does, feed
-// by feed (test/parser-drop-in-compare.test.js, and npm run fuzz -- --drop-in).
+// by feed (test/compat/eventsource-parser/parser-drop-in-compare.test.js, and npm run fuzz -- --drop-in).
 
 const fc = require('fast-check')
 const { isDeepStrictEqual } = require('node:util')

@@ -1,10 +1,10 @@
 'use strict'
 
-// `npm run fuzz [-- <runs> [seed]]`: the parser property of test/parser-property.test.js, ten million
-// cases by default, in batches so progress shows. `npm run fuzz -- --drop-in [<runs> [seed]]`: the
-// drop-in property of test/parser-drop-in-compare.test.js instead (whatwg-eventsource/parser against
-// eventsource-parser), a million cases by default. A failure prints the seed, the path and the minimal
-// case, and exits 1.
+// `npm run fuzz [-- <runs> [seed]]`: the parser property of test/parser/parser-property.test.js, ten million
+// cases by default, in batches so progress shows. `npm run fuzz -- --drop-in [<runs> [seed]]`: the drop-in
+// property of test/compat/eventsource-parser/parser-drop-in-compare.test.js instead
+// (whatwg-eventsource/parser against eventsource-parser), a million cases by default. A failure prints the
+// seed, the path and the minimal case, and exits 1.
 
 const fc = require('fast-check')
 const { parserProperty, dropInProperty } = require('./property')
@@ -17,7 +17,9 @@ async function main () {
   const seed = Number(args[1] ?? Date.now() % 2 ** 31)
   const batch = dropIn ? 25_000 : 250_000
   const property = dropIn ? dropInProperty.bind(null, await import('eventsource-parser')) : parserProperty
-  const testFile = dropIn ? 'test/parser-drop-in-compare.test.js' : 'test/parser-property.test.js'
+  const testFile = dropIn
+    ? 'test/compat/eventsource-parser/parser-drop-in-compare.test.js'
+    : 'test/parser/parser-property.test.js'
 
   const started = Date.now()
   let done = 0

@@ -1,7 +1,7 @@
 'use strict'
 
-// Linear work of the byte parsers, without a clock (test/parser-linear.test.js for the parser Node runs,
-// test/parser-compact.test.js for the compact one): while `fn` runs, the byte-copying primitives are
+// Linear work of the byte parsers, without a clock (test/parser/parser-linear.test.js for the parser Node runs,
+// test/parser/parser-compact.test.js for the compact one): while `fn` runs, the byte-copying primitives are
 // wrapped and counted. Uint8Array#set counts the bytes copied; Buffer.allocUnsafe the bytes allocated,
 // the allocations, those of 1 KiB or more, and the largest; subarray (of Uint8Array and of Buffer) the
 // views made.

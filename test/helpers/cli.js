@@ -1,6 +1,6 @@
 'use strict'
 
-// The CLI (bin/ssecat.js) as the test/cli-*.test.js files run it: a child process of the same Node,
+// The CLI (bin/ssecat.js) as the test/cli/*.test.js files run it: a child process of the same Node,
 // in an environment without the settings of the outside world that would change what it does.
 
 const path = require('node:path')

@@ -24,7 +24,7 @@ function countingDispatcher (t, inner) {
   let agent = inner
   if (agent === undefined) {
     // Required here: some tests must load undici themselves, after Node's fetch() has set the global
-    // dispatcher (see test/eventsource-legacy-handler.test.js).
+    // dispatcher (see test/transport/eventsource-legacy-handler.test.js).
     const { Agent } = require('undici')
     agent = new Agent()
     t.teardown(() => agent.destroy())

@@ -1,8 +1,8 @@
 'use strict'
 
 // The documentation as data: the Markdown files that ship with the package (README.md, docs/*.md,
-// SECURITY.md), their fenced code blocks, links and heading anchors. test/docs-examples.test.js runs
-// the blocks; test/docs-links.test.js follows the links.
+// SECURITY.md), their fenced code blocks, links and heading anchors. test/docs/docs-examples.test.js runs
+// the blocks; test/docs/docs-links.test.js follows the links.
 
 const fs = require('node:fs')
 const path = require('node:path')

@@ -1,6 +1,6 @@
 'use strict'
 
-// The server side of the leak tests (test/reliability-leaks.test.js, test/soak/leaks.js): the routes
+// The server side of the leak tests (test/reliability/reliability-leaks.test.js, test/soak/leaks.js): the routes
 // test/children/leak.js visits, one for each way a connection can end or stay, and a bounded run of
 // that child with --expose-gc.
 

@@ -14,7 +14,7 @@
 //   reset    the same with a TCP RST (ECONNRESET; bytes still in flight may be lost, which is fine)
 //   end      the response ends cleanly after the bytes (end of body; the socket may be reused)
 //   early    the socket is destroyed before any response (a network error before `open`)
-// Used by test/reliability-nothing-lost.test.js (short) and test/soak/nothing-lost.js (1,000 cuts).
+// Used by test/reliability/reliability-nothing-lost.test.js (short) and test/soak/nothing-lost.js (1,000 cuts).
 
 const http = require('node:http')
 const { EventSource } = require('../..')

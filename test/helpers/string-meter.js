@@ -1,13 +1,14 @@
 'use strict'
 
-// Linear work of the string parsers, without a clock (test/parser-drop-in-linear.test.js for StringParser,
-// test/parser-drop-in-compact.test.js for the compact one): while `fn` runs, the primitives they work with
-// are wrapped and counted. String#indexOf, #includes and #search count the characters searched, up to the
-// match or to the end; #charCodeAt the characters read one by one; #slice and Array#join the characters
-// they copied (an upper bound: V8 may make a slice a view), how many slices were of a whole string (V8
-// returns that very string, a rope unflattened), and the largest join in pieces; String#concat the
-// appends (the tail of an incomplete line) and the longest string appended to (an append copies it in an
-// engine without ropes).
+// Linear work of the string parsers, without a clock
+// (test/compat/eventsource-parser/parser-drop-in-linear.test.js for StringParser,
+// test/compat/eventsource-parser/parser-drop-in-compact.test.js for the compact one): while `fn` runs, the
+// primitives they work with are wrapped and counted. String#indexOf, #includes and #search count the
+// characters searched, up to the match or to the end; #charCodeAt the characters read one by one; #slice and
+// Array#join the characters they copied (an upper bound: V8 may make a slice a view), how many slices were of
+// a whole string (V8 returns that very string, a rope unflattened), and the largest join in pieces;
+// String#concat the appends (the tail of an incomplete line) and the longest string appended to (an append
+// copies it in an engine without ropes).
 
 const { withPatched } = require('./patch')
 

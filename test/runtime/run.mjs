@@ -108,7 +108,7 @@ for (const file of ['suite.mjs', 'main.mjs', 'browser-main.mjs', 'browser-standa
 
 const esbuild = require('esbuild')
 // Files that must never reach a browser (Node built-ins would fail the build itself: esbuild cannot
-// resolve them for these platforms): the package's Node-only modules and undici, as test/bundle.test.js
+// resolve them for these platforms): the package's Node-only modules and undici, as test/package/bundle.test.js
 // has them.
 const { NODE_ONLY } = require('../helpers/bundle.js')
 const PACKAGE = 'node_modules/whatwg-eventsource/'

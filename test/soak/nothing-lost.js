@@ -1,6 +1,6 @@
 'use strict'
 
-// Soak: the "nothing lost" scenario of test/reliability-nothing-lost.test.js with 1,000 disconnects at
+// Soak: the "nothing lost" scenario of test/reliability/reliability-nothing-lost.test.js with 1,000 disconnects at
 // random byte offsets per seed, for several seeds. Run by `npm run test:soak` (not by `npm test`: the
 // file name does not match test/**/*.test.js). SOAK_DISCONNECTS and SOAK_SEEDS (comma-separated)
 // override the defaults.
