@@ -3,7 +3,7 @@
 // generates (a bundler tree-shakes ES modules, not CommonJS), so that a bundler keeps only what is
 // imported: `import { EventSourceParser } from 'whatwg-eventsource'` ships the parser without the
 // EventSource (package.json's "sideEffects" says that no module but the polyfill's does anything on
-// loading). test/bundle-size.test.js checks it.
+// loading). test/package/bundle-size.test.js checks it.
 import { EventSource } from './web/eventsource/eventsource.mjs'
 import { EventSourceErrorEvent } from './web/eventsource/error-event.mjs'
 import { EventSourceParser } from './web/parser/event-source-parser.mjs'

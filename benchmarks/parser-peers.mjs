@@ -1,5 +1,5 @@
 // The parsers the parser benchmark (./parser.bench.mjs) times, and how each is fed; shared with
-// test/bench-fixtures.test.js, which checks that every one of them parses every fixture to its model.
+// test/benchmarks/bench-fixtures.test.js, which checks that every one of them parses every fixture to its model.
 //
 // Byte form: ours (EventSourceParser) against the peers issue 28 names:
 //   undici7             undici@7's EventSourceStream, the parser inside undici 7's EventSource (and

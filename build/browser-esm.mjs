@@ -6,7 +6,7 @@
 // `const { a, b } = require('x')` at the top, `x ??= require('y')` for a lazy load, one
 // `module.exports = { ... }` at the end), with package.json's "imports" resolved to their web side
 // (`default`). Nothing else changes: the code is lib/'s, so the tests of lib/ hold for it, and
-// test/browser-esm.test.js checks that web/ is what this script makes from today's lib/.
+// test/package/browser-esm.test.js checks that web/ is what this script makes from today's lib/.
 //
 //   node build/browser-esm.mjs            writes web/
 //   node build/browser-esm.mjs --check    exits 1 if web/ differs from what it would write

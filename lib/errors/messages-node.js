@@ -4,7 +4,7 @@
 // lib/errors/drop-in.js), in Node's wording where Node has the code, on Node, Bun and
 // Deno (package.json's "imports" maps `#error-messages` here for the `node` condition; elsewhere
 // lib/errors/messages-web.js makes short ones). Each function takes the leading arguments of the code's
-// constructor, as many as its table declares (test/errors-table.test.js checks each function's length).
+// constructor, as many as its table declares (test/errors/errors-table.test.js checks each function's length).
 
 const { inspect } = require('node:util')
 

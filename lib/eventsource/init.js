@@ -63,7 +63,7 @@ function isObject (value) {
   return value !== null && (typeof value === 'object' || typeof value === 'function')
 }
 
-// Every member init-extensions.js reads (test/extensions.test.js checks the list against it): one given
+// Every member init-extensions.js reads (test/eventsource/extensions.test.js checks the list against it): one given
 // to a build without the extensions is refused.
 const EXTENSION_MEMBERS = [
   'reconnect', 'closeOnEnd', 'allowInsecureRedirect', 'keepAliveWhileReconnecting', 'node', 'dispatcher', 'fetch',

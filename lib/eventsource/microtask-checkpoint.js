@@ -108,7 +108,7 @@ module.exports = {
   afterMicrotaskCheckpoint,
   CallbackQueue,
   // Only the fallback uses it, and only a runtime without process.nextTick takes the fallback, which no
-  // public path on Node reaches: test/microtask-checkpoint.test.js loads the module without nextTick
+  // public path on Node reaches: test/eventsource/microtask-checkpoint.test.js loads the module without nextTick
   // and needs the depth to build a chain just short of it.
   FALLBACK_DEPTH
 }

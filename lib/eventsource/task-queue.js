@@ -200,7 +200,7 @@ class TaskQueue {
 
 module.exports = {
   TaskQueue,
-  // The spare slots array and its bound, which nothing outside can see: test/task-queue-spare.test.js.
+  // The spare slots array and its bound, which nothing outside can see: test/eventsource/task-queue-spare.test.js.
   spareSlots: () => spareSlots,
   MAX_SPARE_SLOTS
 }

@@ -22,7 +22,7 @@ module.exports = {
   isUtf8,
   isUint8Array,
   isArrayBuffer,
-  // Looked up at each call, as `Buffer.allocUnsafe(size)` always was (test/parser-linear.test.js counts
+  // Looked up at each call, as `Buffer.allocUnsafe(size)` always was (test/parser/parser-linear.test.js counts
   // the parser's allocations by wrapping it); V8 inlines the extra call.
   allocUnsafe: (size) => Buffer.allocUnsafe(size),
   /** A Buffer over an ArrayBuffer's memory (all of it without offset and length): no copy. */

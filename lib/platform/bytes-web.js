@@ -3,8 +3,8 @@
 // Bytes and strings where there is no Buffer (browsers, workers): the interface of lib/platform/bytes-node.js on
 // web APIs alone (TextDecoder, TextEncoder), less isUtf8, concatBytes and toBase64, which only
 // lib/transport/redirect-policy-node.js uses, and a browser build does not load. package.json's "imports" maps
-// `#bytes` here for any runtime that does not match the `node` condition. test/platform-web.test.js checks
-// that each function answers as its Node counterpart does, and test/bundle.test.js that every function a
+// `#bytes` here for any runtime that does not match the `node` condition. test/platform/platform-web.test.js checks
+// that each function answers as its Node counterpart does, and test/package/bundle.test.js that every function a
 // module of a browser build takes from here is here.
 
 // ignoreBOM: a U+FEFF inside a value is a character, as Buffer's decoder keeps it (the stream's one

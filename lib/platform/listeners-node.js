@@ -82,6 +82,6 @@ module.exports = {
   listenersOf,
   releaseHandlerMap,
   // Which of the two ways above this runtime uses cannot be seen through EventSource, which gets the
-  // same answer either way: test/platform-listeners.test.js reads it to check that Node takes the fast one.
+  // same answer either way: test/platform/platform-listeners.test.js reads it to check that Node takes the fast one.
   usesListenerMap: kEvents !== null
 }

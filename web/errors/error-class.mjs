@@ -20,7 +20,7 @@ import { message as message$0 } from './messages-web.mjs'
 // toString() and on the first line of its stack. Codes that Node also uses keep Node's meaning and
 // wording; conditions specific to this package carry the ERR_EVENTSOURCE_ prefix. Every code that is not
 // internal is listed in docs/errors.md and in the ErrorCode type
-// (test/errors-documented.test.js reads the tables to check).
+// (test/errors/errors-documented.test.js reads the tables to check).
 
 // The messages: Node's wording (lib/errors/messages-node.js) on Node, Bun and Deno; a short message made from
 // the code and its arguments (lib/errors/messages-web.js) elsewhere, where the wording would be most of
@@ -54,7 +54,7 @@ function toString () {
  * Declares one code.
  * @param {string} code
  * @param {number} arity how many of the constructor's leading arguments the message is made from (the
- *   message of each code takes as many: test/errors-table.test.js checks)
+ *   message of each code takes as many: test/errors/errors-table.test.js checks)
  * @param {ErrorConstructor} Base Error, TypeError or RangeError
  * @param {string} [kind] kConnection or kInternal
  * @param {string | Function} [fixed] the message, whatever the platform: another package's wording, or a
@@ -76,7 +76,7 @@ function E (code, arity, Base, kind, fixed) {
     // The arguments the message takes, as a function's length says (a connection error's details and
     // cause are optional).
     length: { value: arity },
-    // What kind of code this is: test/errors-documented.test.js leaves the internal ones out.
+    // What kind of code this is: test/errors/errors-documented.test.js leaves the internal ones out.
     kind: { value: kind ?? null }
   })
   Object.defineProperties(EventSourceError.prototype, {

@@ -9,7 +9,7 @@ import { valueCost, idStringCost } from './values.mjs'
 // EventStreamParser, compact: the byte parser of ./parser.js without its fast paths, for browsers and
 // workers (package.json's "imports" maps `#stream-parser` here for any runtime that does not match the
 // `node` condition; Node, Bun and Deno get ./parser.js). Same interface, same callbacks in the same order,
-// same limit counted the same way and reached at the same byte, same errors: test/parser-compact.test.js
+// same limit counted the same way and reached at the same byte, same errors: test/parser/parser-compact.test.js
 // holds the two to that on random streams, chunkings, limits and callbacks that reset or end.
 // What it leaves out is what makes ./parser.js fast on Node: the ASCII chunk decoded once with values
 // sliced from it (and the bookkeeping that keeps those slices from pinning the chunk), indexOf on long

@@ -9,10 +9,10 @@ import { PendingText } from './pending-text.mjs'
 // StringParser, compact: ./string-parser.js without its fast paths, for browsers and workers (package.json's
 // "imports" maps `#string-parser` here for any runtime that does not match the `node` condition; Node, Bun
 // and Deno get ./string-parser.js). Same interface, same callbacks in the same order and with the same
-// arguments, the same maxBufferSize checks at the same points with the same outcomes, the same state after
-// a callback that calls reset() or feed(): test/parser-drop-in-compact.test.js holds the two to that on
-// random streams, chunkings, limits and reentrant callbacks. The rules it copies from eventsource-parser
-// are ./create-parser.js's list; two of them only look like optimisations and are kept:
+// arguments, the same maxBufferSize checks at the same points with the same outcomes, the same state after a
+// callback that calls reset() or feed(): test/compat/eventsource-parser/parser-drop-in-compact.test.js holds
+// the two to that on random streams, chunkings, limits and reentrant callbacks. The rules it copies from
+// eventsource-parser are ./create-parser.js's list; two of them only look like optimisations and are kept:
 // - a first `data:` line with its blank line right after it, in a feed without CR, is dispatched without
 //   the limit check that follows every other line (StringParser's one-line event, `crFree` there);
 // - an incomplete line is dropped as soon as its first characters show it cannot become a field.
