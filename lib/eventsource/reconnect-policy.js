@@ -52,7 +52,17 @@ function declarativePolicy (options, random = Math.random) {
 function causeOf (error, failsConnection, { events, retry, failures, attempts, elapsed }) {
   const retryAfter = error.headers?.['retry-after'] === undefined ? undefined : parseRetryAfter(error.headers['retry-after'], Date.now()) ?? undefined
   return {
-    error, code: error.code, status: error.status, body: error.body, retryAfter, events, retry, failures, attempts, elapsed, failsConnection
+    error,
+    code: error.code,
+    status: error.status,
+    body: error.body,
+    retryAfter,
+    events,
+    retry,
+    failures,
+    attempts,
+    elapsed,
+    failsConnection
   }
 }
 
@@ -113,7 +123,8 @@ const IDEMPOTENT_METHOD = /^(?:GET|HEAD|OPTIONS|PUT|DELETE)$/
 function decide (init, error, failsConnection, counts, method) {
   // A headers or body function that threw (ERR_EVENTSOURCE_REQUEST_INIT) ended an attempt that sent nothing:
   // trying again repeats nothing. Every other failure ended an attempt whose request went out.
-  if (error.code !== 'ERR_EVENTSOURCE_REQUEST_INIT' && !(init.idempotent ?? IDEMPOTENT_METHOD.test(method))) return error
+  const repeatable = init.idempotent ?? IDEMPOTENT_METHOD.test(method)
+  if (!repeatable && error.code !== 'ERR_EVENTSOURCE_REQUEST_INIT') return error
   return nextAttempt(init.reconnect, causeOf(error, failsConnection, counts))
 }
 

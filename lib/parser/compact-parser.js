@@ -20,7 +20,8 @@
 const { utf8Slice, isUint8Array, allocUnsafe } = require('#bytes')
 const { LF, CR, SPACE, COLON, NUL, BOM, DEFAULT_MAX_EVENT_SIZE } = require('../constants')
 const {
-  FIELD_CODES, FIELD_DATA, FIELD_EVENT, FIELD_ID, FIELD_RETRY, TAIL_LINES, fieldStartingWith, retryValue, appendData, joinTail
+  FIELD_CODES, FIELD_DATA, FIELD_EVENT, FIELD_ID, FIELD_RETRY, TAIL_LINES, fieldStartingWith, retryValue, appendData,
+  joinTail
 } = require('./field-rules')
 const { codes: { ERR_INVALID_ARG_TYPE } } = require('../errors/arguments')
 const { codes: { ERR_EVENTSOURCE_EVENT_TOO_LARGE, ERR_EVENTSOURCE_WRITE_AFTER_END } } = require('../errors/parser')
