@@ -29,4 +29,8 @@ const TASK_END = 4 // extension (closeOnEnd): the stream ended, close without re
 // small enough that a hostile server cannot take the process down.
 const DEFAULT_MAX_EVENT_SIZE = 64 * 1024 * 1024
 
-export { LF, CR, SPACE, COLON, NUL, DIGIT_0, DIGIT_9, BOM, CONNECTING, OPEN, CLOSED, TASK_MESSAGE, TASK_ANNOUNCE, TASK_REESTABLISH, TASK_FAIL, TASK_END, DEFAULT_MAX_EVENT_SIZE }
+// The longest wait setTimeout takes (2^31 - 1 ms): it fires after 1 ms for anything larger, so a longer
+// wait is capped here. A literal: a bundler keeps `2 ** 31 - 1` in bundles that never use it.
+const MAX_TIMER_DELAY = 0x7fffffff
+
+export { LF, CR, SPACE, COLON, NUL, DIGIT_0, DIGIT_9, BOM, CONNECTING, OPEN, CLOSED, TASK_MESSAGE, TASK_ANNOUNCE, TASK_REESTABLISH, TASK_FAIL, TASK_END, DEFAULT_MAX_EVENT_SIZE, MAX_TIMER_DELAY }

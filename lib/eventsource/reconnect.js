@@ -9,10 +9,7 @@
 // unless the user said otherwise; else the reconnection policy, which with its defaults decides the same.
 
 const { extension } = require('#extensions')
-
-// setTimeout takes at most 2^31 - 1 ms and fires after 1 ms for anything larger: clamp instead, so
-// a huge `retry:` or Retry-After never turns into a reconnection loop.
-const MAX_TIMER_DELAY = 2 ** 31 - 1
+const { MAX_TIMER_DELAY } = require('../constants')
 
 // The standard lets a server set the reconnection time to 0 (`retry: 0`) and end every response at
 // once: Chromium then reconnects as fast as the network allows, forever (about 600 requests a second
@@ -34,6 +31,8 @@ function stormFloor (failures) {
   return Math.min(2 ** (failures - 2), STORM_FLOOR_MAX)
 }
 
+// setTimeout fires after 1 ms for a delay over MAX_TIMER_DELAY (lib/constants.js): a huge `retry:` or
+// Retry-After is clamped instead, so that it never turns into a reconnection loop.
 function clampDelay (ms) {
   // NaN (not reachable from our own arithmetic) becomes no wait rather than setTimeout's 1 ms.
   if (!(ms > 0)) return 0

@@ -23,10 +23,8 @@
 // become U+FFFD. A body that was cut may end inside a character: that character is left out whole (the
 // decoder is asked to stream, and holds back what it has of it), so a cut adds no replacement character.
 
+const { MAX_TIMER_DELAY } = require('../constants')
 const { mimeCharset } = require('./response-headers')
-
-// setTimeout takes at most 2^31 - 1 ms and fires at once for anything larger.
-const MAX_TIMER_DELAY = 2 ** 31 - 1
 
 /**
  * @typedef {object} ErrorBodyBounds init.errorBody, resolved
