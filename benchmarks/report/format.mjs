@@ -1,7 +1,39 @@
-// Number formats and the per-run heading shared by the report's sections (../report.mjs). Every figure
+// Number formats and the list of runs shared by the report's sections (../report.mjs). Every figure
 // the report prints is a median with its range: `spread()`.
 
 export { table } from '../e2e/common.mjs'
+
+/**
+ * A paragraph of benchmarks/README.md cut into lines of at most `width` characters (a word longer than
+ * that keeps its own line), each after the first indented by `indent` (a list item's continuation).
+ */
+export function wrap (text, width = 120, indent = '') {
+  const lines = []
+  let line = ''
+  for (const word of text.split(' ')) {
+    if (line !== '' && line.length + 1 + word.length > width) {
+      lines.push(line)
+      line = indent + word
+    } else {
+      line = line === '' ? word : `${line} ${word}`
+    }
+  }
+  return [...lines, line].join('\n')
+}
+
+/** Parts of a block joined by lines, each one-line paragraph wrapped (tables and lists come wrapped or unwrappable). */
+export function paragraphs (parts) {
+  return parts.map((part) => part.includes('\n') || part.startsWith('|') ? part : wrap(part)).join('\n')
+}
+
+/**
+ * A Markdown table without the padding that aligns its columns in the source: benchmarks/README.md's
+ * summaries are read rendered, and padding to the widest cell of each column would double their size.
+ */
+export function summaryTable (header, rows) {
+  const line = (cells) => `| ${cells.join(' | ')} |`
+  return [line(header), line(header.map((_, i) => i === 0 ? '---' : '--:')), ...rows.map(line)].join('\n')
+}
 
 export const fmtRate = (x) => x >= 1e6 ? `${(x / 1e6).toFixed(2)} M` : x >= 1e3 ? `${(x / 1e3).toFixed(1)} k` : x.toFixed(0)
 export const fmtUs = (x) => `${x.toFixed(2)} µs`
@@ -35,14 +67,14 @@ export function spread (s, fmt) {
 /**
  * A ratio of medians with the range of the per-round ratios (each round pairs the two clients' samples
  * taken one after the other); without rounds, the ratio alone and why. The ratio of medians need not
- * lie inside that range, so the range is labelled.
+ * lie inside that range, so the range is labelled (`per`), unless the table's caption says what it is (null).
  */
 export function ratioCell (value, rounds, per = 'per round') {
   if (value == null) return ''
   if (rounds == null || rounds.length === 0) return `${fmtX(value)} (no range)`
   const lo = fmtX(Math.min(...rounds))
   const hi = fmtX(Math.max(...rounds))
-  return `${fmtX(value)} (${per} ${lo === hi ? lo : `${lo}–${hi}`})`
+  return `${fmtX(value)} (${per ? `${per} ` : ''}${lo === hi ? lo : `${lo}–${hi}`})`
 }
 
 /** "v20.20.2" → [20, 20, 2], for sorting. */
@@ -58,17 +90,33 @@ export function compareVersions (a, b) {
 }
 
 /**
- * The line that names where a run's figures come from: Node version, date, commit of lib/, samples,
- * load; then its note (e.g. "quick run, loaded machine") as a quote line.
+ * The runs under a summary table, a line each: file, date, commit of lib/, load; `runs` are { file, date,
+ * git, samples, loadavg, note }. What every run shares (its samples, e.g. "3 processes", and a note such
+ * as "quick run, loaded machine") is said once, above the list; otherwise on each run's line.
  */
-export function runHeading ({ file, node, v8, date, git, samples, loadavg, note }) {
-  const parts = [`**Node ${node}**${v8 ? ` (V8 ${v8.split('.').slice(0, 2).join('.')})` : ''}`]
-  if (date) parts.push(date.slice(0, 10))
-  parts.push(git ? `lib/ at ${git.commit}${git.libModified ? ' (modified)' : ''}` : 'commit not recorded')
-  if (samples) parts.push(samples)
-  if (loadavg) parts.push(`load average ${loadavg.map((x) => x.toFixed(2)).join(' → ')}`)
-  parts.push(`\`results/${file}\``)
-  const lines = [parts.join(', ')]
-  if (note) lines.push('', `> Note: ${note}.`)
-  return lines.join('\n')
+export function runList (runs) {
+  const shared = (key) => {
+    const values = new Set(runs.map((r) => r[key] ?? ''))
+    return values.size === 1 && runs.length > 1 ? [...values][0] : null
+  }
+  const samples = shared('samples')
+  const note = shared('note')
+  const lines = runs.map((r) => {
+    const parts = [`\`results/${r.file}\``]
+    if (r.date) parts.push(r.date.slice(0, 10))
+    parts.push(r.git ? `lib/ at ${r.git.commit}${r.git.libModified ? ' (modified)' : ''}` : 'commit not recorded')
+    if (r.samples && samples === null) parts.push(r.samples)
+    if (r.loadavg) parts.push(`load ${r.loadavg.map((x) => x.toFixed(2)).join(' → ')}`)
+    return wrap(`- ${parts.join(', ')}${r.note && note === null ? `. Note: ${r.note}.` : ''}`, 120, '  ')
+  })
+  const head = [samples && `each ${samples}`, note && `note: ${note}`].filter(Boolean)
+  return [wrap(`Runs${head.length ? ` (${head.join('; ')})` : ''}:`), '', ...lines].join('\n')
+}
+
+/** A column heading per run (two runs of one major version would otherwise share a heading). */
+export const nodeColumn = (version) => `Node ${version}`
+
+/** A ratio across cases (fixtures, shapes): "median (min–max)", the range being that of the cases. */
+export function acrossCases (ratios) {
+  return ratios.length === 0 ? 'n/a' : spread(stats(ratios), fmtX)
 }

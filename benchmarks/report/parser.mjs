@@ -1,11 +1,12 @@
-// The parser sections of the report (../report.mjs), from results/parser-<node>.json: per Node version,
-// each fixture's p50 for ours and each peer of issue 28 (undici 7's and 8's EventSourceStream,
-// eventsource-parser; "-" for a peer a file does not hold: files written before undici 8 was a peer),
-// the ratio ours ÷ the fastest peer measured, and the targets (../parser-targets.mjs). A file written with
+// The parser sections of the report (../report.mjs), from results/parser-<node>.json: per fixture and
+// Node version, the ratio ours ÷ the fastest peer of issue 28 (undici 7's and 8's EventSourceStream,
+// eventsource-parser), ours ÷ each peer across the fixtures ("-" for a peer a file does not hold: files
+// written before undici 8 was a peer), and the targets (../parser-targets.mjs). A file written with
 // `--processes N` gives the median and range across its N processes; a single-process file has one
 // p50 per parser (the median of mitata's samples) and no range across processes, which the report says.
+// Each parser's p50s stay in the JSON.
 
-import { table, spread, ratioCell, runHeading, fmtTime, fmtX } from './format.mjs'
+import { table, summaryTable, paragraphs, ratioCell, runList, nodeColumn, acrossCases, fmtX } from './format.mjs'
 import { PARSER_PEERS, peerColumn, peerLabel } from '../parser-peers.mjs'
 import { PARSER_TARGETS, targetApplies, targetMet } from '../parser-targets.mjs'
 
@@ -37,67 +38,74 @@ function rows (json) {
 
 const processesOf = (json) => json.processes ?? 1
 
-function heading (run) {
+function runOf (run) {
   const { json } = run
   const n = processesOf(json)
-  return runHeading({
+  return {
     file: run.file,
-    node: json.node,
-    v8: json.v8,
     date: json.date,
     git: json.git,
     samples: n === 1 ? 'one process (no range across processes)' : `${n} processes`,
     loadavg: [json.loadavg.before[0], json.loadavg.after[0]],
     note: json.note
-  })
+  }
 }
 
-// A target's cell: met, **MISSED**, or n/a where it is not a target on that Node.
-const status = (target, ratio, node) => !targetApplies(target, node) ? 'n/a' : targetMet(target, ratio) ? 'met' : '**MISSED**'
-const time = (json, s) => processesOf(json) === 1 ? fmtTime(s.median) : spread(s, fmtTime)
 const ratio = (json, r) => processesOf(json) === 1 ? fmtX(r.ratio) : ratioCell(r.ratio, r.perProcess, 'per process')
+// The same without the words, for the cells of benchmarks/README.md's table (its caption says what the range is).
+const compact = (json, r) => processesOf(json) === 1 ? fmtX(r.ratio) : ratioCell(r.ratio, r.perProcess, null)
 
-function verification (json) {
-  const differ = json.verification.filter((v) => v.differences.length > 0)
-  const parsers = 1 + Object.keys(json.peers).length
-  if (differ.length === 0) return `Verified before timing: all ${json.verification.length} fixtures give identical events across the ${parsers} parsers.`
-  return `Verified before timing: ${json.verification.length - differ.length} of ${json.verification.length} fixtures identical across the ${parsers} parsers; ` +
-    `differences: ${differ.map((v) => `${v.fixture} (${v.differences.map((d) => short(d.implementation)).join(', ')})`).join('; ')}.`
+// Each peer's column id → its name in this file, or undefined where the file does not hold it.
+const peerNames = (list) => Object.fromEntries(PARSER_PEERS.map((id) => [id, Object.keys(list[0].peers).find((n) => peerColumn(n) === id)]))
+
+// A target's cell: how many fixtures meet it, then met, **MISSED**, or "not a target" on that Node.
+function targetCell (target, list, node) {
+  const met = list.filter((r) => targetMet(target, r.ratio)).length
+  const cell = `${met} of ${list.length}`
+  return !targetApplies(target, node) ? `${cell} (not a target)` : met === list.length ? `${cell}: met` : `${cell}: **MISSED**`
 }
 
-/** benchmarks/README.md: every parser file's table, oldest Node first. */
+// Whether every run's parsers gave identical events on every fixture, else which differ where.
+function verification (runs) {
+  const differ = runs.flatMap((run) => run.json.verification.filter((v) => v.differences.length > 0)
+    .map((v) => `${v.fixture} on ${run.json.node} (${v.differences.map((d) => short(d.implementation)).join(', ')})`))
+  return differ.length === 0
+    ? 'Verified before timing, in every run: each fixture gives identical events across ours and the peers.'
+    : `Verified before timing; differences: ${differ.join('; ')}.`
+}
+
+/**
+ * benchmarks/README.md: ours ÷ the fastest peer per fixture (rows) and Node version (columns), then
+ * ours ÷ each peer and the string form across fixtures, the targets, and the runs.
+ */
 export function parserSection (runs) {
   if (runs.length === 0) return '_No results/parser-*.json yet: run `npm run bench -- --json benchmarks/results/parser-$(node -v).json`._'
-  const out = []
-  for (const run of runs) {
-    const { json } = run
-    const list = rows(json)
-    // Each column's peer name in this file, or undefined: "-" in its cells.
-    const names = Object.fromEntries(PARSER_PEERS.map((id) => [id, Object.keys(list[0].peers).find((n) => peerColumn(n) === id)]))
-    const missing = PARSER_PEERS.filter((id) => names[id] === undefined)
-    const multi = processesOf(json) > 1
-    out.push(`#### Parser, Node ${json.node}`, '', heading(run), '')
-    out.push(multi
-      ? 'p50 per parser: median (range) across processes; ratio: ours\' median p50 ÷ the fastest peer\'s (range of the per-process ratios).'
-      : 'p50 per parser, one process; ratio: ours ÷ the fastest peer\'s p50.', '')
-    out.push(`Peers: ${PARSER_PEERS.filter((id) => names[id]).map((id) => `\`${names[id]}\``).join(', ')}` +
-      (missing.length ? `; not in this file ("-"): ${missing.map(peerLabel).join(', ')} (the run predates it as a peer).` : '.'), '')
-    out.push(table(['fixture', 'ours p50', ...PARSER_PEERS.map((id) => `${peerLabel(id)} p50`), 'fastest peer', 'ratio', ...PARSER_TARGETS.map((t) => `target: ${t.short}`)],
-      list.map((r) => [r.fixture, time(json, r.ours), ...PARSER_PEERS.map((id) => names[id] ? time(json, r.peers[names[id]]) : '-'), short(r.fastestPeer), ratio(json, r),
-        ...PARSER_TARGETS.map((t) => status(t, r.ratio, json.node))])), '')
-    const counts = PARSER_TARGETS.map((t) => `${t.what}: ${list.filter((r) => targetMet(t, r.ratio)).length} of ${list.length} fixtures` +
-      (targetApplies(t, json.node) ? '' : ` (not a target on Node ${json.node.split('.')[0].slice(1)})`))
-    out.push(`Targets: ${counts.join('; ')}. ${verification(json)}`, '')
-    const strings = stringRows(json)
-    if (strings.length !== 0) {
-      out.push(`String form, Node ${json.node}: the drop-in (\`whatwg-eventsource/parser\`) and eventsource-parser fed the same strings; ` +
-        (multi ? 'p50: median (range) across processes; ratio: drop-in ÷ eventsource-parser (range of the per-process ratios).' : 'p50, one process.'), '')
-      out.push(table(['fixture (strings)', 'drop-in p50', 'eventsource-parser p50', 'ratio', 'target 1x'],
-        strings.map((r) => [r.fixture, time(json, r.ours), time(json, r.esp), ratio(json, r), stringVerdict(r.ratio)])), '')
-      out.push(`At least as fast as eventsource-parser on ${strings.filter((r) => r.ratio <= 1).length} of ${strings.length} fixtures.`, '')
-    }
+  const lists = new Map(runs.map((run) => [run, rows(run.json)]))
+  const fixtures = rows(runs.at(-1).json).map((r) => r.fixture)
+  const body = fixtures.map((f) => [f, ...runs.map((run) => {
+    const r = lists.get(run).find((x) => x.fixture === f)
+    return r ? compact(run.json, r) : 'n/a'
+  })])
+  for (const id of PARSER_PEERS) {
+    body.push([`all fixtures: ours ÷ ${peerLabel(id)}`, ...runs.map((run) => {
+      const list = lists.get(run)
+      const name = peerNames(list)[id]
+      return name === undefined ? '-' : acrossCases(list.map((r) => r.ours.median / r.peers[name].median))
+    })])
   }
-  return out.join('\n')
+  if (runs.some((run) => stringRows(run.json).length !== 0)) {
+    body.push(['all fixtures, as strings: the drop-in ÷ eventsource-parser', ...runs.map((run) => acrossCases(stringRows(run.json).map((r) => r.ratio)))])
+  }
+  for (const t of PARSER_TARGETS) body.push([`target: ${t.what}, fixtures`, ...runs.map((run) => targetCell(t, lists.get(run), run.json.node))])
+  return paragraphs([
+    'Ratio: ours\' median p50 ÷ the fastest peer\'s, per fixture (below 1 is faster), with the range of the per-process' +
+      ' ratios. The rows "all fixtures" give the median ratio over the fixtures and, in brackets, the lowest and the highest;' +
+      ' "-": the peer is not in that file (the run predates it). The string form times our drop-in' +
+      ' (`whatwg-eventsource/parser`) against eventsource-parser on the fixtures decoded to strings.', '',
+    summaryTable(['fixture', ...runs.map((run) => nodeColumn(run.json.node))], body), '',
+    verification(runs), '',
+    runList(runs.map(runOf))
+  ])
 }
 
 // The string form's rows (drop-in ÷ eventsource-parser), in the shape of rows(); [] for a file without
@@ -108,8 +116,6 @@ function stringRows (json) {
   }
   return []
 }
-
-const stringVerdict = (ratio) => ratio <= 1 ? 'meets' : '**misses** (slower)'
 
 // A table of one ratio per fixture (rows) and Node version (columns), from each run's `rowsOf` rows.
 function ratioByNode (runs, rowsOf, firstHeader) {

@@ -40,10 +40,13 @@ export const IDLE = {
   cpu: { key: 'openCpuMs', pick: (s) => s.openCpuMs }
 }
 
-/** `base` ÷ `client` for an idle metric, with the range of the per-round ratios; base: ours unless given. */
-export function memoryRatio (run, count, client, metric, base = 'ours') {
+/**
+ * `base` ÷ `client` for an idle metric, with the range of the per-round ratios; base: ours unless given;
+ * `per` labels the range (null: a caption says what it is).
+ */
+export function memoryRatio (run, count, client, metric, base = 'ours', per = 'per round') {
   const c = run.json.counts[count].clients
   const { key, pick } = IDLE[metric]
   if (client === base || !c[base]?.verified || !c[client]?.verified) return ''
-  return ratioCell(c[base][key].median / c[client][key].median, pairRatios(memoryRounds(run, count, base, pick), memoryRounds(run, count, client, pick)))
+  return ratioCell(c[base][key].median / c[client][key].median, pairRatios(memoryRounds(run, count, base, pick), memoryRounds(run, count, client, pick)), per)
 }

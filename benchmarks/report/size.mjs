@@ -2,7 +2,8 @@
 // each entry point of the package, and each peer, minified and gzipped in a browser bundle, with the
 // budget where there is one.
 
-import { table, fmtInt } from '../e2e/common.mjs'
+import { fmtInt } from '../e2e/common.mjs'
+import { summaryTable, wrap } from './format.mjs'
 
 const cell = (row, key) => row.error === undefined ? fmtInt(row[key]) : ''
 
@@ -19,15 +20,15 @@ export function sizeSection (runs) {
   const env = json.environment
   const git = env.git ? `lib/ at ${env.git.commit}${env.git.libModified ? ' (modified)' : ''}` : 'commit not recorded'
   const out = [
-    `**esbuild ${env.esbuild}**, ${json.date.slice(0, 10)}, ${git}, \`${json.method}\`, \`results/${file}\``,
+    wrap(`**esbuild ${env.esbuild}**, ${json.date.slice(0, 10)}, ${git}, \`${json.method}\`, \`results/${file}\``),
     ''
   ]
   const header = ['import', 'minified (B)', 'gzipped (B)', 'budget, gzipped (B)', 'status']
   // (A row of two statements shows them on one line.)
   const line = (row) => [`\`${row.source.replaceAll('\n', '; ')}\``, cell(row, 'minified'), cell(row, 'gzipped'), row.budget === null ? '' : fmtInt(row.budget), status(row)]
-  out.push(table(header, json.rows.filter((row) => row.ours).map(line)), '')
+  out.push(summaryTable(header, json.rows.filter((row) => row.ours).map(line)), '')
   out.push('The peers, measured the same way:', '')
-  out.push(table(header.slice(0, 3), json.rows.filter((row) => !row.ours).map((row) => line(row).slice(0, 3))))
+  out.push(summaryTable(header.slice(0, 3), json.rows.filter((row) => !row.ours).map((row) => line(row).slice(0, 3))))
   return out.join('\n')
 }
 

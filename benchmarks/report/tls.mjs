@@ -3,35 +3,19 @@
 // every client over HTTPS/1.1 and over h2. Variants are named `<transport>:<client>`; ratios compare a
 // client with ours on the same transport. docs/http2.md gets the h2 figures and targets.
 
-import { wholeClientHeading, e2eHeading } from './whole-client.mjs'
-import { table, spread, plural, fmtRate, fmtUs, fmtKiB, fmtMs } from './format.mjs'
+import { wholeClientRun, e2eRun } from './whole-client.mjs'
+import { table, summaryTable, paragraphs, spread, ratioCell, plural, nodeColumn, runList, compareVersions, fmtRate, fmtKiB, fmtMs } from './format.mjs'
+import { memoryRatio, e2eRounds, pairRatios } from './rounds.mjs'
 import { H2_TARGETS } from '../memory/targets.mjs'
 
 const TRANSPORTS = ['https', 'h2']
 const CLIENTS = ['ours', 'undici', 'undici8', 'eventsource', 'eventsource5', 'floor']
+// The clients benchmarks/README.md's summary sets ours against (every client's figures are in the JSON).
+const SUMMARY_PEERS = ['undici', 'floor']
 const TRANSPORT_TITLE = { https: 'HTTPS/1.1', h2: 'HTTP/2 over TLS' }
 
 const variantsOn = (clients, transport) => CLIENTS.map((c) => `${transport}:${c}`).filter((id) => clients[id] !== undefined)
 const countLabel = (count) => Number(count).toLocaleString('en-US')
-
-// ours ÷ this, a ratio of medians (the range of per-round ratios is left to the plain-HTTP tables).
-function vsOurs (clients, id, key) {
-  const ours = `${id.split(':')[0]}:ours`
-  if (id === ours || !clients[ours]?.verified || !clients[id]?.verified) return ''
-  return `${(clients[ours][key].median / clients[id][key].median).toFixed(2)}x`
-}
-
-function idleTable (run, count, transport) {
-  const clients = run.json.counts[count].clients
-  const rows = variantsOn(clients, transport).map((id) => {
-    const r = clients[id]
-    if (!r.verified) return [r.label, `FAILED: ${r.failures.at(-1) ?? 'no sample'}`, '', '', '', '', '']
-    return [r.label, spread(r.heapUsedPerConnection, fmtKiB), spread(r.rssPerConnection, fmtKiB), spread(r.timeToOpenAllMs, fmtMs),
-      spread(r.openCpuMs, fmtMs), vsOurs(clients, id, 'heapUsedPerConnection'), vsOurs(clients, id, 'timeToOpenAllMs')]
-  })
-  return table(['client', 'heap used / source', 'RSS / source', `time to open ${countLabel(count)}`, 'client CPU to open',
-    'ours ÷ this: heap', 'ours ÷ this: open time'], rows)
-}
 
 // "3 processes per client and count over h2, 1 over HTTPS/1.1" when the transports were run apart (--merge).
 function memorySamples (run) {
@@ -59,45 +43,99 @@ function h2Targets (run) {
   return table(['target (ours, issue 28)', 'median (range)', 'floor: node:http2 stream', 'goal', 'status'], rows)
 }
 
-function throughputTable (run, name, transport) {
-  const clients = run.json.workloads[name].clients
-  const rows = variantsOn(clients, transport).map((id) => {
-    const r = clients[id]
-    if (!r.verified || !r.eventsPerSecond) return [r.label, 'FAILED verification', '', '', '']
-    return [r.label, spread(r.eventsPerSecond, fmtRate), spread(r.cpuUsPerEvent, fmtUs), spread(r.cold?.eventsPerSecond, fmtRate),
-      vsOurs(clients, id, 'eventsPerSecond')]
-  })
-  return table(['client', 'events/s (warm)', 'client CPU / event', 'events/s, first connection (cold)', 'ours ÷ this: events/s'], rows)
+// ours ÷ this on the same transport, a ratio of medians with the range of the per-round ratios.
+function idleRatio (run, count, id) {
+  const ours = `${id.split(':')[0]}:ours`
+  return memoryRatio(run, count, id, 'heap', ours, null)
 }
 
-/** benchmarks/README.md: the TLS and h2 tables of every memory-tls and e2e-tls file, oldest Node first. */
+function throughputRatio (run, name, id) {
+  const clients = run.json.workloads[name].clients
+  const ours = `${id.split(':')[0]}:ours`
+  if (!clients[ours]?.verified || !clients[id]?.eventsPerSecond) return ''
+  const rounds = (client) => e2eRounds(run, name, client, 'eventsPerSecond', 'warm')
+  return ratioCell(clients[ours].eventsPerSecond.median / clients[id].eventsPerSecond.median, pairRatios(rounds(ours), rounds(id)), null)
+}
+
+// A cell for one client of one run: '-' where the file does not hold it, FAILED where it failed.
+const clientCell = (r, value) => r === undefined ? '-' : !r.verified ? 'FAILED' : value(r) || 'n/a'
+const CLIENT_TITLE = { undici: 'undici 7', undici8: 'undici 8', eventsource: 'eventsource 4', eventsource5: 'eventsource 5', floor: 'floor' }
+const TRANSPORT_SHORT = { https: 'HTTPS/1.1', h2: 'h2' }
+
+/**
+ * benchmarks/README.md: per transport and count, ours' heap and RSS per idle source and ours ÷ each other
+ * client; the h2 targets; per transport, ours' events/s and ours ÷ each other client (rows) per Node
+ * version (columns). Each client's own figures and every sample stay in the JSON.
+ */
 export function tlsSection (memoryRuns, e2eRuns) {
   if (memoryRuns.length === 0 && e2eRuns.length === 0) {
     return '_No results/memory-tls-*.json or e2e-tls-*.json yet: run `npm run bench:memory -- --tls` and `npm run bench:e2e -- --tls`._'
   }
-  const out = []
-  for (const run of memoryRuns) {
-    out.push(`#### Idle sources over TLS and HTTP/2, Node ${run.json.environment.node}`, '', wholeClientHeading(run, memorySamples(run)), '')
-    for (const count of Object.keys(run.json.counts)) {
-      for (const transport of TRANSPORTS) {
-        if (variantsOn(run.json.counts[count].clients, transport).length === 0) continue
-        out.push(`**${countLabel(count)} idle sources, ${TRANSPORT_TITLE[transport]}** (per source = (after − before) / count, after GC; median (range) over processes):`, '',
-          idleTable(run, count, transport), '')
+  const versions = [...new Set([...memoryRuns, ...e2eRuns].map((r) => r.json.environment.node))].sort(compareVersions)
+  const memoryOf = (node) => memoryRuns.find((r) => r.json.environment.node === node)
+  const e2eOf = (node) => e2eRuns.find((r) => r.json.environment.node === node)
+  const body = []
+  const counts = [...new Set(memoryRuns.flatMap((run) => Object.keys(run.json.counts)))].sort((a, b) => a - b)
+  for (const transport of TRANSPORTS) {
+    // Each transport at the largest count any run has it at.
+    const count = counts.filter((n) => memoryRuns.some((run) => variantsOn(run.json.counts[n]?.clients ?? {}, transport).length)).at(-1)
+    if (count === undefined) continue
+    const head = `${TRANSPORT_SHORT[transport]}, ${countLabel(count)} idle`
+    const cells = (fn) => versions.map((node) => {
+      const run = memoryOf(node)
+      const clients = run?.json.counts[count]?.clients
+      return clients && variantsOn(clients, transport).length ? fn(run, clients) : '-'
+    })
+    body.push([`${head}: ours, heap per source`, ...cells((run, c) => clientCell(c[`${transport}:ours`], (r) => spread(r.heapUsedPerConnection, fmtKiB)))])
+    body.push([`${head}: ours, RSS per source`, ...cells((run, c) => clientCell(c[`${transport}:ours`], (r) => spread(r.rssPerConnection, fmtKiB)))])
+    if (transport === 'h2') {
+      // What any client on node:http2 costs at least, beside the targets below.
+      body.push([`${head}: floor, heap per source`, ...cells((run, c) => clientCell(c['h2:floor'], (r) => spread(r.heapUsedPerConnection, fmtKiB)))])
+      body.push([`${head}: floor, RSS per source`, ...cells((run, c) => clientCell(c['h2:floor'], (r) => spread(r.rssPerConnection, fmtKiB)))])
+    }
+    for (const client of SUMMARY_PEERS) {
+      const id = `${transport}:${client}`
+      if (!memoryRuns.some((run) => run.json.counts[count]?.clients[id])) continue
+      body.push([`${head}: ours ÷ ${CLIENT_TITLE[client]}, heap`, ...cells((run, c) => clientCell(c[id], () => idleRatio(run, count, id)))])
+    }
+    if (transport === 'h2') {
+      for (const t of H2_TARGETS) {
+        body.push([`${head}, target: ${t.what.replace(' per idle source', '')} <= ${t.goal} KiB`, ...cells((run, c) => {
+          const ours = c['h2:ours']
+          if (!ours?.verified) return '-'
+          return `${fmtKiB(ours[t.key].median)}: ${ours[t.key].median / 1024 <= t.goal ? 'met' : '**MISSED**'}`
+        })])
       }
     }
-    const targets = h2Targets(run)
-    if (targets) out.push('**Targets of `http2` (issue 28):**', '', targets, '')
   }
-  for (const run of e2eRuns) {
-    out.push(`#### Throughput over TLS and HTTP/2, Node ${run.json.environment.node}`, '', e2eHeading(run), '')
-    for (const [name, w] of Object.entries(run.json.workloads)) {
-      for (const transport of TRANSPORTS) {
-        if (variantsOn(w.clients, transport).length === 0) continue
-        out.push(`**${w.title}, ${TRANSPORT_TITLE[transport]}** (one connection per run; median (range) over all timed runs):`, '', throughputTable(run, name, transport), '')
+  const workloads = new Map(e2eRuns.flatMap((run) => Object.entries(run.json.workloads).map(([name, w]) => [name, w.title])))
+  for (const name of workloads.keys()) {
+    for (const transport of TRANSPORTS) {
+      const head = `${name}, ${TRANSPORT_SHORT[transport]}`
+      const cells = (fn) => versions.map((node) => {
+        const run = e2eOf(node)
+        const clients = run?.json.workloads[name]?.clients
+        return clients && variantsOn(clients, transport).length ? fn(run, clients) : '-'
+      })
+      if (!e2eRuns.some((run) => variantsOn(run.json.workloads[name]?.clients ?? {}, transport).length)) continue
+      body.push([`${head}: ours, events/s`, ...cells((run, c) => clientCell(c[`${transport}:ours`], (r) => r.eventsPerSecond && spread(r.eventsPerSecond, fmtRate)))])
+      for (const client of SUMMARY_PEERS) {
+        const id = `${transport}:${client}`
+        if (!e2eRuns.some((run) => run.json.workloads[name]?.clients[id])) continue
+        body.push([`${head}: ours ÷ ${CLIENT_TITLE[client]}`, ...cells((run, c) => clientCell(c[id], () => throughputRatio(run, name, id)))])
       }
     }
   }
-  return out.join('\n')
+  return paragraphs([
+    `Over HTTPS/1.1 and HTTP/2 over TLS (h2)${workloads.size ? `; ${[...workloads].map(([name, title]) => `${name}: ${title}`).join('; ')}` : ''}.` +
+      ' Ours\' median (range) over processes (idle: per source, (after − before) ÷ count, after GC) or over timed runs' +
+      ' (events/s). Ratios: ours\' median ÷ the other client\'s on the same transport, with the range of the per-round' +
+      ' ratios; heap: below 1 is less, events/s: above 1 is faster. The floor is a bare `node:http2` client stream' +
+      ' (`https.get` over HTTPS/1.1) per source. "-": not in that run\'s file.', '',
+    summaryTable(['', ...versions.map(nodeColumn)], body), '',
+    ...(memoryRuns.length ? [runList(memoryRuns.map((run) => wholeClientRun(run, memorySamples(run)))), ''] : []),
+    ...(e2eRuns.length ? [runList(e2eRuns.map(e2eRun))] : [])
+  ])
 }
 
 /** docs/http2.md: per Node version, ours over HTTPS/1.1 and over h2, the floor, the targets. */

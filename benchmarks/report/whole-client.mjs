@@ -1,140 +1,137 @@
 // The whole-client sections of the report (../report.mjs): throughput (results/e2e-<node>.json) and
-// idle connections (results/memory-<node>.json), as benchmarks/README.md tables and the summary of docs/performance.md.
+// idle connections (results/memory-<node>.json), as benchmarks/README.md's summary tables (ratios per Node
+// version) and the summary of docs/performance.md.
 // Ratios are ratios of medians; their range is that of the per-round ratios (round p pairs the p-th
 // process of each client: the runners interleave processes across clients).
 
 import { existsSync } from 'node:fs'
 import {
-  table, spread, ratioCell, runHeading, plural, fmtRate, fmtUs, fmtKiB, fmtMs, fmtNs
+  table, summaryTable, paragraphs, spread, ratioCell, runList, nodeColumn, plural, fmtRate, fmtUs, fmtKiB, fmtMs, fmtNs
 } from './format.mjs'
 import { e2eRounds, pairRatios, memoryRatio } from './rounds.mjs'
-import { e2eTargetTable, e2eTargetsByNode, memoryTargetTable } from './targets.mjs'
+import { e2eTargetsByNode, e2eTargetCell, memoryTargetCell } from './targets.mjs'
+import { E2E_TARGETS, e2eTargetApplies } from '../e2e/targets.mjs'
+import { MEMORY_TARGET } from '../memory/targets.mjs'
 
 const ORDER = ['ours', 'ours+diagnostics', 'ours+agent', 'undici', 'undici8', 'node', 'eventsource', 'eventsource5', 'floor']
 const clientsOf = (obj) => ORDER.filter((c) => obj[c] !== undefined)
 
-// The heading of a run of either whole-client runner (in cleartext or --tls): all record the same
-// environment; `samples` says how that runner took its samples.
-export function wholeClientHeading (run, samples) {
+// The line of a run of either whole-client runner (in cleartext or --tls) under its summary table: all
+// record the same environment; `samples` says how that runner took its samples.
+export function wholeClientRun (run, samples) {
   const env = run.json.environment
-  return runHeading({
+  return {
     file: run.file,
-    node: env.node,
-    v8: env.v8,
     date: run.json.date,
     git: env.git,
     samples,
     loadavg: [env.loadavg[0], env.loadavgAfter?.[0]].filter((x) => x !== undefined),
     note: run.json.note
-  })
+  }
 }
 
-export function e2eHeading (run) {
+export function e2eRun (run) {
   const { samples } = run.json
-  return wholeClientHeading(run, `${plural(samples.processes, 'process')} × ${plural(samples.runsPerProcess, 'timed run')} per client`)
+  return wholeClientRun(run, `${plural(samples.processes, 'process')} × ${plural(samples.runsPerProcess, 'timed run')} per client`)
 }
 
-/** ours ÷ this (or this ÷ ours with `invert`) on a throughput metric, with its per-round range. */
-function e2eRatio (run, workload, client, metric, invert = false) {
+/**
+ * ours ÷ this (or this ÷ ours with `invert`) on a throughput metric, with its per-round range (labelled
+ * unless `per` is null: a caption says what the range is).
+ */
+function e2eRatio (run, workload, client, metric, invert = false, per = 'per round') {
   const clients = run.json.workloads[workload].clients
   if (client === 'ours' || !clients.ours?.[metric] || !clients[client]?.[metric]) return ''
   const [a, b] = invert ? [client, 'ours'] : ['ours', client]
   const value = clients[a][metric].median / clients[b][metric].median
-  return ratioCell(value, pairRatios(e2eRounds(run, workload, a, metric, 'warm'), e2eRounds(run, workload, b, metric, 'warm')))
+  return ratioCell(value, pairRatios(e2eRounds(run, workload, a, metric, 'warm'), e2eRounds(run, workload, b, metric, 'warm')), per)
 }
 
-function throughputTable (run, name) {
-  const w = run.json.workloads[name]
-  const rows = clientsOf(w.clients).map((c) => {
-    const r = w.clients[c]
-    if (!r.verified || !r.eventsPerSecond) return [r.label, 'FAILED verification', '', '', '', '']
-    return [r.label, spread(r.eventsPerSecond, fmtRate), spread(r.mibPerSecond, (x) => x.toFixed(1)), spread(r.cpuUsPerEvent, fmtUs),
-      e2eRatio(run, name, c, 'eventsPerSecond'), e2eRatio(run, name, c, 'cpuUsPerEvent', true)]
-  })
-  return table(['client', 'events/s', 'MiB/s', 'client CPU / event', 'ours ÷ this: events/s', 'this ÷ ours: CPU/event'], rows)
+// A cell of a summary table for one client of one run: '-' where the file does not hold the client,
+// FAILED where it failed verification, else what `value` makes of it.
+const clientCell = (r, value) => r === undefined ? '-' : !r.verified ? 'FAILED' : value(r) || 'n/a'
+
+// The peers issue 28 added that a run's file lacks, grouped by why (the runner records why it left one
+// out; older files predate them): "" when it holds them all.
+function notMeasured (run) {
+  const reasons = new Map()
+  for (const id of ['undici8', 'node', 'eventsource5'].filter((id) => run.json.clients[id] === undefined)) {
+    const why = run.json.notMeasured?.find((m) => m.id === id)?.why ?? 'not yet a client of the runner when this file was written'
+    reasons.set(why, [...(reasons.get(why) ?? []), GENERIC_LABEL[id]])
+  }
+  return [...reasons].map(([why, ids]) => `${ids.join(', ')} (${why})`).join('; ')
 }
 
-function coldWarmTable (run, name) {
-  const w = run.json.workloads[name]
-  const clients = clientsOf(w.clients)
-  if (!clients.some((c) => w.clients[c].cold)) return null
-  const rows = clients.map((c) => {
-    const { label, cold, warm } = w.clients[c]
-    if (!cold || !warm) return [label, 'FAILED', '', '', '']
-    return [label, spread(cold.eventsPerSecond, fmtRate), spread(warm.eventsPerSecond, fmtRate), spread(cold.cpuUsPerEvent, fmtUs), spread(warm.cpuUsPerEvent, fmtUs)]
-  })
-  return table(['client', 'cold events/s', 'warm events/s', 'cold CPU / event', 'warm CPU / event'], rows)
-}
-
-function hotPathTable (hotPath) {
-  const rows = Object.entries(hotPath.perEvent).map(([name, s]) => [name, fmtNs(s.p50Ns),
-    s.maxNs === undefined ? `min ${fmtNs(s.minNs)}, max not recorded` : `${fmtNs(s.minNs)}–${fmtNs(s.maxNs)}`])
-  return table(['per event (mitata, one process)', 'p50', 'range (min–max sample)'], rows)
-}
-
-/** benchmarks/README.md: every e2e file's tables, oldest Node first. */
+/**
+ * benchmarks/README.md: per workload, ours' events/s and ours ÷ each other client (rows) per Node version
+ * (columns), then the targets of issue 28, the peers a run left out, the charts and the runs. Each
+ * client's figures (CPU per event, cold and warm, every sample) and the hot-path costs stay in the JSON.
+ */
 export function e2eSection (runs, resultsDir) {
   if (runs.length === 0) return '_No results/e2e-*.json yet: run `npm run bench:e2e`._'
-  const out = []
-  const byNode = e2eTargetsByNode(runs)
-  if (byNode) out.push('#### Targets per Node', '', 'Warm small events/s (each process\'s median of its timed runs, median over processes), every peer and target of issue 28; "-": not in that run\'s file.', '', byNode, '')
-  for (const run of runs) {
-    out.push(`#### Throughput, Node ${run.json.environment.node}`, '', e2eHeading(run), '')
-    // The peers added by issue 28 that this file lacks, grouped by why (the runner records why it left
-    // one out; older files predate them).
-    const absent = ['undici8', 'node', 'eventsource5'].filter((id) => run.json.clients[id] === undefined)
-    const reasons = new Map()
-    for (const id of absent) {
-      const why = run.json.notMeasured?.find((m) => m.id === id)?.why ?? 'not yet a client of the runner when this file was written'
-      reasons.set(why, [...(reasons.get(why) ?? []), GENERIC_LABEL[id]])
+  const ids = clientsOf(Object.assign({}, ...runs.map((r) => r.json.clients))).filter((id) => id !== 'ours')
+  const workloads = new Map(runs.flatMap((run) => Object.entries(run.json.workloads).map(([name, w]) => [name, w.title])))
+  const body = []
+  for (const name of workloads.keys()) {
+    const per = (fn) => runs.map((run) => run.json.workloads[name] ? fn(run, run.json.workloads[name].clients) : '-')
+    body.push([`${name}: ours, events/s`, ...per((run, c) => clientCell(c.ours, (r) => r.eventsPerSecond && spread(r.eventsPerSecond, fmtRate)))])
+    for (const id of ids) {
+      body.push([`${name}: ours ÷ ${SHORT[id]}`, ...per((run, c) => clientCell(c[id], () => e2eRatio(run, name, id, 'eventsPerSecond', false, null)))])
     }
-    if (reasons.size) out.push(`Not measured in this run: ${[...reasons].map(([why, ids]) => `${ids.join(', ')} (${why})`).join('; ')}.`, '')
-    for (const [name, w] of Object.entries(run.json.workloads)) {
-      out.push(`**${w.title}** (median (range) over all timed runs, after each process's warm-up):`, '', throughputTable(run, name), '')
-      const cw = coldWarmTable(run, name)
-      out.push(cw === null
-        ? '_Cold and warm separately: not recorded in this file (written before the runner timed each process\'s first connection)._'
-        : `**${w.title}, cold and warm** (cold: each process's first connection; warm: each process's median of its timed runs; median (range) over processes):\n\n${cw}`, '')
-    }
-    if (run.json.hotPath) out.push('**Per-event costs on the hot path** (same run):', '', hotPathTable(run.json.hotPath), '')
-    out.push('**Targets (issue 28):**', '', e2eTargetTable(run), '')
-    const svg = `whole-client-${run.json.environment.node}.svg`
-    if (existsSync(`${resultsDir}/${svg}`)) out.push(`![whole-client benchmark chart, Node ${run.json.environment.node}](results/${svg})`, '')
   }
-  return out.join('\n')
+  for (const t of E2E_TARGETS) {
+    const against = t.baseline ? `ours in ${t.baseline.file} at ${t.baseline.commit}` : `the faster of ${t.peers.map((id) => SHORT[id]).join(', ')}`
+    // On a Node it is not a target on, the ratio is in the rows above.
+    body.push([`target: >= ${t.goal}x ${against}`, ...runs.map((run) => e2eTargetApplies(t, run.json.environment.node) ? e2eTargetCell(run, t) : 'n/a')])
+  }
+  const out = [
+    `Workloads: ${[...workloads].map(([name, title]) => `${name}, ${title}`).join('; ')}. Events/s: ours' median (range) over` +
+      ' all timed runs, after each process\'s warm-up. Ratios: ours\' median events/s ÷ the other client\'s (above 1 is' +
+      ' faster), with the range of the per-round ratios (round *p* pairs the *p*-th process of each client). The targets' +
+      ' (small events) are on warm figures: each process\'s median, then the median over processes; "n/a": not a target' +
+      ' on that Node. "-": not in that run\'s file.', '',
+    summaryTable(['', ...runs.map((run) => nodeColumn(run.json.environment.node))], body), ''
+  ]
+  const absent = runs.map((run) => [run, notMeasured(run)]).filter(([, why]) => why)
+  if (absent.length) out.push(`Not measured: ${absent.map(([run, why]) => `on ${run.json.environment.node}, ${why}`).join('; ')}.`, '')
+  const charts = runs.map((run) => `whole-client-${run.json.environment.node}.svg`).filter((svg) => existsSync(`${resultsDir}/${svg}`))
+  if (charts.length) out.push(`Charts: ${charts.map((svg) => `[${svg.slice('whole-client-'.length, -'.svg'.length)}](results/${svg})`).join(', ')}.`, '')
+  out.push(runList(runs.map(e2eRun)))
+  return paragraphs(out)
 }
 
 // ---- idle connections ----
 
-export function memoryHeading (run) {
-  return wholeClientHeading(run, `${plural(run.json.repeat, 'process')} per client and count`)
+export function memoryRun (run) {
+  return wholeClientRun(run, `${plural(run.json.repeat, 'process')} per client and count`)
 }
 
-function idleTable (run, count) {
-  const c = run.json.counts[count].clients
-  const rows = clientsOf(c).map((id) => {
-    const r = c[id]
-    if (!r.verified) return [r.label, 'FAILED verification', '', '', '', '', '', '']
-    return [r.label, spread(r.heapUsedPerConnection, fmtKiB), spread(r.rssPerConnection, fmtKiB), spread(r.timeToOpenAllMs, fmtMs),
-      spread(r.openCpuMs, fmtMs), memoryRatio(run, count, id, 'heap'), memoryRatio(run, count, id, 'open'), memoryRatio(run, count, id, 'cpu')]
-  })
-  return table(['client', 'heap used / conn', 'RSS / conn', `time to open ${Number(count).toLocaleString('en-US')}`, 'client CPU to open',
-    'ours ÷ this: heap', 'ours ÷ this: open time', 'ours ÷ this: open CPU'], rows)
-}
-
-/** benchmarks/README.md: every memory file's tables, oldest Node first. */
+/**
+ * benchmarks/README.md: per count of idle connections, ours' heap per connection and ours ÷ each other
+ * client (rows) per Node version (columns), with the target of issue 28. RSS and every sample stay in
+ * the JSON.
+ */
 export function memorySection (runs) {
   if (runs.length === 0) return '_No results/memory-*.json yet: run `npm run bench:memory`._'
-  const out = []
-  for (const run of runs) {
-    out.push(`#### Idle connections, Node ${run.json.environment.node}`, '', memoryHeading(run), '')
-    for (const count of Object.keys(run.json.counts)) {
-      out.push(`**${Number(count).toLocaleString('en-US')} idle connections** (per connection = (after − before) / count, after GC; median (range) over processes):`, '', idleTable(run, count), '')
-    }
-    const targets = memoryTargetTable(run)
-    if (targets) out.push('**Target (issue 28):**', '', targets, '')
+  const ids = clientsOf(Object.assign({}, ...runs.map((r) => r.json.clients))).filter((id) => id !== 'ours')
+  const counts = [...new Set(runs.flatMap((run) => Object.keys(run.json.counts)))].sort((a, b) => a - b)
+  const most = counts.at(-1)
+  const n = Number(most).toLocaleString('en-US')
+  const cells = (id, fn) => runs.map((run) => run.json.counts[most] ? clientCell(run.json.counts[most].clients[id], (r) => fn(run, r)) : '-')
+  const body = [[`${n} open: ours, heap per connection`, ...cells('ours', (run, r) => spread(r.heapUsedPerConnection, fmtKiB))]]
+  for (const id of ids) body.push([`${n} open: ours ÷ ${SHORT[id]}, heap`, ...cells(id, (run) => memoryRatio(run, most, id, 'heap', 'ours', null))])
+  body.push([`${n} open: ours ÷ ${SHORT[MEMORY_TARGET.peer]}, time to open all`, ...cells(MEMORY_TARGET.peer, (run) => memoryRatio(run, most, MEMORY_TARGET.peer, 'open', 'ours', null))])
+  for (const count of counts) {
+    body.push([`target, ${Number(count).toLocaleString('en-US')} open: heap <= ${MEMORY_TARGET.goal}x ${SHORT[MEMORY_TARGET.peer]}'s`, ...runs.map((run) => memoryTargetCell(run, count))])
   }
-  return out.join('\n')
+  return paragraphs([
+    `Heap used per idle connection at ${n} open: ours' median (range) over processes, (after − before) ÷ count, after GC.` +
+      ' Ratios: ours\' median ÷ the other client\'s (below 1 is less), with the range of the per-round ratios.' +
+      ` "${SHORT['ours+agent']}": ours with the undici package's \`Agent\`, the one undici's EventSource runs on (information,` +
+      ' not a target). Every count\'s figures, RSS and the time to open are in the JSON.', '',
+    summaryTable(['', ...runs.map((run) => nodeColumn(run.json.environment.node))], body), '',
+    runList(runs.map(memoryRun))
+  ])
 }
 
 // ---- the floor of a spec-exact EventSource, per Node ----
@@ -157,7 +154,7 @@ export function floorTable (runs) {
       fmtRatioX(cpu('eventsource') / floorUs), fmtRatioX(cpu('undici') / floorUs)])
   }
   if (rows.length === 0) return '_No results/e2e-*.json with a hot path yet: run `npm run bench:e2e`._'
-  return table(['Node', '`new MessageEvent` + `dispatchEvent` (p50)', 'ours, CPU per small event', 'eventsource package',
+  return summaryTable(['Node', '`new MessageEvent` + `dispatchEvent` (p50)', 'ours, CPU per small event', 'eventsource package',
     'undici\'s EventSource', 'ours beyond the floor', 'eventsource beyond the floor', 'best ratio to eventsource, with nothing of ours left',
     'to undici\'s'], rows)
 }
@@ -193,6 +190,18 @@ function messageEventFloor (run) {
     `WebIDL dictionary conversion) cost ${fmtNs(oursBuilt.p50Ns)} to build and ${fmtNs(oursDispatched.p50Ns)} built and dispatched ` +
     `to one listener (p50, hot-path benchmark of the same run), ${share} % of our ${fmtUs(ours)} of CPU per small event; ` +
     `Node's global \`MessageEvent\` costs ${fmtNs(built.p50Ns)} to build and ${fmtNs(dispatched.p50Ns)} built and dispatched. ${undici}`
+}
+
+// A client's name in benchmarks/README.md's summaries (the clients table there says what each is).
+const SHORT = {
+  'ours+diagnostics': 'ours + diagnostics',
+  'ours+agent': 'ours on undici\'s Agent',
+  undici: 'undici 7',
+  undici8: 'undici 8',
+  node: 'Node\'s own',
+  eventsource: 'eventsource 4',
+  eventsource5: 'eventsource 5',
+  floor: 'floor'
 }
 
 // A client's column heading where a run's file does not hold it (its own label names its version).

@@ -76,23 +76,59 @@ t.test('the floor of a spec-exact EventSource follows the hot path of each e2e r
   t.ok(run, 'a committed e2e run with a hot path')
   run.json.hotPath.perEvent['EventTarget: dispatchEvent(new MessageEvent(...))'].p50Ns *= 2
   const files = await generated({ results })
-  t.same(files.benchmarks.changed, ['e2e', 'floor'], 'the hot-path table and the floor table')
+  t.same(files.benchmarks.changed, ['floor'], 'the floor table (the hot-path figures themselves stay in the JSON)')
   t.same(files.performance.changed, ['readme-whole-client'], 'the floor line under the whole-client table')
 })
 
-t.test('every run names its Node version and its note', async (t) => {
+t.test('every run is listed under its table, with its note', async (t) => {
   const { renderBlocks, loadResults } = await report()
   const results = loadResults()
   results.parser[0].json.note = 'a note for the test'
   const blocks = renderBlocks(results)
   for (const kind of ['parser', 'e2e', 'memory', 'startup']) {
     for (const run of results[kind]) {
-      const node = run.json.node ?? run.json.environment.node
-      t.match(blocks.benchmarks[kind], `**Node ${node}**`, `${kind}: ${run.file} is headed with its Node version`)
-      if (run.json.note) t.match(blocks.benchmarks[kind], `> Note: ${run.json.note}.`, `${kind}: ${run.file}'s note is printed`)
+      t.match(blocks.benchmarks[kind], `- \`results/${run.file}\`, `, `${kind}: ${run.file} is listed`)
+      // (Its paragraph may be cut into lines.)
+      if (run.json.note) t.match(blocks.benchmarks[kind].replace(/\s+/g, ' '), run.json.note, `${kind}: ${run.file}'s note is printed`)
     }
   }
+  for (const run of [...results.memoryTls, ...results.e2eTls]) t.match(blocks.benchmarks.tls, `- \`results/${run.file}\`, `, `tls: ${run.file} is listed`)
+  // A note that not every run shares is printed on its own run's line.
+  t.match(blocks.benchmarks.parser, `- \`results/${results.parser[0].file}\`, `)
+  t.match(blocks.benchmarks.parser.replace(/\s+/g, ' '), /\. Note: a note for the test\./)
   t.match(blocks.performance['readme-parser'], `> Note (Node ${results.parser[0].json.node}): a note for the test.`)
+})
+
+// The cells of one row of a generated table, by the start of its first cell: [label, ...one per column].
+function row (block, label) {
+  const line = block.split('\n').find((l) => l.startsWith(`| ${label}`))
+  return line === undefined ? null : line.split(' | ').map((c) => c.replace(/^\| |\s*\|$/g, '').trim())
+}
+
+// The column of a Node version in a summary table of benchmarks/README.md.
+function column (block, node) {
+  const header = block.split('\n').find((l) => l.startsWith('| ') && l.includes('| Node v'))
+  return header.split(' | ').map((c) => c.replace(/^\| |\s*\|$/g, '').trim()).indexOf(`Node ${node}`)
+}
+
+t.test('benchmarks/README.md: one summary table per benchmark, a column per Node version', async (t) => {
+  const { renderBlocks, loadResults } = await report()
+  const results = loadResults()
+  const blocks = renderBlocks(results).benchmarks
+  const versions = {
+    parser: results.parser.map((r) => r.json.node),
+    e2e: results.e2e.map((r) => r.json.environment.node),
+    memory: results.memory.map((r) => r.json.environment.node),
+    startup: results.startup.map((r) => r.json.environment.node),
+    tls: [...new Set([...results.memoryTls, ...results.e2eTls].map((r) => r.json.environment.node))]
+  }
+  versions['parser-strings'] = versions.parser
+  for (const [name, nodes] of Object.entries(versions)) {
+    const headers = blocks[name].split('\n').filter((l, i, all) => l.startsWith('| ') && all[i + 1]?.startsWith('| --'))
+    t.equal(headers.length, 1, `${name}: one table`)
+    t.same(headers[0].split(' | ').slice(1).map((c) => c.replace(/\s*\|$/, '')), nodes.map((n) => `Node ${n}`), `${name}: a column per Node version`)
+    t.notMatch(blocks[name], /^#/m, `${name}: no heading per run`)
+  }
 })
 
 t.test('a missing marker is an error, not a silently stale table', async (t) => {
@@ -147,17 +183,18 @@ t.test('the faster of the target\'s peers sets each ratio, the new peers include
   const { results, run } = await withNewPeers()
   const blocks = renderBlocks(results)
   const node = run.json.environment.node
-  const section = blocks.benchmarks.e2e.slice(blocks.benchmarks.e2e.indexOf(`#### Throughput, Node ${node}`))
-  const targets = section.slice(section.indexOf('**Targets (issue 28):**'), section.indexOf('#### Throughput', 10))
+  const e2e = blocks.benchmarks.e2e
+  const at = column(e2e, node)
   // undici 8 (0.8x ours) is the fastest of undici 7, undici 8 and Node's own: 1.25x, missed.
-  t.match(targets, /ours ÷ the faster of undici 7, undici 8 and Node's own EventSource \|[^\n]*\| +undici 8 \| +1\.25x \(per round 1\.25x\) \| >= 3\.5x \(Node 22, 24, 26\) \| +\*\*MISSED\*\* \|/)
+  t.equal(row(e2e, 'target: >= 3.5x the faster of undici 7, undici 8, Node\'s own')[at], '1.25x vs undici 8: **MISSED**')
+  t.equal(row(e2e, 'small: ours ÷ undici 8')[at], '1.25x (1.25x)', 'ours ÷ undici 8, with its one per-round ratio')
   // eventsource 4 stays the faster of the two eventsource packages: its ratio is unchanged (MISSED in the committed run).
-  t.match(targets, /ours ÷ the faster of the eventsource package 4 and 5 +\|[^\n]*\| +eventsource 4 \|/)
-  t.notMatch(targets, /committed Node 20/, 'the Node 20 baseline is no target row on Node 24')
+  t.match(row(e2e, 'target: >= 3x the faster of eventsource 4, eventsource 5')[at], / vs eventsource 4: /)
+  t.equal(row(e2e, 'target: >= 1x ours in')[at], 'n/a', 'the Node 20 baseline is no target on Node 24')
   const byNode = blocks.performance['readme-whole-client']
-  const row = byNode.split('\n').find((l) => l.startsWith(`| ${node}`))
-  t.match(row, /1\.25x vs undici 8: \*\*MISSED\*\*/)
-  t.notMatch(row, /\| +- +\| +- +\|/, 'the new peers have figures in their row')
+  const line = byNode.split('\n').find((l) => l.startsWith(`| ${node}`))
+  t.match(line, /1\.25x vs undici 8: \*\*MISSED\*\*/)
+  t.notMatch(line, /\| +- +\| +- +\|/, 'the new peers have figures in their row')
 })
 
 t.test('files without the new peers show "-" and the targets that are not one on a Node say so', async (t) => {
@@ -173,23 +210,31 @@ t.test('files without the new peers show "-" and the targets that are not one on
   t.match(cells[10], /^\d\.\d\dx: (met|\*\*MISSED\*\*)$/, 'the Node 20 baseline is one')
   const v22 = byNode.split('\n').find((l) => l.startsWith('| v22.'))
   t.equal(v22.split('|').map((c) => c.trim())[10], '', 'the Node 20 baseline is left empty on Node 22')
-  // A peer outside a Node's engines range is named with the reason.
-  t.match(blocks.benchmarks.e2e, /Not measured in this run: undici 8 EventSource \(needs Node >=22\.19\.0 \(its engines field\), this is v20\.[^)]*\); eventsource 5 \(needs Node/)
+  // A peer outside a Node's engines range is named with the reason, and "-" in its column.
+  const e2e = blocks.benchmarks.e2e.replace(/\n(?!\n|\||- |<!--)/g, ' ')
+  t.match(e2e, /Not measured: on v20\.[^,]*, undici 8 EventSource \(needs Node >=22\.19\.0 \(its engines field\), this is v20\.[^)]*\); eventsource 5 \(needs Node/)
+  const at = column(blocks.benchmarks.e2e, cells[1])
+  t.equal(row(blocks.benchmarks.e2e, 'small: ours ÷ undici 8')[at], '-')
+  t.equal(row(blocks.benchmarks.e2e, 'small: ours ÷ eventsource 5')[at], '-')
 })
 
-t.test('the parser tables have a column per peer of issue 28 and one per target', async (t) => {
+t.test('the parser tables: a row per fixture, per peer of issue 28 and per target', async (t) => {
   const { renderBlocks, loadResults } = await report()
+  const { PARSER_TARGETS, targetMet } = await import('../../benchmarks/parser-targets.mjs')
   const results = loadResults()
   const blocks = renderBlocks(results)
-  t.match(blocks.benchmarks.parser, /\| +ours p50 \| undici 7 EventSourceStream p50 \| undici 8 EventSourceStream p50 \| +eventsource-parser 4 p50 \| +fastest peer \| +ratio \| target: < 1 \(every Node\) \| target: <= 0\.5 \(Node 24, 26\) \|/)
+  const parser = blocks.benchmarks.parser
+  for (const peer of ['undici 7 EventSourceStream', 'undici 8 EventSourceStream', 'eventsource-parser 4']) {
+    t.match(row(parser, `all fixtures: ours ÷ ${peer}`)?.slice(1).join(' '), /^(\d\.\d\dx \(\d\.\d\dx–\d\.\d\dx\) ?)+$/, `ours ÷ ${peer}: median (range) over the fixtures`)
+  }
   // A file from before undici 8 was a peer (as the Node 22 file would be without it) shows "-" for it.
   const older = loadResults()
   const v22run = older.parser.find((r) => r.json.node.startsWith('v22.'))
-  for (const row of v22run.json.summary) {
-    for (const name of Object.keys(row.peers)) if (name.startsWith('undici@8')) delete row.peers[name]
+  for (const fixture of v22run.json.summary) {
+    for (const name of Object.keys(fixture.peers)) if (name.startsWith('undici@8')) delete fixture.peers[name]
   }
   const olderBlocks = renderBlocks(older)
-  t.match(olderBlocks.benchmarks.parser, /not in this file \("-"\): undici 8 EventSourceStream/)
+  t.equal(row(olderBlocks.benchmarks.parser, 'all fixtures: ours ÷ undici 8')[column(olderBlocks.benchmarks.parser, v22run.json.node)], '-')
   t.match(olderBlocks.performance['readme-parser'], /\| peers measured +\|[^\n]*\| +undici 7 EventSourceStream, -, eventsource-parser 4 \|/)
   // On Node 24 a fixture at exactly 1x the fastest peer misses both targets; at 0.5x it meets both.
   const run = results.parser.find((r) => r.json.node.startsWith('v24.'))
@@ -197,12 +242,16 @@ t.test('the parser tables have a column per peer of issue 28 and one per target'
   first.ratio = 1
   second.ratio = 0.5
   const section = renderBlocks(results).benchmarks.parser
-  const v24 = section.slice(section.indexOf(`#### Parser, Node ${run.json.node}`))
-  t.match(v24, new RegExp(`\\| ${first.fixture} [^\\n]*\\| +1\\.00x [^|]*\\| +\\*\\*MISSED\\*\\* \\| +\\*\\*MISSED\\*\\* \\|`))
-  t.match(v24, new RegExp(`\\| ${second.fixture} [^\\n]*\\| +0\\.50x [^|]*\\| +met \\| +met \\|`))
+  const v24 = column(section, run.json.node)
+  t.match(row(section, first.fixture)[v24], /^1\.00x /)
+  t.match(row(section, second.fixture)[v24], /^0\.50x /)
+  const met = (target) => run.json.summary.filter((r) => targetMet(target, r.ratio)).length
+  t.equal(row(section, `target: ${PARSER_TARGETS[0].what}`)[v24], `${met(PARSER_TARGETS[0])} of 16: **MISSED**`, 'the fixture at 1x misses')
+  t.equal(row(section, `target: ${PARSER_TARGETS[1].what}`)[v24], `${met(PARSER_TARGETS[1])} of 16: **MISSED**`)
+  t.ok(run.json.summary.filter((r) => targetMet(PARSER_TARGETS[1], r.ratio)).includes(second), 'the fixture at 0.5x meets 0.5x')
   // On Node 20 the 0.5x target is none.
-  const v20 = section.slice(section.indexOf('#### Parser, Node v20'), section.indexOf('#### Parser, Node v22'))
-  t.notMatch(v20, /\| +(met|\*\*MISSED\*\*) \|\n/, 'no status in the 0.5x column on Node 20')
+  const v20 = results.parser.find((r) => r.json.node.startsWith('v20.'))
+  t.match(row(section, `target: ${PARSER_TARGETS[1].what}`)[column(section, v20.json.node)], /^\d+ of 16 \(not a target\)$/)
   t.match(blocks.performance['readme-parser'], /\| at most 0\.5x the fastest peer \(Node 24, 26\) \| +\d+ of 16 fixtures \(not a target\) \|/)
   t.match(blocks.performance['readme-parser'], /\| peers measured +\| +undici 7 EventSourceStream, undici 8 EventSourceStream, eventsource-parser 4 \|/)
 })
@@ -210,14 +259,46 @@ t.test('the parser tables have a column per peer of issue 28 and one per target'
 t.test('the memory targets are issue 28\'s: 0.3x undici 7\'s heap; 4 KiB heap and 12 KiB RSS over h2, with the floor', async (t) => {
   const { renderBlocks, loadResults } = await report()
   const blocks = renderBlocks(loadResults())
-  t.match(blocks.benchmarks.memory, /\| idle heap per connection: ours ÷ undici 7 EventSource, 5,000 open +\| [^|]+\| <= 0\.3x \|/)
-  // ours+agent beside it, as information: no goal, no status.
-  t.match(blocks.benchmarks.memory, /\| \(information\) the same with ours on the undici package's Agent, 5,000 open \| +\d\.\d\dx [^|]+\| +- \| +- \|/)
-  t.notMatch(blocks.benchmarks.memory, /0\.6x/, 'no time-to-open target')
-  t.match(blocks.benchmarks.tls, /\| target \(ours, issue 28\) +\| +median \(range\) \| +floor: node:http2 stream \| +goal \| +status \|/)
-  t.match(blocks.benchmarks.tls, /\| heap per idle source, 10,000 sources over h2 \| [^|]+\| +2\.\d\d KiB [^|]*\| +<= 4 KiB \|/)
-  t.match(blocks.benchmarks.tls, /\| RSS per idle source, 10,000 sources over h2 +\| [^|]+\| +\d+\.\d\d KiB [^|]*\| +<= 12 KiB \|/)
+  const memory = blocks.benchmarks.memory
+  for (const count of ['1,000', '5,000']) {
+    t.match(row(memory, `target, ${count} open: heap <= 0.3x undici 7's`).slice(1).join(' | '), /^(\d\.\d\dx: (met|\*\*MISSED\*\*)( \| )?)+$/, `the target at ${count}`)
+  }
+  // ours+agent beside it, as information: no target row of its own.
+  t.match(row(memory, '5,000 open: ours ÷ ours on undici\'s Agent, heap')[1], /^\d\.\d\dx \(/)
+  t.notMatch(memory, /^\| target[^|\n]*open all/m, 'no time-to-open target')
+  const tls = blocks.benchmarks.tls
+  t.match(row(tls, 'h2, 10,000 idle: floor, heap per source')[1], /^2\.\d\d KiB /)
+  t.match(row(tls, 'h2, 10,000 idle, target: heap <= 4 KiB')[1], /^\d+\.\d\d KiB: (met|\*\*MISSED\*\*)$/)
+  t.match(row(tls, 'h2, 10,000 idle, target: RSS <= 12 KiB')[1], /^\d+\.\d\d KiB: (met|\*\*MISSED\*\*)$/)
   t.notMatch(blocks.http2['readme-http2'], /2000 ms/, 'no time-to-open target')
+})
+
+t.test('each summary of benchmarks/README.md follows its JSON', async (t) => {
+  const { generate, loadResults, RESULTS_DIR } = await report()
+  const changed = (results, dir) => generate({ results, dir }).find((f) => f.path.endsWith('benchmarks/README.md')).changed
+  let results = loadResults()
+  results.startup[0].json.results.ours.parentMs.median *= 2
+  t.same(changed(results), ['startup'])
+  results = loadResults()
+  results.memory[0].json.counts[Object.keys(results.memory[0].json.counts).at(-1)].clients.ours.heapUsedPerConnection.median *= 2
+  t.same(changed(results), ['memory'])
+  results = loadResults()
+  results.memoryTls[0].json.counts['10000'].clients['h2:ours'].rssPerConnection.median *= 2
+  t.same(changed(results), ['tls'])
+  results = loadResults()
+  results.size[0].json.rows[0].gzipped += 1
+  t.same(changed(results), ['size'])
+  // The drop-in on strings is read from its directory: a copy with one shape's ratio changed.
+  const fs = require('node:fs')
+  const os = require('node:os')
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-report-'))
+  t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }))
+  for (const file of fs.readdirSync(RESULTS_DIR)) fs.copyFileSync(path.join(RESULTS_DIR, file), path.join(dir, file))
+  const file = fs.readdirSync(dir).find((f) => f.startsWith('parser-strings-'))
+  const json = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8'))
+  json.summary[0].ratios[json.peers[0]].ratio = 9
+  fs.writeFileSync(path.join(dir, file), JSON.stringify(json))
+  t.same(changed(loadResults(dir), dir), ['parser-strings'])
 })
 
 t.test('the README\'s one table: each measure per client and Node version, medians', async (t) => {
