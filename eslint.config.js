@@ -1,10 +1,8 @@
-'use strict'
-
 // `npm run lint`, and the first step of `npm test`: neostandard, the flat-config successor of
 // `standard`, whose style this code is written in.
-const neostandard = require('neostandard')
+import neostandard from 'neostandard'
 
-module.exports = [
+export default [
   ...neostandard({
     // Also the hand-written declarations (types/*.d.ts) and the type tests (test/types/*.ts, *.mts),
     // with typescript-eslint's parser and no type information (no tsconfig is read).

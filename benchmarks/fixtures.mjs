@@ -1,4 +1,4 @@
-// Workloads for benchmarks/parser.bench.mjs, shared with test/benchmarks/bench-fixtures.test.js.
+// Workloads for benchmarks/parser.bench.mjs, shared with test/benchmarks/bench-fixtures.test.cjs.
 //
 // Each builder returns the stream as a list of Buffer chunks (Buffer is a Uint8Array; Node sockets and
 // undici's dispatcher hand out Buffers) together with the events a conforming parser must produce,

@@ -1,5 +1,5 @@
 // The parsers the parser benchmark (./parser.bench.mjs) times, and how each is fed; shared with
-// test/benchmarks/bench-fixtures.test.js, which checks that every one of them parses every fixture to its model.
+// test/benchmarks/bench-fixtures.test.cjs, which checks that every one of them parses every fixture to its model.
 //
 // Byte form: ours (EventSourceParser) against the peers issue 28 names:
 //   undici7             undici@7's EventSourceStream, the parser inside undici 7's EventSource (and
@@ -254,7 +254,7 @@ function stringImplementation (id, name, create, count) {
 
 /** The string form: our drop-in, then eventsource-parser. */
 export async function stringImplementations ({ keepAlive = true } = {}) {
-  const dropIn = require('../parser.js').createParser
+  const dropIn = require('../lib/entries/parser.js').createParser
   const esp = (await import('eventsource-parser')).createParser
   return [
     stringImplementation('drop-in', DROP_IN, dropIn, dropInCount(dropIn, keepAlive)),

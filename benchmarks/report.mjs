@@ -6,7 +6,7 @@
 //
 //   npm run bench:report             rewrite the blocks
 //   node benchmarks/report.mjs --check  exit 1 (and name the blocks) when a file differs from what the
-//                                       JSON gives; test/benchmarks/bench-report.test.js runs this
+//                                       JSON gives; test/benchmarks/bench-report.test.cjs runs this
 
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'

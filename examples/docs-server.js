@@ -2,7 +2,7 @@
 
 // The server the examples of docs/ run against: `node examples/docs-server.js` prints the two origins
 // to give them (SSE_ORIGIN, plain HTTP/1.1; SSE_TLS_ORIGIN, HTTPS with HTTP/2 and HTTP/1.1), and the
-// certificate to save as ca.pem beside an example that reads one. test/docs/docs-examples.test.js starts it
+// certificate to save as ca.pem beside an example that reads one. test/docs/docs-examples.test.cjs starts it
 // the same way and runs every example of README.md and docs/ against it. Loopback only, port 0.
 //
 // Routes, the same on both origins:

@@ -5,7 +5,7 @@
 // resumes with a GET to the same endpoint carrying Last-Event-ID: sending the POST again would call
 // the tool again. The server primes each stream with an event that has an ID and no data, and may
 // close a stream on purpose at any time after it (SEP-1699); here it also drops connections mid-event.
-// test/docs/example-resume.test.js runs it with 200 cuts and checks that nothing is lost or repeated.
+// test/docs/example-resume.test.cjs runs it with 200 cuts and checks that nothing is lost or repeated.
 
 const http = require('node:http')
 const { EventSource } = require('..')

@@ -4,7 +4,7 @@
 // query, as Durable Streams and Electric do (a URL with the position in it can be cached by a CDN;
 // a header cannot), rather than in Last-Event-ID. Each event's ID is the offset after it, so the
 // source's last event ID is always where to go on from; the request function puts it in the URL of
-// every attempt. test/docs/example-resume.test.js runs it with 200 cuts and checks that nothing is lost or
+// every attempt. test/docs/example-resume.test.cjs runs it with 200 cuts and checks that nothing is lost or
 // repeated.
 
 const http = require('node:http')

@@ -1,5 +1,3 @@
-'use strict'
-
 // Bytes the event-stream grammar cares about (HTML 9.2.5).
 const LF = 0x0a
 const CR = 0x0d
@@ -33,7 +31,7 @@ const DEFAULT_MAX_EVENT_SIZE = 64 * 1024 * 1024
 // wait is capped here. A literal: a bundler keeps `2 ** 31 - 1` in bundles that never use it.
 const MAX_TIMER_DELAY = 0x7fffffff
 
-module.exports = {
+export {
   LF,
   CR,
   SPACE,

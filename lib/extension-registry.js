@@ -1,5 +1,3 @@
-'use strict'
-
 // Where the core and the web transport find the parts of the extensions they do not load themselves: what
 // the init's members beyond withCredentials mean (lib/eventsource/init-extensions.js), every reconnection
 // decision beyond the standard's (lib/eventsource/reconnect-policy.js), `for await`
@@ -13,6 +11,10 @@
 // `whatwg-eventsource/extensions` (lib/eventsource/extensions-all.js again); until then an init that uses an extension,
 // or `for await`, throws ERR_EVENTSOURCE_EXTENSION_NOT_LOADED, naming the member and what to import.
 // An option is never ignored. docs/browser.md says what each build holds.
+
+import { codes } from './errors/extensions.js'
+
+const { ERR_EVENTSOURCE_EXTENSION_NOT_LOADED } = codes
 
 // Part name -> a function that loads it (the module's exports), or null while none is registered.
 const loaders = { init: null, reconnect: null, iterator: null, request: null, fetch: null }
@@ -57,9 +59,7 @@ function extension (name, member) {
  * @param {string} member what the user used, as the error names it
  */
 function notLoaded (member) {
-  // Loaded here, where it is made: Node, Bun and Deno, which have every extension, never need the table.
-  const { ERR_EVENTSOURCE_EXTENSION_NOT_LOADED } = require('./errors/extensions').codes
   return new ERR_EVENTSOURCE_EXTENSION_NOT_LOADED(member)
 }
 
-module.exports = { registerExtensions, loadedExtension, extension, notLoaded }
+export { registerExtensions, loadedExtension, extension, notLoaded }

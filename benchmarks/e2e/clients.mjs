@@ -164,11 +164,11 @@ export function clientLabel (id, transport = 'http') {
 export async function loadClient (id, { transport = 'http', sources = 1 } = {}) {
   if (transport === 'http') {
     switch (id) {
-      case 'ours': return { EventSource: require('../../index.js').EventSource }
+      case 'ours': return { EventSource: require('../../lib/entries/index.js').EventSource }
       case 'ours+diagnostics':
         subscribeToDiagnostics()
-        return { EventSource: require('../../index.js').EventSource }
-      case 'ours+agent': return { EventSource: require('../../index.js').EventSource, init: { dispatcher: new (require('undici').Agent)() } }
+        return { EventSource: require('../../lib/entries/index.js').EventSource }
+      case 'ours+agent': return { EventSource: require('../../lib/entries/index.js').EventSource, init: { dispatcher: new (require('undici').Agent)() } }
       case 'undici': return { EventSource: require('undici').EventSource }
       case 'undici8': return { EventSource: require('undici8').EventSource }
       case 'node': return { EventSource: runtimeEventSource() }
@@ -180,7 +180,7 @@ export async function loadClient (id, { transport = 'http', sources = 1 } = {}) 
   }
   const { cert: ca } = tlsFixture()
   if (id === 'floor') return { get: transport === 'h2' ? http2Get(ca) : (url, onResponse) => require('node:https').get(url, { ca }, onResponse) }
-  if (id === 'ours' && transport === 'h2') return { EventSource: require('../../index.js').EventSource, init: { http2: { connect: { ca } } } }
+  if (id === 'ours' && transport === 'h2') return { EventSource: require('../../lib/entries/index.js').EventSource, init: { http2: { connect: { ca } } } }
   if (id === 'node' || id === 'ours+agent') throw new Error(`${id} is measured over cleartext HTTP/1.1 only`)
   // undici 8's EventSource on an Agent of undici 8; everything else on undici 7's.
   const undici = require(id === 'undici8' ? 'undici8' : 'undici')
@@ -191,7 +191,7 @@ export async function loadClient (id, { transport = 'http', sources = 1 } = {}) 
     ? new undici.Agent({ allowH2: true, connections: 1, pipelining: sources, connect })
     : new undici.Agent({ connect })
   switch (id) {
-    case 'ours': return { EventSource: require('../../index.js').EventSource, init: { dispatcher: agent, connectTimeout: 0 } }
+    case 'ours': return { EventSource: require('../../lib/entries/index.js').EventSource, init: { dispatcher: agent, connectTimeout: 0 } }
     case 'undici':
     case 'undici8': return { EventSource: undici.EventSource, init: { node: { dispatcher: agent } } }
     case 'eventsource':

@@ -31,7 +31,7 @@ if (typeof globalThis.gc !== 'function') {
 const { bench, group, run, do_not_optimize } = await import('mitata') // eslint-disable-line camelcase -- mitata's name
 
 const require = createRequire(import.meta.url)
-const { EventSource, EventSourceParser } = require('../../index.js')
+const { EventSource, EventSourceParser } = require('../../lib/entries/index.js')
 const { createFastMessageEvent } = require('undici/lib/web/websocket/events.js')
 // The class of our EventSource's events (instanceof the global MessageEvent, without its WebIDL
 // dictionary conversion): lib/eventsource/message-event.js.

@@ -122,8 +122,8 @@ async function countEvents (readable) {
  * @param {string[]} peerMajors
  */
 export async function loadImplementations (peerMajors) {
-  const { createParser } = require('../../parser.js')
-  const { EventSourceParserStream } = require('../../parser-stream.js')
+  const { createParser } = require('../../lib/entries/parser.js')
+  const { EventSourceParserStream } = require('../../lib/entries/parser-stream.js')
   const out = [{ ...implementation(DROP_IN, createParser, EventSourceParserStream), version: require('../../package.json').version }]
   for (const major of peerMajors) {
     const pkg = major === '4' ? 'eventsource-parser' : `eventsource-parser${major}`

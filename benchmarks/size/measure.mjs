@@ -4,7 +4,7 @@
 // the statement pulls in after tree-shaking: `export { EventSourceParser } from 'whatwg-eventsource'` is
 // the parser alone, not the whole entry. The package is resolved as a user's bundler resolves it, by its
 // name, from a node_modules that links to this checkout (and to the peers installed beside it).
-// Used by benchmarks/size.mjs (the table in benchmarks/README.md) and test/package/bundle-size.test.js (the budgets).
+// Used by benchmarks/size.mjs (the table in benchmarks/README.md) and test/package/bundle-size.test.cjs (the budgets).
 
 import { mkdtempSync, mkdirSync, rmSync, symlinkSync, realpathSync } from 'node:fs'
 import { createRequire } from 'node:module'
@@ -17,7 +17,7 @@ export const root = fileURLToPath(new URL('../..', import.meta.url))
 const require = createRequire(import.meta.url)
 
 /**
- * The budgets of issue 29, gzipped bytes: test/package/bundle-size.test.js asserts them (those not met yet as
+ * The budgets of issue 29, gzipped bytes: test/package/bundle-size.test.cjs asserts them (those not met yet as
  * todo), and the table shows them.
  */
 export const BUDGETS = {

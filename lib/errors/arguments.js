@@ -1,10 +1,8 @@
-'use strict'
-
 // The codes of bad arguments and options, with Node's codes, classes and meaning: (name, expected or
 // reason, value); those of a bad header, method or last event ID are lib/errors/http.js's. Declared as
 // lib/errors/error-class.js says.
 
-const { declare } = require('./error-class')
+import { declare } from './error-class.js'
 
 const codes = declare({
   ERR_INVALID_ARG_TYPE: [3, TypeError],
@@ -12,4 +10,4 @@ const codes = declare({
   ERR_OUT_OF_RANGE: [3, RangeError]
 })
 
-module.exports = { codes }
+export { codes }

@@ -1,11 +1,9 @@
-'use strict'
-
 // The codes of connections: why one failed or was re-established. A connection error is made as
 // new ERR_X(...messageArgs, details, cause) (lib/errors/error-class.js). Those of any build are here; those
 // only Node's transports make are ./node-transports.js's, and those of the reconnection policy (an
 // extension) ./reconnect-policy.js's: a browser bundle of the EventSource holds neither table.
 
-const { declare, kConnection, kInternal } = require('./error-class')
+import { declare, kConnection, kInternal } from './error-class.js'
 
 const codes = declare({
   ERR_EVENTSOURCE_BAD_CONTENT_TYPE: [1, Error, kConnection],
@@ -24,4 +22,4 @@ const codes = declare({
   ERR_EVENTSOURCE_ABORTED: [0, Error, kInternal]
 })
 
-module.exports = { codes }
+export { codes }

@@ -1,5 +1,3 @@
-'use strict'
-
 // How a code of this package becomes a class, as Node core declares its own in lib/internal/errors.js,
 // and `codes`, the one registry every class is in. The codes themselves are declared in tables, by the
 // layer that makes them, in this folder: arguments.js (arguments and options), http.js (a request's
@@ -18,17 +16,15 @@
 // toString() and on the first line of its stack. Codes that Node also uses keep Node's meaning and
 // wording; conditions specific to this package carry the ERR_EVENTSOURCE_ prefix. Every code that is not
 // internal is listed in docs/errors.md and in the ErrorCode type
-// (test/errors/errors-documented.test.js reads the tables to check).
+// (test/errors/errors-documented.test.cjs reads the tables to check).
 
 // The messages: Node's wording (lib/errors/messages-node.js) on Node, Bun and Deno; a short message made from
 // the code and its arguments (lib/errors/messages-web.js) elsewhere, where the wording would be most of
-// what a browser bundle of the EventSource downloads (package.json's "imports"). Loaded with the first
-// error made: most processes make none.
-let message = null
-function messageOf (code, args) {
-  message ??= require('#error-messages').message
-  return message(code, args)
-}
+// what a browser bundle of the EventSource downloads (package.json's "imports").
+import { message as messageOf } from '#error-messages'
+// Each error's stack starts at the user's call, its first line `Name [CODE]: message`, as Node's do
+// (lib/platform/stacks-node.js); in browsers it is the engine's own (lib/platform/stacks-web.js).
+import { captureStack, capturesStacks } from '#stacks'
 
 /** @type {Record<string, Function>} code -> class, of every table loaded */
 const codes = {}
@@ -45,15 +41,11 @@ function toString () {
   return `${this.name} [${this.code}]: ${this.message}`
 }
 
-// Each error's stack starts at the user's call, its first line `Name [CODE]: message`, as Node's do
-// (lib/platform/stacks-node.js); in browsers it is the engine's own (lib/platform/stacks-web.js).
-const { captureStack, capturesStacks } = require('#stacks')
-
 /**
  * Declares one code.
  * @param {string} code
  * @param {number} arity how many of the constructor's leading arguments the message is made from (the
- *   message of each code takes as many: test/errors/errors-table.test.js checks)
+ *   message of each code takes as many: test/errors/errors-table.test.cjs checks)
  * @param {ErrorConstructor} Base Error, TypeError or RangeError
  * @param {string} [kind] kConnection or kInternal
  * @param {string | Function} [fixed] the message, whatever the platform: another package's wording, or a
@@ -75,7 +67,7 @@ function E (code, arity, Base, kind, fixed) {
     // The arguments the message takes, as a function's length says (a connection error's details and
     // cause are optional).
     length: { value: arity },
-    // What kind of code this is: test/errors/errors-documented.test.js leaves the internal ones out.
+    // What kind of code this is: test/errors/errors-documented.test.cjs leaves the internal ones out.
     kind: { value: kind ?? null }
   })
   Object.defineProperties(EventSourceError.prototype, {
@@ -113,4 +105,4 @@ function fromCallerOf (error, entry) {
   return error
 }
 
-module.exports = { codes, declare, fromCallerOf, kConnection, kInternal }
+export { codes, declare, fromCallerOf, kConnection, kInternal }

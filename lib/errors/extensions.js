@@ -1,15 +1,13 @@
-'use strict'
-
 // The code of an extension used in a build that left the extensions out (lib/extension-registry.js):
 // a browser or worker build without `whatwg-eventsource/extensions`. Its message says what to import, the
 // same on every platform (lib/errors/error-class.js), since it is a browser's developer who reads it. A table of
 // its own so that a bundle of a parser, which never makes it, holds none of it.
 
-const { declare } = require('./error-class')
+import { declare } from './error-class.js'
 
 const codes = declare({
   ERR_EVENTSOURCE_EXTENSION_NOT_LOADED: [1, TypeError, null, (member) =>
     `${member} is an extension of whatwg-eventsource, not part of this build: import 'whatwg-eventsource/extensions' once, before using it`]
 })
 
-module.exports = { codes }
+export { codes }

@@ -1,12 +1,10 @@
-'use strict'
-
 // The message of every code of lib/errors/index.js (but those whose table holds another package's wording:
 // lib/errors/drop-in.js), in Node's wording where Node has the code, on Node, Bun and
 // Deno (package.json's "imports" maps `#error-messages` here for the `node` condition; elsewhere
 // lib/errors/messages-web.js makes short ones). Each function takes the leading arguments of the code's
-// constructor, as many as its table declares (test/errors/errors-table.test.js checks each function's length).
+// constructor, as many as its table declares (test/errors/errors-table.test.cjs checks each function's length).
 
-const { inspect } = require('node:util')
+import { inspect } from 'node:util'
 
 /**
  * Describes a received value the way Node's ERR_INVALID_ARG_TYPE message does.
@@ -84,4 +82,4 @@ function message (code, args) {
   return MESSAGES[code](...args)
 }
 
-module.exports = { message, MESSAGES }
+export { message, MESSAGES }

@@ -1,5 +1,3 @@
-'use strict'
-
 // The messages of lib/errors/index.js's codes where Node's wording is not shipped: browsers and workers
 // (package.json's "imports" maps `#error-messages` here for any runtime that does not match the `node`
 // condition; lib/errors/messages-node.js is the wording, on Node, Bun and Deno). The wording of every code
@@ -25,4 +23,4 @@ function message (code, args) {
   return args.length === 0 ? words : `${words}: ${args.map(show).join(', ')}`
 }
 
-module.exports = { message }
+export { message }

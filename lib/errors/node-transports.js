@@ -1,10 +1,8 @@
-'use strict'
-
 // The connection codes only Node's transports make (an undici dispatcher's, node:http2's, the redirects
 // they follow themselves): a table of its own, apart from ./connection.js, so that a browser bundle of the
 // EventSource, which sends every request through a fetch, holds none of it.
 
-const { declare, kConnection } = require('./error-class')
+import { declare, kConnection } from './error-class.js'
 
 const codes = declare({
   ERR_EVENTSOURCE_DISPATCHER_REDIRECT: [1, Error, kConnection],
@@ -15,4 +13,4 @@ const codes = declare({
   ERR_EVENTSOURCE_HTTP2_PING_TIMEOUT: [2, Error]
 })
 
-module.exports = { codes }
+export { codes }

@@ -1,8 +1,6 @@
-'use strict'
-
 // The codes the parsers throw (the eventsource-parser drop-in's own: lib/errors/drop-in.js). Declared as lib/errors/error-class.js says.
 
-const { declare } = require('./error-class')
+import { declare } from './error-class.js'
 
 const codes = declare({
   // An event too large also fails an EventSource's connection, with this error.
@@ -10,4 +8,4 @@ const codes = declare({
   ERR_EVENTSOURCE_WRITE_AFTER_END: [0, Error]
 })
 
-module.exports = { codes }
+export { codes }

@@ -1,14 +1,12 @@
-'use strict'
-
 // The connection codes of the reconnection policy (init.reconnect, an extension:
 // lib/eventsource/reconnect-policy.js): a table of its own, apart from ./connection.js, so that a browser
 // bundle of the standard EventSource holds none of it.
 
-const { declare, kConnection } = require('./error-class')
+import { declare, kConnection } from './error-class.js'
 
 const codes = declare({
   ERR_EVENTSOURCE_RECONNECT_POLICY: [1, Error, kConnection],
   ERR_EVENTSOURCE_RETRIES_EXHAUSTED: [2, Error, kConnection]
 })
 
-module.exports = { codes }
+export { codes }

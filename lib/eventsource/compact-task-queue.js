@@ -1,5 +1,3 @@
-'use strict'
-
 // The task queue of an EventSource where an EventTarget cannot say how many listeners it has: browsers
 // and workers (package.json's "imports" map `#task-queue` here for every runtime but Node, Bun and Deno,
 // which get task-queue.js). Its interface is task-queue.js's, so lib/eventsource/eventsource.js runs
@@ -13,7 +11,7 @@
 // task waits for the full checkpoint: what task-queue.js would do here. This queue does only that, in a
 // third of the bytes of a browser bundle.
 
-const { afterMicrotaskCheckpoint } = require('./microtask-checkpoint')
+import { afterMicrotaskCheckpoint } from './microtask-checkpoint.js'
 
 // Each entry of the queue is four slots, the kind (lib/constants.js, TASK_*) and up to three
 // arguments.
@@ -76,6 +74,6 @@ class TaskQueue {
   }
 }
 
-module.exports = {
+export {
   TaskQueue
 }

@@ -1,5 +1,3 @@
-'use strict'
-
 // What an EventSource publishes on diagnostics_channel, and what it counts for it, on Node, Bun and Deno
 // (package.json's "imports" maps `#diagnostics` here for the `node` condition; elsewhere nobody can
 // subscribe, and lib/eventsource/diagnostics-web.js does nothing). The channels and what each carries are
@@ -7,12 +5,11 @@
 // (messages, bytes, time spent OPEN) are kept whatever, since `close` reports them to whoever subscribed
 // meanwhile.
 
-const {
-  createChannel, connectChannel, openChannel, messageChannel, errorChannel, closeChannel,
-  tracingAttempts, traceAttemptStart, traceAttemptEnd
-} = require('#channels')
-const { displayHref } = require('../transport/url')
-const { OPEN } = require('../constants')
+import {
+  createChannel, connectChannel, openChannel, messageChannel, errorChannel, closeChannel, tracingAttempts, traceAttemptStart, traceAttemptEnd
+} from '#channels'
+import { displayHref } from '../transport/url.js'
+import { OPEN } from '../constants.js'
 
 /** The diagnostics of one source: its counts, and its messages as it goes. */
 class SourceDiagnostics {
@@ -137,4 +134,4 @@ class SourceDiagnostics {
   }
 }
 
-module.exports = { SourceDiagnostics }
+export { SourceDiagnostics }

@@ -1,5 +1,3 @@
-'use strict'
-
 // The diagnostics of a source where there is no diagnostics_channel (browsers, workers): nobody can
 // subscribe, so nothing is counted or published (package.json's "imports" maps `#diagnostics` here for
 // any runtime that does not match the `node` condition). The interface of
@@ -26,4 +24,4 @@ class SourceDiagnostics {
   closed () {}
 }
 
-module.exports = { SourceDiagnostics }
+export { SourceDiagnostics }

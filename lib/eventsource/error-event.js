@@ -1,5 +1,3 @@
-'use strict'
-
 // The `error` events of an EventSource. Browser code sees a plain Event (this is one); Node code can
 // read why it fired. Every property is undefined where it is not known.
 
@@ -67,4 +65,4 @@ function errorEventFor (error, reconnectDelay) {
   })
 }
 
-module.exports = { EventSourceErrorEvent, errorEventFor }
+export { EventSourceErrorEvent, errorEventFor }

@@ -1,5 +1,3 @@
-'use strict'
-
 // The EventSource interface and its processing model.
 // https://html.spec.whatwg.org/multipage/server-sent-events.html#the-eventsource-interface
 // https://html.spec.whatwg.org/multipage/server-sent-events.html#sse-processing-model
@@ -14,28 +12,29 @@
 // come back here as tasks.
 // With no extension in the init, every step is the standard's.
 
-const { unshared } = require('../parser/unshared-string')
-const { CONNECTING, OPEN, CLOSED, TASK_MESSAGE, TASK_ANNOUNCE, TASK_REESTABLISH, TASK_FAIL, TASK_END } = require('../constants')
-const { fromCallerOf } = require('../errors/error-class')
-const {
-  codes: { ERR_EVENTSOURCE_BAD_CONTENT_TYPE, ERR_EVENTSOURCE_BAD_STATUS, ERR_EVENTSOURCE_REQUEST_INIT, ERR_EVENTSOURCE_STREAM_ENDED }
-} = require('../errors/connection')
-const { defineInterface, parseUrl } = require('./webidl')
-const { resolveInit } = require('./init')
-const { SourceParser } = require('./source-parser')
-const { TaskQueue } = require('#task-queue') // task-queue.js; compact-task-queue.js where listeners cannot be counted
-const { SourceDiagnostics } = require('#diagnostics') // diagnostics-node.js; diagnostics-web.js, doing nothing, in browsers
-const { messageEventClass, eventOrigin } = require('./message-event')
-const { standardRequest } = require('../transport/request')
-const { mimeEssence } = require('../transport/response-headers')
-const { displayHref } = require('../transport/url')
-const { createAttempt } = require('#transport') // transport-node.js on Node, Bun and Deno; transport-web.js elsewhere
-const { releaseHandlerMap } = require('#listeners') // lib/platform/listeners-node.js; listeners-web.js in browsers
+import { unshared } from '../parser/unshared-string.js'
+import {
+  CONNECTING, OPEN, CLOSED, TASK_MESSAGE, TASK_ANNOUNCE, TASK_REESTABLISH, TASK_FAIL, TASK_END
+} from '../constants.js'
+import { fromCallerOf } from '../errors/error-class.js'
+import { codes } from '../errors/connection.js'
+import { defineInterface, parseUrl } from './webidl.js'
+import { resolveInit } from './init.js'
+import { nextAttempt } from './reconnect.js'
+import { SourceParser } from './source-parser.js'
+import { TaskQueue } from '#task-queue' // task-queue.js; compact-task-queue.js where listeners cannot be counted
+import { SourceDiagnostics } from '#diagnostics' // diagnostics-node.js; diagnostics-web.js, doing nothing, in browsers
+import { messageEventClass, eventOrigin } from './message-event.js'
+import { standardRequest } from '../transport/request.js'
+import { mimeEssence } from '../transport/response-headers.js'
+import { displayHref } from '../transport/url.js'
+import { createAttempt } from '#transport' // transport-node.js on Node, Bun and Deno; transport-web.js elsewhere
+import { releaseHandlerMap } from '#listeners' // lib/platform/listeners-node.js; listeners-web.js in browsers
 // `for await` is an extension, found through the registry (lib/extension-registry.js). Every retry decision
 // (reconnect.js) is loaded with the first failure: a source that only receives events never needs it, and
 // each file is a few tenths of a millisecond of a fresh process's start (benchmarks/startup).
-const { extension, loadedExtension } = require('#extensions')
-let nextAttempt = null
+import { extension, loadedExtension } from '#extensions'
+const { ERR_EVENTSOURCE_BAD_CONTENT_TYPE, ERR_EVENTSOURCE_BAD_STATUS, ERR_EVENTSOURCE_REQUEST_INIT, ERR_EVENTSOURCE_STREAM_ENDED } = codes
 
 // The default reconnection time: "a user-agent-defined value, probably in the region of a few
 // seconds". Chromium and Node's built-in use 3 s (Firefox 5 s).
@@ -439,7 +438,6 @@ class EventSource extends EventTarget {
     // Whether to try again, and when (lib/eventsource/reconnect.js): the reconnection time, or what the extensions say.
     const now = performance.now()
     if (++this.#failures === 1) this.#failingSince = now
-    nextAttempt ??= require('./reconnect').nextAttempt
     const next = nextAttempt(this.#init, error, failsConnection, {
       events: this.#attemptEvents, retry: this.#reconnectionTime, failures: this.#failures, attempts: this.#attempts, elapsed: now - this.#failingSince
     }, this.#redirected?.method ?? this.#init.method)
@@ -496,4 +494,4 @@ class EventSource extends EventTarget {
 // The constants, the event handlers and the attributes' descriptors, as WebIDL and HTML have them.
 defineInterface(EventSource, brandCheck, handlerSlots, { CONNECTING, OPEN, CLOSED })
 
-module.exports = { EventSource }
+export { EventSource }

@@ -1,5 +1,3 @@
-'use strict'
-
 // Registers every extension (lib/extension-registry.js), each loaded when first used: on Node, Bun and
 // Deno always (package.json's "imports" maps `#extensions` here for the `node` condition), in browsers and
 // workers when the application imports `whatwg-eventsource/extensions` (and with the `eventsource`
@@ -7,16 +5,21 @@
 // extension in its init never fails, never iterates, and each file is a few tenths of a millisecond of a
 // fresh process's start (benchmarks/startup).
 
-const { registerExtensions, loadedExtension, extension, notLoaded } = require('../extension-registry')
+import { registerExtensions, loadedExtension, extension, notLoaded } from '../extension-registry.js'
+import { resolveExtensions } from './init-extensions.js'
+import { decide } from './reconnect-policy.js'
+import { MessageIterators, finishedIterator } from './message-iterator.js'
+import { buildRequest, previousAttempt } from '../transport/request.js'
+import { FetchAttempt } from '../transport/fetch-transport.js'
 
 // Each part is the functions the core calls, named one by one: a browser build then keeps only those of
 // each module (a module's whole namespace would keep every export).
 registerExtensions({
-  init: () => require('./init-extensions').resolveExtensions,
-  reconnect: () => require('./reconnect-policy').decide,
-  iterator: () => ({ MessageIterators: require('./message-iterator').MessageIterators, finishedIterator: require('./message-iterator').finishedIterator }),
-  request: () => ({ buildRequest: require('../transport/request').buildRequest, previousAttempt: require('../transport/request').previousAttempt }),
-  fetch: () => require('../transport/fetch-transport').FetchAttempt
+  init: () => resolveExtensions,
+  reconnect: () => decide,
+  iterator: () => ({ MessageIterators, finishedIterator }),
+  request: () => ({ buildRequest, previousAttempt }),
+  fetch: () => FetchAttempt
 })
 
-module.exports = { registerExtensions, loadedExtension, extension, notLoaded }
+export { registerExtensions, loadedExtension, extension, notLoaded }

@@ -1,5 +1,3 @@
-'use strict'
-
 // The extensions of the EventSourceInit dictionary (every member but withCredentials, which
 // lib/eventsource/init.js converts): validated and resolved into the source's init. They live at the top
 // level of the dictionary (see docs/extensions.md for why); undici's shape (`node: { dispatcher,
@@ -7,14 +5,18 @@
 // unchanged. The core finds this file through the registry (lib/extension-registry.js): a browser
 // build without `whatwg-eventsource/extensions` leaves it out.
 
-const { validateObject, validateFunction, validateNumber, validateLimit, validateTime } = require('../validators/values')
-const {
+import { validateObject, validateFunction, validateNumber, validateLimit, validateTime } from '../validators/values.js'
+import {
   validateOneOf, validateStatusList, validateDispatcher, validateFetch, validateAbortSignal, validateBooleanOrObject
-} = require('../validators/options')
-const { validateHeaderNameList, validateBodyMethod, validateLastEventId } = require('../validators/http')
-const { normalizeHeaders, normalizeHeaderName, normalizeMethod, normalizeBody, requestFunction } = require('../transport/request-init')
-const { codes: { ERR_INVALID_ARG_VALUE } } = require('../errors/arguments')
-const { kDepartures, NO_DEPARTURES } = require('./init')
+} from '../validators/options.js'
+import { validateHeaderNameList, validateBodyMethod, validateLastEventId } from '../validators/http.js'
+import {
+  normalizeHeaders, normalizeHeaderName, normalizeMethod, normalizeBody, requestFunction
+} from '../transport/request-init.js'
+import { codes } from '../errors/arguments.js'
+import { kDepartures, NO_DEPARTURES } from './init.js'
+import { readErrorBody } from '../transport/error-body.js'
+const { ERR_INVALID_ARG_VALUE } = codes
 
 /**
  * @param {unknown} value init.reconnect
@@ -111,7 +113,6 @@ function resolveHttp2 (value) {
 // init.errorBody: how much of the body of a response the source does not take is read for its error, and
 // the reader of it (lib/transport/error-body.js, loaded with the first such body: most sources never meet
 // one). The core calls read(); it does not know the module.
-let readErrorBody = null
 
 class ErrorBodyBounds {
   /**
@@ -132,7 +133,6 @@ class ErrorBodyBounds {
    * @param {import('../transport/transport-node').TransportAttempt} attempt
    */
   read (error, owner, attempt) {
-    readErrorBody ??= require('../transport/error-body').readErrorBody
     return readErrorBody(error, this, owner, attempt)
   }
 }
@@ -228,4 +228,4 @@ function resolveExtensions (dict, init) {
   return init
 }
 
-module.exports = { resolveExtensions }
+export { resolveExtensions }

@@ -1,5 +1,3 @@
-'use strict'
-
 // The EventSourceInit dictionary: WebIDL conversion of the standard member (withCredentials), and the
 // resolved init every source reads, each extension at its default. The extensions (every other member,
 // at the top level of the dictionary: docs/extensions.md says why) are resolved by init-extensions.js,
@@ -8,15 +6,14 @@
 // of them is refused with ERR_EVENTSOURCE_EXTENSION_NOT_LOADED, never ignored.
 
 // extensions-all.js on Node, Bun and Deno; lib/extension-registry.js, empty until the application registers them, elsewhere.
-const { loadedExtension, notLoaded } = require('#extensions')
+import { loadedExtension, notLoaded } from '#extensions'
 // lib/eventsource/shared-init-node.js on Node, Bun and Deno; shared-init-web.js, sharing nothing, elsewhere.
-const { sharedInit } = require('#shared-init')
+import { sharedInit } from '#shared-init'
+import { errorEventFor } from './error-event.js'
 
 // Our error events (lib/eventsource/error-event.js), loaded with the first one: a source that never fails never
 // needs the file, and each file is a few tenths of a millisecond of a fresh process's start.
-let errorEventFor = null
 function defaultErrorEvent (error, reconnectDelay) {
-  errorEventFor ??= require('./error-event').errorEventFor
   return errorEventFor(error, reconnectDelay)
 }
 
@@ -63,7 +60,7 @@ function isObject (value) {
   return value !== null && (typeof value === 'object' || typeof value === 'function')
 }
 
-// Every member init-extensions.js reads (test/eventsource/extensions.test.js checks the list against it): one given
+// Every member init-extensions.js reads (test/eventsource/extensions.test.cjs checks the list against it): one given
 // to a build without the extensions is refused.
 const EXTENSION_MEMBERS = [
   'reconnect', 'closeOnEnd', 'allowInsecureRedirect', 'keepAliveWhileReconnecting', 'node', 'dispatcher', 'fetch',
@@ -142,4 +139,4 @@ function standardInit (withCredentials) {
   }
 }
 
-module.exports = { resolveInit, refuseExtensions, kDepartures, NO_DEPARTURES, EXTENSION_MEMBERS }
+export { resolveInit, refuseExtensions, kDepartures, NO_DEPARTURES, EXTENSION_MEMBERS }

@@ -1,5 +1,3 @@
-'use strict'
-
 // The MessageEvents an EventSource dispatches. They are the runtime's MessageEvents for every check the
 // standard and the web-platform tests make: `instanceof MessageEvent`, `constructor === MessageEvent`,
 // `[object MessageEvent]` (the runtime's own toStringTag), the Event methods (composedPath,
@@ -19,7 +17,7 @@
 // again if a program replaces globalThis.MessageEvent (a polyfill, a test): an event is always an
 // instance of the MessageEvent of the moment.
 
-const { unshared } = require('../parser/unshared-string')
+import { unshared } from '../parser/unshared-string.js'
 
 // The class made for `base`, the MessageEvent it was made for.
 let base = null
@@ -118,4 +116,4 @@ function eventOrigin (url) {
   return lastOrigin
 }
 
-module.exports = { messageEventClass, eventOrigin }
+export { messageEventClass, eventOrigin }

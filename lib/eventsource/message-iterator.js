@@ -1,5 +1,3 @@
-'use strict'
-
 // `for await (const event of source)`: the MessageEvents of an EventSource, every type, in stream
 // order. Events wait in a queue bounded in events (highWaterMark) and in bytes (highWaterMarkBytes);
 // when either is reached the source stops reading the socket and decoding (TCP backpressure through
@@ -255,4 +253,4 @@ function finishedIterator () {
   return iterator
 }
 
-module.exports = { MessageIterator, MessageIterators, finishedIterator, eventCost, PIN_SPAN }
+export { MessageIterator, MessageIterators, finishedIterator, eventCost, PIN_SPAN }

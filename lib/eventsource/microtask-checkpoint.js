@@ -1,5 +1,3 @@
-'use strict'
-
 // afterMicrotaskCheckpoint(callback, arg): calls back once the microtask queue is empty, what a
 // browser's event loop does after every task (HTML "perform a microtask checkpoint",
 // https://html.spec.whatwg.org/multipage/webappapis.html#perform-a-microtask-checkpoint): every
@@ -104,11 +102,11 @@ function afterMicrotaskCheckpoint (callback, arg) {
   }
 }
 
-module.exports = {
+export {
   afterMicrotaskCheckpoint,
   CallbackQueue,
   // Only the fallback uses it, and only a runtime without process.nextTick takes the fallback, which no
-  // public path on Node reaches: test/eventsource/microtask-checkpoint.test.js loads the module without nextTick
+  // public path on Node reaches: test/eventsource/microtask-checkpoint.test.cjs loads the module without nextTick
   // and needs the depth to build a chain just short of it.
   FALLBACK_DEPTH
 }

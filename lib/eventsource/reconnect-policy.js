@@ -1,5 +1,3 @@
-'use strict'
-
 // Every decision to try again (HTML "reestablish the connection", and the extensions of init.reconnect).
 // A policy is a function of the cause of a failure (ReconnectCause, types/index.d.ts) that returns the
 // delay before the next attempt, in ms, or 'stop'. The user may give one (reconnect.policy); without
@@ -14,8 +12,9 @@
 // event over maxEventSize...) fail without it, and so does a request that may not be sent again (a POST
 // without the user's say: decide, below).
 
-const { codes: { ERR_EVENTSOURCE_RETRIES_EXHAUSTED, ERR_EVENTSOURCE_RECONNECT_POLICY } } = require('../errors/reconnect-policy')
-const { stormFloor, clampDelay, MAX_TIMER_DELAY } = require('./reconnect')
+import { codes } from '../errors/reconnect-policy.js'
+import { stormFloor, clampDelay, MAX_TIMER_DELAY } from './reconnect.js'
+const { ERR_EVENTSOURCE_RETRIES_EXHAUSTED, ERR_EVENTSOURCE_RECONNECT_POLICY } = codes
 
 // What the declarative policy returns when maxRetries is reached: 'stop', said by a policy that had
 // retried, so that even a response the standard fails on (a retried status) ends in
@@ -223,4 +222,4 @@ function parseRetryAfter (value, now) {
   return clampDelay(date - now)
 }
 
-module.exports = { causeOf, nextAttempt, decide, reconnectDelay, parseRetryAfter, IDEMPOTENT_METHOD }
+export { causeOf, nextAttempt, decide, reconnectDelay, parseRetryAfter, IDEMPOTENT_METHOD }

@@ -1,5 +1,3 @@
-'use strict'
-
 // The decision after each failure (HTML "reestablish the connection"): the delay before the next attempt,
 // or the error to fail the connection with. Without init.reconnect in the init (a browser build without
 // the extensions), the standard's: a response the standard does not take fails the connection; anything
@@ -8,8 +6,8 @@
 // lib/extension-registry.js): a request that is not idempotent fails rather than being sent again
 // unless the user said otherwise; else the reconnection policy, which with its defaults decides the same.
 
-const { extension } = require('#extensions')
-const { MAX_TIMER_DELAY } = require('../constants')
+import { extension } from '#extensions'
+import { MAX_TIMER_DELAY } from '../constants.js'
 
 // The standard lets a server set the reconnection time to 0 (`retry: 0`) and end every response at
 // once: Chromium then reconnects as fast as the network allows, forever (about 600 requests a second
@@ -58,4 +56,4 @@ function nextAttempt (init, error, failsConnection, counts, method) {
   return decide(init, error, failsConnection, counts, method)
 }
 
-module.exports = { nextAttempt, stormFloor, clampDelay, MAX_TIMER_DELAY }
+export { nextAttempt, stormFloor, clampDelay, MAX_TIMER_DELAY }

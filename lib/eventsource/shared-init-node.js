@@ -1,5 +1,3 @@
-'use strict'
-
 // Node's side of lib/eventsource/init.js: a source whose dictionary resolves to the same values as the
 // last one resolved shares that one. Programs open their sources with the same options, often the same
 // object; a resolved dictionary is about 400 bytes, which every idle source would keep. (A browser opens
@@ -69,4 +67,4 @@ function sameList (a, b) {
   return true
 }
 
-module.exports = { sharedInit }
+export { sharedInit }

@@ -1,5 +1,3 @@
-'use strict'
-
 // lib/eventsource/shared-init-node.js where a browser build loads this module: each source keeps its own
 // resolved dictionary (a page opens a few sources, not thousands).
 
@@ -12,4 +10,4 @@ function sharedInit (init) {
   return init
 }
 
-module.exports = { sharedInit }
+export { sharedInit }

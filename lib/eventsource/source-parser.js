@@ -1,5 +1,3 @@
-'use strict'
-
 // The parser of an EventSource (lib/eventsource/eventsource.js): an EventStreamParser that knows its
 // source, so that every source shares one pair of callbacks, which the parser calls as its own methods
 // (`this` is the parser) and which find their source through it. A closure of its own for each would
@@ -7,9 +5,9 @@
 
 // lib/parser/parser.js on Node, Bun and Deno; lib/parser/compact-parser.js, the same parser without its
 // fast paths, elsewhere.
-const { EventStreamParser } = require('#stream-parser')
+import { EventStreamParser } from '#stream-parser'
 // lib/transport/transport-node.js on Node, Bun and Deno; lib/transport/transport-web.js elsewhere.
-const { transportMaxEventSize } = require('#transport')
+import { transportMaxEventSize } from '#transport'
 
 class SourceParser extends EventStreamParser {
   /**
@@ -30,4 +28,4 @@ class SourceParser extends EventStreamParser {
   }
 }
 
-module.exports = { SourceParser }
+export { SourceParser }

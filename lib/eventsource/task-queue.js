@@ -1,5 +1,3 @@
-'use strict'
-
 // The tasks of an EventSource, and when each may run. The standard dispatches every event from a task
 // of its own, and a browser's event loop performs a microtask checkpoint after each: promise
 // continuations a listener starts run before the next event, even when one network chunk held many.
@@ -28,9 +26,9 @@
 // does only that, in a third of the bytes.
 
 // lib/platform/listeners-node.js: how many listen for a type on an EventTarget.
-const { listenersOf } = require('#listeners')
-const { afterMicrotaskCheckpoint, CallbackQueue } = require('./microtask-checkpoint')
-const { TASK_MESSAGE } = require('../constants')
+import { listenersOf } from '#listeners'
+import { afterMicrotaskCheckpoint, CallbackQueue } from './microtask-checkpoint.js'
+import { TASK_MESSAGE } from '../constants.js'
 
 const resolved = Promise.resolve()
 
@@ -198,9 +196,7 @@ class TaskQueue {
   }
 }
 
-module.exports = {
-  TaskQueue,
-  // The spare slots array and its bound, which nothing outside can see: test/eventsource/task-queue-spare.test.js.
-  spareSlots: () => spareSlots,
-  MAX_SPARE_SLOTS
-}
+// The spare slots array and its bound, which nothing outside can see: test/eventsource/task-queue-spare.test.cjs.
+const spareSlotsOf = () => spareSlots
+
+export { TaskQueue, spareSlotsOf as spareSlots, MAX_SPARE_SLOTS }

@@ -1,5 +1,3 @@
-'use strict'
-
 // The EventSource interface object as WebIDL and HTML define it, around the class: the readyState
 // constants, the event handler attributes, which members are enumerable, the toStringTag.
 //
@@ -103,4 +101,4 @@ function parseUrl (urlString) {
   }
 }
 
-module.exports = { defineInterface, parseUrl }
+export { defineInterface, parseUrl }

@@ -1,9 +1,7 @@
-'use strict'
-
 // EventStreamParser, compact: the byte parser of ./parser.js without its fast paths, for browsers and
 // workers (package.json's "imports" maps `#stream-parser` here for any runtime that does not match the
 // `node` condition; Node, Bun and Deno get ./parser.js). Same interface, same callbacks in the same order,
-// same limit counted the same way and reached at the same byte, same errors: test/parser/parser-compact.test.js
+// same limit counted the same way and reached at the same byte, same errors: test/parser/parser-compact.test.cjs
 // holds the two to that on random streams, chunkings, limits and callbacks that reset or end.
 // What it leaves out is what makes ./parser.js fast on Node: the ASCII chunk decoded once with values
 // sliced from it (and the bookkeeping that keeps those slices from pinning the chunk), indexOf on long
@@ -17,15 +15,16 @@
 // it (250 ns per event, against 1.2 us to make and dispatch its MessageEvent there).
 // https://html.spec.whatwg.org/multipage/server-sent-events.html#parsing-an-event-stream
 
-const { utf8Slice, isUint8Array, allocUnsafe } = require('#bytes')
-const { LF, CR, SPACE, COLON, NUL, BOM, DEFAULT_MAX_EVENT_SIZE } = require('../constants')
-const {
-  FIELD_CODES, FIELD_DATA, FIELD_EVENT, FIELD_ID, FIELD_RETRY, TAIL_LINES, fieldStartingWith, retryValue, appendData,
-  joinTail
-} = require('./field-rules')
-const { codes: { ERR_INVALID_ARG_TYPE } } = require('../errors/arguments')
-const { codes: { ERR_EVENTSOURCE_EVENT_TOO_LARGE, ERR_EVENTSOURCE_WRITE_AFTER_END } } = require('../errors/parser')
-const { valueCost, idStringCost } = require('./values')
+import { utf8Slice, isUint8Array, allocUnsafe } from '#bytes'
+import { LF, CR, SPACE, COLON, NUL, BOM, DEFAULT_MAX_EVENT_SIZE } from '../constants.js'
+import {
+  FIELD_CODES, FIELD_DATA, FIELD_EVENT, FIELD_ID, FIELD_RETRY, TAIL_LINES, fieldStartingWith, retryValue, appendData, joinTail
+} from './field-rules.js'
+import { codes as argumentsCodes } from '../errors/arguments.js'
+import { codes as parserCodes } from '../errors/parser.js'
+import { valueCost, idStringCost } from './values.js'
+const { ERR_INVALID_ARG_TYPE } = argumentsCodes
+const { ERR_EVENTSOURCE_EVENT_TOO_LARGE, ERR_EVENTSOURCE_WRITE_AFTER_END } = parserCodes
 
 // #bomMatched once the start of the stream is decided (a BOM dropped, or none there).
 const BOM_DECIDED = -1
@@ -242,4 +241,4 @@ class EventStreamParser {
   }
 }
 
-module.exports = { EventStreamParser }
+export { EventStreamParser }

@@ -1,5 +1,3 @@
-'use strict'
-
 // EventSourceParser, the public parser: the byte parser (./parser.js) with its options checked once,
 // when it is constructed. The parser of an EventSource (lib/eventsource/source-parser.js) is made from a
 // resolved init, whose values are checked already, and extends the byte parser directly: a browser
@@ -7,9 +5,11 @@
 // 300 bytes gzipped, benchmarks/size.mjs).
 
 // ./parser.js on Node, Bun and Deno; ./compact-parser.js, the same parser without its fast paths, elsewhere.
-const { EventStreamParser } = require('#stream-parser')
-const { fromCallerOf } = require('../errors/error-class')
-const { validateObject, validateFunction, validateOptionalFunction, validateString, validateLimit } = require('../validators/values')
+import { EventStreamParser } from '#stream-parser'
+import { fromCallerOf } from '../errors/error-class.js'
+import {
+  validateObject, validateFunction, validateOptionalFunction, validateString, validateLimit
+} from '../validators/values.js'
 
 /**
  * The constructor's options, checked: a bad one throws with a stack that starts at the user's call.
@@ -44,4 +44,4 @@ class EventSourceParser extends EventStreamParser {
   }
 }
 
-module.exports = { EventSourceParser }
+export { EventSourceParser }

@@ -1,5 +1,3 @@
-'use strict'
-
 // The standard's interpretation of a field, the part of it that does not depend on what the parser
 // reads: bytes (./parser.js, ./compact-parser.js) or UTF-16 strings (string-parser.js and
 // compact-string-parser.js of lib/compat/eventsource-parser/).
@@ -12,8 +10,8 @@
 // parsers. What each parser does with its own input (finding line ends, matching `data:` before
 // anything else, reading the digits of `retry` in place) stays in that parser.
 
-const { COLON, DIGIT_0, DIGIT_9 } = require('../constants')
-const { unshared } = require('./unshared-string')
+import { COLON, DIGIT_0, DIGIT_9 } from '../constants.js'
+import { unshared } from './unshared-string.js'
 
 // Field kinds; FIELD_UNKNOWN for any other name ("the field is ignored").
 const FIELD_UNKNOWN = 0
@@ -140,7 +138,7 @@ function joinTail (head, tail) {
   return head + (tail.length < 2 * JOIN_COST * TAIL_LINES ? unshared(tail) : tail)
 }
 
-module.exports = {
+export {
   FIELD_UNKNOWN,
   FIELD_DATA,
   FIELD_EVENT,

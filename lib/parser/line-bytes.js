@@ -1,11 +1,9 @@
-'use strict'
-
 // What the byte parser (./parser.js) reads of a line's or a chunk's bytes before it interprets them:
 // whether a line is a `data:` field, whether a chunk holds a line end, and from what length a line is
 // long, for the two paths that long lines take.
 
-const { indexOf } = require('#bytes')
-const { LF, CR, COLON } = require('../constants')
+import { indexOf } from '#bytes'
+import { LF, CR, COLON } from '../constants.js'
 
 // Whether the line [start, end) of `bytes` is a `data` field with a colon (`data:`).
 function isDataField (bytes, start, end) {
@@ -25,4 +23,4 @@ const LONG_LINE = 128
 // (EventStreamParser's #joinedLine()).
 const LONG_DATA_LINE = 16 * 1024
 
-module.exports = { isDataField, hasLineEnd, LONG_LINE, LONG_DATA_LINE }
+export { isDataField, hasLineEnd, LONG_LINE, LONG_DATA_LINE }

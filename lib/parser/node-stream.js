@@ -1,13 +1,11 @@
-'use strict'
-
 // EventSourceStream: the parser as a node:stream Transform. Bytes in; `{ type, data, lastEventId }`
 // objects out, in object mode, with the usual backpressure (push() returning false holds the writable
 // side until the reader catches up) and errors through stream.pipeline.
 
-const { Transform } = require('node:stream')
-const { EventSourceParser } = require('./event-source-parser')
-const { fromCallerOf } = require('../errors/error-class')
-const { validateObject } = require('../validators/values')
+import { Transform } from 'node:stream'
+import { EventSourceParser } from './event-source-parser.js'
+import { fromCallerOf } from '../errors/error-class.js'
+import { validateObject } from '../validators/values.js'
 
 class EventSourceStream extends Transform {
   #parser
@@ -72,4 +70,4 @@ class EventSourceStream extends Transform {
   }
 }
 
-module.exports = { EventSourceStream }
+export { EventSourceStream }

@@ -1,5 +1,3 @@
-'use strict'
-
 // EventStreamParser: bytes of a text/event-stream in, events out (EventSourceParser, the public class, is
 // this with its options checked: ./event-source-parser.js).
 // https://html.spec.whatwg.org/multipage/server-sent-events.html#parsing-an-event-stream
@@ -17,18 +15,19 @@
 
 // Buffer's functions on Node, Bun and Deno; their equivalents on web APIs elsewhere (lib/platform/bytes-node.js,
 // lib/platform/bytes-web.js, chosen by package.json's "imports").
-const { asciiSlice, indexOf, isUint8Array } = require('#bytes')
-const { LF, CR, SPACE, COLON, NUL, BOM, DEFAULT_MAX_EVENT_SIZE } = require('../constants')
-const {
-  FIELD_UNKNOWN, FIELD_DATA, FIELD_EVENT, FIELD_ID, FIELD_RETRY, EXACT_DIGITS, digitValue, retryValue,
-  TAIL_LINES, appendData, joinTail
-} = require('./field-rules')
-const { codes: { ERR_INVALID_ARG_TYPE } } = require('../errors/arguments')
-const { codes: { ERR_EVENTSOURCE_EVENT_TOO_LARGE, ERR_EVENTSOURCE_WRITE_AFTER_END } } = require('../errors/parser')
-const { unshared } = require('./unshared-string')
-const { PendingLine, NO_PENDING } = require('./pending-line')
-const { isDataField, hasLineEnd, LONG_LINE, LONG_DATA_LINE } = require('./line-bytes')
-const { TEXT_CHUNK, SHORT_TEXT_CHUNK, chunkText, decode, valueCost, idStringCost } = require('./values')
+import { asciiSlice, indexOf, isUint8Array } from '#bytes'
+import { LF, CR, SPACE, COLON, NUL, BOM, DEFAULT_MAX_EVENT_SIZE } from '../constants.js'
+import {
+  FIELD_UNKNOWN, FIELD_DATA, FIELD_EVENT, FIELD_ID, FIELD_RETRY, EXACT_DIGITS, digitValue, retryValue, TAIL_LINES, appendData, joinTail
+} from './field-rules.js'
+import { codes as argumentsCodes } from '../errors/arguments.js'
+import { codes as parserCodes } from '../errors/parser.js'
+import { unshared } from './unshared-string.js'
+import { PendingLine, NO_PENDING } from './pending-line.js'
+import { isDataField, hasLineEnd, LONG_LINE, LONG_DATA_LINE } from './line-bytes.js'
+import { TEXT_CHUNK, SHORT_TEXT_CHUNK, chunkText, decode, valueCost, idStringCost } from './values.js'
+const { ERR_INVALID_ARG_TYPE } = argumentsCodes
+const { ERR_EVENTSOURCE_EVENT_TOO_LARGE, ERR_EVENTSOURCE_WRITE_AFTER_END } = parserCodes
 
 // How many bytes of chunk text the data buffer may keep alive beyond its own length (see #unpin()).
 const PIN_SLACK = 64 * 1024
@@ -501,4 +500,4 @@ class EventStreamParser {
   }
 }
 
-module.exports = { EventStreamParser }
+export { EventStreamParser }

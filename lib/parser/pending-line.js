@@ -1,11 +1,9 @@
-'use strict'
-
 // PendingLine: the bytes of a line that spans chunks, kept until its end arrives and then joined once.
 // Appending each chunk to one growing buffer would copy the line once per write: O(N^2) for a long line
 // dripped in small chunks. Here a piece is kept by reference (a view of the caller's chunk) or, when
 // small, copied into a scratch buffer, and the whole line is copied once, by join().
 
-const { allocUnsafe, asciiSlice, isAscii } = require('#bytes')
+import { allocUnsafe, asciiSlice, isAscii } from '#bytes'
 
 // Pieces shorter than this are copied into the scratch buffer rather than kept by reference: a line
 // dripped one byte per chunk then costs its bytes in memory, not one object per byte.
@@ -141,4 +139,4 @@ class PendingLine {
 // lines keeps nothing of its own for it. Frozen: it is never added to.
 const NO_PENDING = Object.freeze(new PendingLine())
 
-module.exports = { PendingLine, NO_PENDING }
+export { PendingLine, NO_PENDING }

@@ -1,5 +1,3 @@
-'use strict'
-
 // Strings in a stream of bytes: EventSourceParserStream takes either, and encodes strings as UTF-8,
 // what a TextDecoderStream decoded them from. A TextDecoderStream never splits a character, but other
 // producers cut strings anywhere, surrogate pairs included: a high surrogate that ends a chunk waits
@@ -7,7 +5,7 @@
 // U+FFFD, as Buffer.from() and TextEncoder make it.
 
 // #bytes: Buffer.from(string, 'utf8') on Node, Bun and Deno; TextEncoder in browsers (package.json "imports").
-const { utf8Bytes } = require('#bytes')
+import { utf8Bytes } from '#bytes'
 
 const HIGH_SURROGATE_FIRST = 0xd800
 const HIGH_SURROGATE_LAST = 0xdbff
@@ -46,4 +44,4 @@ class StringChunkEncoder {
   }
 }
 
-module.exports = { StringChunkEncoder }
+export { StringChunkEncoder }

@@ -1,5 +1,3 @@
-'use strict'
-
 // V8 makes a string of SLICE_MIN characters or more taken out of a longer one a view of it (a "sliced
 // string"), which keeps all of the longer one alive; shorter ones are copied. The parser's values are
 // such views of their network chunk's decoded text (lib/parser/parser.js), so a 20-byte value can hold 64 KiB.
@@ -17,4 +15,4 @@ function unshared (string) {
   return string.length < SLICE_MIN ? string : (string + ' ').slice(0, -1)
 }
 
-module.exports = { SLICE_MIN, unshared }
+export { SLICE_MIN, unshared }

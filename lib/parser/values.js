@@ -1,10 +1,8 @@
-'use strict'
-
 // The values of an event-stream line, for EventSourceParser (./parser.js): which chunks are decoded
 // whole, a value decoded from its bytes, and what it costs under maxEventSize. Plain functions
 // of bytes and strings: nothing here keeps state.
 
-const { utf8Slice, asciiSlice, isAscii } = require('#bytes')
+import { utf8Slice, asciiSlice, isAscii } from '#bytes'
 
 // An ASCII value at least this long is copied by asciiSlice (see decode()).
 const LONG_VALUE = 1024
@@ -70,4 +68,4 @@ function idStringCost (id) {
   return 2 * id.length
 }
 
-module.exports = { TEXT_CHUNK, SHORT_TEXT_CHUNK, chunkText, decode, valueCost, idStringCost }
+export { TEXT_CHUNK, SHORT_TEXT_CHUNK, chunkText, decode, valueCost, idStringCost }

@@ -1,17 +1,16 @@
-'use strict'
-
 // EventSourceParserStream: the parser as a WHATWG TransformStream, for
 // `response.body.pipeThrough(new EventSourceParserStream())`. Yields the same
 // `{ type, data, lastEventId }` objects as EventSourceStream. It takes bytes, or strings (what
 // `.pipeThrough(new TextDecoderStream())` yields), which it encodes as UTF-8 (lib/parser/string-chunk-encoder.js).
 
 // #bytes: Node's util.types on Node, Bun and Deno; a web equivalent in browsers (package.json "imports").
-const { isUint8Array } = require('#bytes')
-const { EventSourceParser } = require('./event-source-parser')
-const { StringChunkEncoder } = require('./string-chunk-encoder')
-const { fromCallerOf } = require('../errors/error-class')
-const { codes: { ERR_INVALID_ARG_TYPE } } = require('../errors/arguments')
-const { validateObject, validateOptionalFunction } = require('../validators/values')
+import { isUint8Array } from '#bytes'
+import { EventSourceParser } from './event-source-parser.js'
+import { StringChunkEncoder } from './string-chunk-encoder.js'
+import { fromCallerOf } from '../errors/error-class.js'
+import { codes } from '../errors/arguments.js'
+import { validateObject, validateOptionalFunction } from '../validators/values.js'
+const { ERR_INVALID_ARG_TYPE } = codes
 
 class EventSourceParserStream extends TransformStream {
   /**
@@ -72,4 +71,4 @@ class EventSourceParserStream extends TransformStream {
   }
 }
 
-module.exports = { EventSourceParserStream }
+export { EventSourceParserStream }

@@ -1,10 +1,8 @@
-'use strict'
-
 // Bytes and strings where there is no Buffer (browsers, workers): the interface of lib/platform/bytes-node.js on
 // web APIs alone (TextDecoder, TextEncoder), less isUtf8, concatBytes and toBase64, which only
 // lib/transport/redirect-policy-node.js uses, and a browser build does not load. package.json's "imports" maps
-// `#bytes` here for any runtime that does not match the `node` condition. test/platform/platform-web.test.js checks
-// that each function answers as its Node counterpart does, and test/package/bundle.test.js that every function a
+// `#bytes` here for any runtime that does not match the `node` condition. test/platform/platform-web.test.cjs checks
+// that each function answers as its Node counterpart does, and test/package/bundle.test.cjs that every function a
 // module of a browser build takes from here is here.
 
 // ignoreBOM: a U+FEFF inside a value is a character, as Buffer's decoder keeps it (the stream's one
@@ -77,17 +75,4 @@ function utf8AsLatin1 (string) {
   return latin1String(encoder.encode(string))
 }
 
-module.exports = {
-  utf8Slice,
-  // For bytes known to be ASCII, where UTF-8 is latin1: TextDecoder is the fastest decoder a browser has,
-  // so the function is utf8Slice.
-  asciiSlice: utf8Slice,
-  indexOf,
-  isAscii,
-  isUint8Array,
-  isArrayBuffer,
-  allocUnsafe,
-  bytesView,
-  utf8Bytes,
-  utf8AsLatin1
-}
+export { utf8Slice, utf8Slice as asciiSlice, indexOf, isAscii, isUint8Array, isArrayBuffer, allocUnsafe, bytesView, utf8Bytes, utf8AsLatin1 }

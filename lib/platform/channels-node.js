@@ -1,5 +1,3 @@
-'use strict'
-
 // What EventSources do, published on diagnostics_channel, the way Node core and undici publish HTTP:
 // APM tools (OpenTelemetry, Datadog, Sentry) and logs observe every source without wrapping user code.
 // A message is built only when the channel has subscribers (`hasSubscribers`), so that nothing is
@@ -24,7 +22,7 @@
 // body ended, a network error, a failure, or close()), with `error` before them when it ended in one.
 // They always come after `end`, also for an attempt whose transport failed inside start().
 
-const dc = require('node:diagnostics_channel')
+import dc from 'node:diagnostics_channel'
 
 const createChannel = dc.channel('whatwg-eventsource:create')
 const connectChannel = dc.channel('whatwg-eventsource:connect')
@@ -84,7 +82,7 @@ function publishAttemptEnd (context) {
   attemptChannel.asyncEnd.publish(context)
 }
 
-module.exports = {
+export {
   createChannel,
   connectChannel,
   openChannel,

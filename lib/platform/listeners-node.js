@@ -1,5 +1,3 @@
-'use strict'
-
 // Whether firing an event of a given type at an EventTarget could run anything. EventSource asks it
 // before each message: an event nobody listens for is not even created (a server may send types
 // nobody listens for: heartbeats, `event: ping`), and a message whose type has no listener right now
@@ -12,7 +10,7 @@
 // else (another runtime, a Node that changed it), node:events' getEventListeners() gives the same
 // answer at 40 to 90 ns (it builds an array of the listeners each time).
 
-const { getEventListeners } = require('node:events')
+import { getEventListeners } from 'node:events'
 
 // The symbol, if this runtime's EventTarget has it and counts listeners as described, in place. (Node
 // 24 and later create the map at the first addEventListener: until then the property is undefined.)
@@ -78,10 +76,8 @@ function releaseHandlerMap (target) {
   if (kHandlers !== null) target[kHandlers] = undefined
 }
 
-module.exports = {
-  listenersOf,
-  releaseHandlerMap,
-  // Which of the two ways above this runtime uses cannot be seen through EventSource, which gets the
-  // same answer either way: test/platform/platform-listeners.test.js reads it to check that Node takes the fast one.
-  usesListenerMap: kEvents !== null
-}
+// Which of the two ways above this runtime uses cannot be seen through EventSource, which gets the
+// same answer either way: test/platform/platform-listeners.test.cjs reads it to check that Node takes the fast one.
+const usesListenerMap = kEvents !== null
+
+export { listenersOf, releaseHandlerMap, usesListenerMap }

@@ -1,5 +1,3 @@
-'use strict'
-
 // The web side of lib/platform/listeners-node.js (package.json's "imports" map `#listeners` here for any
 // runtime that does not match the `node` condition). A browser's or a worker's EventTarget cannot list
 // or count its listeners (Node's getEventListeners() and its listener map are Node's own), so nothing
@@ -9,6 +7,6 @@
 /** Node's (lib/platform/listeners-node.js): a browser's EventTarget has nothing of the kind to drop. */
 function releaseHandlerMap (target) {}
 
-module.exports = {
+export {
   releaseHandlerMap
 }

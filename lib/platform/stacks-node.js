@@ -1,5 +1,3 @@
-'use strict'
-
 // Where an error's stack starts, and its first line, as Node's own errors have them (lib/errors/error-class.js
 // calls it): the stack is captured from the caller of `callee` on (V8's Error.captureStackTrace, as Node's
 // hideStackFrames does: the constructor's frames and those of our option checks are noise), its first line
@@ -24,4 +22,4 @@ function captureStack (error, callee) {
 // (lib/platform/stacks-web.js's is false.)
 const capturesStacks = true
 
-module.exports = { captureStack, capturesStacks }
+export { captureStack, capturesStacks }

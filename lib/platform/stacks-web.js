@@ -1,5 +1,3 @@
-'use strict'
-
 // Browsers and workers (package.json's "imports" maps `#stacks` here for any runtime that does not match
 // the `node` condition): an error's stack is the engine's own, as it made it where the error was made,
 // first line `TypeError: message`. Node's form of it (lib/platform/stacks-node.js: the code in the first
@@ -14,4 +12,4 @@ const capturesStacks = false
 
 function captureStack () {}
 
-module.exports = { captureStack, capturesStacks }
+export { captureStack, capturesStacks }

@@ -1,5 +1,3 @@
-'use strict'
-
 // The clocks of an attempt, the same for every transport: connectTimeout, from sending a request to its
 // response head, and idleTimeout (an extension), the longest silence of a body being read. Either ends
 // the attempt as a network error, which reestablishes the connection: the timers call their owner's
@@ -12,7 +10,8 @@
 // doing nothing, so that an attempt drives either class the same way. AttemptTimers adds the second
 // clock, for every other attempt.
 
-const { codes: { ERR_EVENTSOURCE_CONNECT_TIMEOUT, ERR_EVENTSOURCE_IDLE_TIMEOUT } } = require('../errors/connection')
+import { codes } from '../errors/connection.js'
+const { ERR_EVENTSOURCE_CONNECT_TIMEOUT, ERR_EVENTSOURCE_IDLE_TIMEOUT } = codes
 
 class ConnectTimer {
   #connectTimeout
@@ -140,4 +139,4 @@ class AttemptTimers extends ConnectTimer {
   }
 }
 
-module.exports = { ConnectTimer, AttemptTimers }
+export { ConnectTimer, AttemptTimers }

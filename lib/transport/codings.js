@@ -1,5 +1,3 @@
-'use strict'
-
 // The content codings the Dispatcher transport decodes (lib/transport/content-decoding.js), and how a
 // request offers them. A fetch does both by itself.
 // - gzip (and its alias x-gzip), deflate and br everywhere; zstd where the runtime's zlib has it (Node
@@ -31,4 +29,4 @@ function isDecoded (coding) {
   return coding === 'gzip' || coding === 'x-gzip' || coding === 'deflate' || coding === 'br' || (ZSTD && coding === 'zstd')
 }
 
-module.exports = { acceptEncoding, isDecoded, ZSTD }
+export { acceptEncoding, isDecoded, ZSTD }

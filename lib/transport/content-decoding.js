@@ -1,11 +1,9 @@
-'use strict'
-
 // Response body decoding for Content-Encoding, as fetch does it: gzip (x-gzip), deflate (zlib-wrapped
 // or raw, told apart by the first byte, as browsers do), br and zstd where zlib has it
 // (lib/transport/codings.js), in any combination, undone in reverse order. An unknown coding leaves the
 // body as it is, which is also what fetch does.
 
-const { isDecoded } = require('./codings')
+import { isDecoded } from './codings.js'
 
 // node:zlib is loaded with the first encoded body: most event streams are sent as they are, and the
 // module costs every process a few ms of start-up (benchmarks/startup).
@@ -20,7 +18,7 @@ let ZSTD_OPTIONS
 const ZSTD_WINDOW_LOG_MAX = 23
 
 function loadZlib () {
-  zlib = require('node:zlib')
+  zlib = process.getBuiltinModule('node:zlib')
   const { constants } = zlib
   ZLIB_OPTIONS = { flush: constants.Z_SYNC_FLUSH, finishFlush: constants.Z_SYNC_FLUSH }
   BROTLI_OPTIONS = { flush: constants.BROTLI_OPERATION_FLUSH, finishFlush: constants.BROTLI_OPERATION_FLUSH }
@@ -173,4 +171,4 @@ class ContentDecoder {
   }
 }
 
-module.exports = { parseContentEncoding, ContentDecoder, MAX_CODINGS }
+export { parseContentEncoding, ContentDecoder, MAX_CODINGS }

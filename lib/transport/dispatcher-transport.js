@@ -1,21 +1,21 @@
-'use strict'
-
 // The Dispatcher transport: one attempt of an EventSource sent through an undici Dispatcher, Node's
 // fast path. Response bytes (decoded if the body has a Content-Encoding) go straight to the sink; no
 // fetch() and no web streams. Redirects and 401 challenges are answered here, by the rules of
 // lib/transport/redirect-policy-node.js; each hop is a request on the dispatcher with its own handler
 // (lib/transport/undici-handler.js). What it reports, and when, is the transport interface of lib/transport/transport-node.js.
 
-const { codes: { ERR_EVENTSOURCE_DECODING, ERR_EVENTSOURCE_NETWORK, ERR_EVENTSOURCE_UNSUPPORTED_SCHEME } } = require('../errors/connection')
-const { codes: { ERR_EVENTSOURCE_DISPATCHER_REDIRECT, ERR_EVENTSOURCE_TOO_MANY_CODINGS } } = require('../errors/node-transports')
+import { codes as connectionCodes } from '../errors/connection.js'
+import { codes as nodeTransportsCodes } from '../errors/node-transports.js'
 // lib/transport/content-decoding.js is loaded with the first response that names a coding: most event streams
 // are sent as they are, and a file is a few tenths of a millisecond of a fresh process's start.
-let contentDecoding = null
-const { RedirectPolicy, isRedirect } = require('./redirect-policy-node')
-const { isHttpScheme, displayHref } = require('./url')
-const { UndiciHandler, LegacyUndiciHandler } = require('./undici-handler')
-const { AttemptTimers } = require('./attempt-timers')
-const { acceptEncoding } = require('./codings')
+import { RedirectPolicy, isRedirect } from './redirect-policy-node.js'
+import { isHttpScheme, displayHref } from './url.js'
+import { UndiciHandler, LegacyUndiciHandler } from './undici-handler.js'
+import { AttemptTimers } from './attempt-timers.js'
+import { acceptEncoding } from './codings.js'
+import { parseContentEncoding, MAX_CODINGS, ContentDecoder } from './content-decoding.js'
+const { ERR_EVENTSOURCE_DECODING, ERR_EVENTSOURCE_NETWORK, ERR_EVENTSOURCE_UNSUPPORTED_SCHEME } = connectionCodes
+const { ERR_EVENTSOURCE_DISPATCHER_REDIRECT, ERR_EVENTSOURCE_TOO_MANY_CODINGS } = nodeTransportsCodes
 
 // What a fetch sends for an EventSource's request beyond the request's own headers, as Node's fetch (undici
 // 6 to 8) sends it, so that a server sees the same request from this transport as from Node's built-in
@@ -186,15 +186,14 @@ class DispatcherAttempt {
     const contentEncoding = headers['content-encoding']
     let codings = null
     if (contentEncoding !== undefined) {
-      contentDecoding ??= require('./content-decoding')
-      codings = contentDecoding.parseContentEncoding(contentEncoding)
+      codings = parseContentEncoding(contentEncoding)
     }
-    if (codings !== null && codings.length > contentDecoding.MAX_CODINGS) {
+    if (codings !== null && codings.length > MAX_CODINGS) {
       // Fetch would return a network error, which reestablishes; but the server would send the same
       // header again, so the connection fails instead (reconnecting is known to be futile, which the
       // standard lets a user agent act on), as for a redirect loop.
       this.#discardHop()
-      if (this.#settle()) this.#sink.failed(new ERR_EVENTSOURCE_TOO_MANY_CODINGS(codings.length, contentDecoding.MAX_CODINGS, details))
+      if (this.#settle()) this.#sink.failed(new ERR_EVENTSOURCE_TOO_MANY_CODINGS(codings.length, MAX_CODINGS, details))
       return false
     }
     const href = this.#href = policy.href
@@ -204,7 +203,7 @@ class DispatcherAttempt {
     this.#sink.opened({ status, statusText, headers, url: href, method: policy.method })
     if (this.#done) return false
     if (codings !== null) {
-      this.#decoder = new contentDecoding.ContentDecoder(codings, {
+      this.#decoder = new ContentDecoder(codings, {
         onData: (chunk) => this.#sink.data(chunk),
         onDrain: () => {
           this.#decoderFull = false
@@ -275,4 +274,4 @@ class DispatcherAttempt {
   }
 }
 
-module.exports = { DispatcherAttempt }
+export { DispatcherAttempt }

@@ -1,5 +1,3 @@
-'use strict'
-
 // undici dispatchers as the Dispatcher transport finds them: the global one, and what a dispatcher asks
 // of an EventSource.
 //
@@ -15,7 +13,10 @@
 //   undici 8 ProxyAgent, EnvHttpProxyAgent, RetryAgent and MockAgent have it too (undici 7's ProxyAgent
 //   and EnvHttpProxyAgent ignore the option, its RetryAgent and MockAgent have no getter).
 
-const { constants: { MAX_STRING_LENGTH } } = require('node:buffer')
+import { constants } from 'node:buffer'
+import { createRequire } from 'node:module'
+
+const { MAX_STRING_LENGTH } = constants
 
 // The slot every copy of undici in a process reads and writes: undici's own getGlobalDispatcher()
 // returns it (undici 6 and 7: lib/global.js), and Node's bundled undici (its fetch) fills it where it
@@ -66,6 +67,8 @@ function globalDispatcher () {
 // about 135 ms (benchmarks/startup). undici has no `exports` map, so the path is public to require();
 // should a later undici move the file, the whole package is loaded instead.
 function installDefaultAgent () {
+  // undici is CommonJS, and loaded only here.
+  const require = createRequire(import.meta.url)
   try {
     require('undici/lib/global.js')
   } catch {
@@ -93,4 +96,4 @@ function dispatcherMaxEventSize (dispatcher) {
   return undefined
 }
 
-module.exports = { globalDispatcher, dispatcherMaxEventSize }
+export { globalDispatcher, dispatcherMaxEventSize }

@@ -1,5 +1,3 @@
-'use strict'
-
 // The body of a response a source does not take (a status other than 200, or a Content-Type other than
 // text/event-stream), read as text for its error: an API says there why it refused a request (an LLM's
 // 400 with `{"error":{"message":...}}`, a 429 with its quota). An extension (init.errorBody, whose bounds
@@ -23,8 +21,8 @@
 // become U+FFFD. A body that was cut may end inside a character: that character is left out whole (the
 // decoder is asked to stream, and holds back what it has of it), so a cut adds no replacement character.
 
-const { MAX_TIMER_DELAY } = require('../constants')
-const { mimeCharset } = require('./response-headers')
+import { MAX_TIMER_DELAY } from '../constants.js'
+import { mimeCharset } from './response-headers.js'
 
 /**
  * @typedef {object} ErrorBodyBounds init.errorBody, resolved
@@ -171,4 +169,4 @@ function readErrorBody (error, bounds, owner, attempt) {
   return new ErrorBodyReader(error, bounds, owner, attempt)
 }
 
-module.exports = { readErrorBody, decode }
+export { readErrorBody, decode }

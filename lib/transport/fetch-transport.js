@@ -1,5 +1,3 @@
-'use strict'
-
 // The fetch transport: one attempt of an EventSource made with a fetch() (the runtime's, or init.fetch),
 // for runtimes without a usable undici Dispatcher (Bun, browsers, workers) and for users who bring their
 // own fetch. The response body's bytes are read from its reader straight into the sink; pause() stops
@@ -30,13 +28,14 @@
 // to be the same (a GET), and, for a user's fetch, only within the source's origin: elsewhere the wrapper
 // would add its credentials to a request it did not see redirected.
 
-const { codes: { ERR_EVENTSOURCE_DECODING, ERR_EVENTSOURCE_INVALID_REDIRECT } } = require('../errors/connection')
+import { codes } from '../errors/connection.js'
 // lib/transport/redirect-policy-node.js on Node, Bun and Deno; lib/transport/redirect-policy-web.js elsewhere, where
 // the runtime's fetch follows every redirect itself (package.json's "imports").
-const { RedirectPolicy, isRedirect, fetchRedirects } = require('#redirect-policy')
-const { StandardFetchAttempt, discardBody } = require('./standard-fetch')
-const { AttemptTimers } = require('./attempt-timers')
-const { fromFetchHeaders } = require('./response-headers')
+import { RedirectPolicy, isRedirect, fetchRedirects } from '#redirect-policy'
+import { StandardFetchAttempt, discardBody } from './standard-fetch.js'
+import { AttemptTimers } from './attempt-timers.js'
+import { fromFetchHeaders } from './response-headers.js'
+const { ERR_EVENTSOURCE_DECODING, ERR_EVENTSOURCE_INVALID_REDIRECT } = codes
 
 // The errors of zlib (Z_DATA_ERROR...), of its brotli decoder (ERR__ERROR_FORMAT_PADDING_2...) and of
 // its zstd decoder: a body that does not decode.
@@ -178,4 +177,4 @@ class FetchAttempt extends StandardFetchAttempt {
   }
 }
 
-module.exports = { FetchAttempt }
+export { FetchAttempt }

@@ -1,5 +1,3 @@
-'use strict'
-
 // One connection of init.http2 (lib/transport/http2-sessions.js): the TCP connection, with TLS and ALPN
 // on https:, and the node:http2 session over it, with undici's settings, so that a server sees what it
 // saw from undici's h2 client: TCP keep-alive after 60 s, a connect timeout of 10 s (or connect.timeout,
@@ -7,9 +5,10 @@
 // push. One change: ALPN offers h2 first, as browsers do (undici 7 offered http/1.1 first, so a server
 // that follows the client's order chose HTTP/1.1).
 
-const http2 = require('node:http2')
-const net = require('node:net')
-const tls = require('node:tls')
+import { createRequire } from 'node:module'
+import http2 from 'node:http2'
+import net from 'node:net'
+import tls from 'node:tls'
 
 const CONNECT_TIMEOUT = 10_000
 const KEEP_ALIVE_INITIAL_DELAY = 60_000
@@ -19,7 +18,7 @@ const CONNECTION_WINDOW_SIZE = 512 * 1024
 // undici, for its ConnectTimeoutError (and the HTTP/1.1 fallback): loaded only when needed.
 let undici = null
 function loadUndici () {
-  undici ??= require('undici')
+  undici ??= createRequire(import.meta.url)('undici')
   return undici
 }
 
@@ -75,4 +74,4 @@ function sessionConnected (h2) {
   h2.setLocalWindowSize(CONNECTION_WINDOW_SIZE)
 }
 
-module.exports = { connectSocket, startSession, sessionConnected, loadUndici }
+export { connectSocket, startSession, sessionConnected, loadUndici }

@@ -1,14 +1,13 @@
-'use strict'
-
 // The HTTP/2 sessions of init.http2 to one origin (lib/transport/http2-sessions.js), and the requests
 // waiting for one of them: which session a request goes to, when another opens (the server's
 // SETTINGS_MAX_CONCURRENT_STREAMS, at most MAX_STREAMS_PER_SESSION), PINGs with a timeout, what a GOAWAY,
 // a lost connection or a failed one does, the fallback to HTTP/1.1 when a server does not choose h2, and
 // closing a session as soon as no request is open on it.
 
-const { codes: { ERR_EVENTSOURCE_HTTP2_PING_TIMEOUT } } = require('../errors/node-transports')
-const { connectSocket, startSession, sessionConnected } = require('./http2-connection')
-const { StreamRequest, startStream, NO_CONTEXT } = require('./http2-request')
+import { codes } from '../errors/node-transports.js'
+import { connectSocket, startSession, sessionConnected } from './http2-connection.js'
+import { StreamRequest, startStream, NO_CONTEXT } from './http2-request.js'
+const { ERR_EVENTSOURCE_HTTP2_PING_TIMEOUT } = codes
 
 // Streams on one session at most, whatever the server allows (Node's own servers allow 2^32 - 1):
 // past this a new session opens, so one connection does not carry every source of a process.
@@ -337,4 +336,4 @@ class OriginSessions {
   }
 }
 
-module.exports = { OriginSessions }
+export { OriginSessions }

@@ -1,5 +1,3 @@
-'use strict'
-
 // One request of init.http2 on an HTTP/2 stream (lib/transport/http2-sessions.js): the request record,
 // which is also the controller its undici handler is given, the stream opened for it, and the four stream
 // listeners every stream shares, which turn the stream's events into the handler's calls
@@ -222,4 +220,4 @@ function startStream (h2, request, url) {
   if (body != null && method !== 'GET' && method !== 'HEAD') stream.end(body)
 }
 
-module.exports = { StreamRequest, startStream, NO_CONTEXT }
+export { StreamRequest, startStream, NO_CONTEXT }

@@ -1,5 +1,3 @@
-'use strict'
-
 // Extension (init.http2): the EventSources of a process share HTTP/2 sessions per origin, as a browser
 // multiplexes every EventSource to an origin over one connection: one TLS handshake, no limit of six
 // connections per host, a stream per source. The sessions are node:http2's, driven here, in four
@@ -37,9 +35,9 @@
 // - Cleartext: h2 with prior knowledge on http: (init.http2.priorKnowledge); without it, http: goes to the
 //   global dispatcher over HTTP/1.1, as in browsers.
 
-const { globalDispatcher } = require('./dispatchers')
-const { OriginSessions } = require('./http2-origin')
-const { loadUndici } = require('./http2-connection')
+import { globalDispatcher } from './dispatchers.js'
+import { OriginSessions } from './http2-origin.js'
+import { loadUndici } from './http2-connection.js'
 
 function noop () {}
 
@@ -124,4 +122,4 @@ function http2Dispatcher (options) {
   return agent
 }
 
-module.exports = { http2Dispatcher }
+export { http2Dispatcher }

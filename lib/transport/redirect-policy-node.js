@@ -1,5 +1,3 @@
-'use strict'
-
 // Fetch's rules for credentials and for a request whose redirects the client follows itself: where the
 // next hop goes and with which method, headers and body, which credentials travel with it, the Origin
 // header, and the answer to a 401 from the URL's credentials. One RedirectPolicy is one attempt's chain
@@ -26,11 +24,13 @@
 // (GetIdentityFromURL, then UTF-8 in the Basic handler); a part whose decoded bytes are not UTF-8 is
 // sent as written, also as Chromium does. (undici 8's fetch sends the percent-encoded text as it is.)
 
-const { utf8Bytes, allocUnsafe, isUtf8, concatBytes, toBase64 } = require('#bytes')
-const { codes: { ERR_EVENTSOURCE_INVALID_REDIRECT } } = require('../errors/connection')
-const { codes: { ERR_EVENTSOURCE_TOO_MANY_REDIRECTS } } = require('../errors/node-transports')
-const { splitHeaderValue } = require('./response-headers')
-const { isHttpScheme, includesCredentials, displayHref, insecureRedirect } = require('./url')
+import { utf8Bytes, allocUnsafe, isUtf8, concatBytes, toBase64 } from '#bytes'
+import { codes as connectionCodes } from '../errors/connection.js'
+import { codes as nodeTransportsCodes } from '../errors/node-transports.js'
+import { splitHeaderValue } from './response-headers.js'
+import { isHttpScheme, includesCredentials, displayHref, insecureRedirect } from './url.js'
+const { ERR_EVENTSOURCE_INVALID_REDIRECT } = connectionCodes
+const { ERR_EVENTSOURCE_TOO_MANY_REDIRECTS } = nodeTransportsCodes
 
 // fetch's redirect limit.
 const MAX_REDIRECTS = 20
@@ -360,4 +360,4 @@ class RedirectPolicy {
   }
 }
 
-module.exports = { RedirectPolicy, isRedirect, fetchRedirects }
+export { RedirectPolicy, isRedirect, fetchRedirects }

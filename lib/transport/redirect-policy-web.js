@@ -1,5 +1,3 @@
-'use strict'
-
 // The redirect policy of the fetch transport where the runtime's fetch follows every redirect itself:
 // browsers and workers, whose fetch hides redirects from code anyway (package.json's "imports" maps
 // `#redirect-policy` here for any runtime that does not match the `node` condition, and to
@@ -13,7 +11,7 @@
 // that holds them: the request goes without them, and a 401 is the response), and no Origin header is
 // added (a browser sends its own).
 
-const { displayHref, insecureRedirect } = require('./url')
+import { displayHref, insecureRedirect } from './url.js'
 
 // As in lib/transport/redirect-policy-node.js: sent only to the origin they were meant for.
 const CREDENTIAL_HEADERS = ['authorization', 'cookie', 'proxy-authorization']
@@ -96,4 +94,4 @@ class RedirectPolicy {
   release () {}
 }
 
-module.exports = { RedirectPolicy, isRedirect, fetchRedirects }
+export { RedirectPolicy, isRedirect, fetchRedirects }

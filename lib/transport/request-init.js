@@ -1,5 +1,3 @@
-'use strict'
-
 // Requests as the init's extensions describe them (lib/eventsource/init-extensions.js calls these):
 // - the init's headers, method and body (beyond the standard's GET), normalized as fetch normalizes them
 //   and checked up front, so that a bad value is an exception from the constructor rather than a request
@@ -7,14 +5,16 @@
 // - the init's `request` function, or the one function-valued headers and body stand for, called before
 //   each attempt (lib/transport/request.js's buildRequest() calls it), its result checked again then.
 
-const { isUint8Array, isArrayBuffer, bytesView } = require('#bytes')
-const { codes: { ERR_INVALID_ARG_TYPE, ERR_INVALID_ARG_VALUE } } = require('../errors/arguments')
-const { codes: { ERR_EVENTSOURCE_REQUEST_INIT } } = require('../errors/connection')
-const { validateObject } = require('../validators/values')
-const {
+import { isUint8Array, isArrayBuffer, bytesView } from '#bytes'
+import { codes as argumentsCodes } from '../errors/arguments.js'
+import { codes as connectionCodes } from '../errors/connection.js'
+import { validateObject } from '../validators/values.js'
+import {
   validateHeadersInit, validateHeaderPair, validateHeaderName, validateHeaderValue, validateMethod
-} = require('../validators/http')
-const { settle, hasBody, NO_CHANGES } = require('./request')
+} from '../validators/http.js'
+import { settle, hasBody, NO_CHANGES } from './request.js'
+const { ERR_INVALID_ARG_TYPE, ERR_INVALID_ARG_VALUE } = argumentsCodes
+const { ERR_EVENTSOURCE_REQUEST_INIT } = connectionCodes
 
 // Leading and trailing HTTP whitespace is removed, as fetch normalizes header values.
 const EDGE_WHITESPACE = /^[\t\n\r ]+|[\t\n\r ]+$/g
@@ -171,4 +171,4 @@ function normalizeChanges (changes, sourceUrl) {
   return normalized
 }
 
-module.exports = { requestFunction, normalizeHeaders, normalizeHeaderName, normalizeMethod, normalizeBody }
+export { requestFunction, normalizeHeaders, normalizeHeaderName, normalizeMethod, normalizeBody }

@@ -1,5 +1,3 @@
-'use strict'
-
 // The request of each attempt: made once per attempt, frozen, and handed to a transport
 // (lib/transport/transport-node.js). Two builders:
 // - standardRequest(): the standard's request, a GET of the source's URL (or of the final URL of the
@@ -17,9 +15,10 @@
 // https://html.spec.whatwg.org/multipage/server-sent-events.html#dom-eventsource (steps 7-13: the request)
 // https://html.spec.whatwg.org/multipage/server-sent-events.html#reestablish-the-connection (Last-Event-ID)
 
-const { utf8AsLatin1 } = require('#bytes')
-const { codes: { ERR_INVALID_ARG_VALUE } } = require('../errors/arguments')
-const { isSendableLastEventId } = require('../validators/http')
+import { utf8AsLatin1 } from '#bytes'
+import { codes } from '../errors/arguments.js'
+import { isSendableLastEventId } from '../validators/http.js'
+const { ERR_INVALID_ARG_VALUE } = codes
 
 /**
  * @typedef {object} EventSourceRequest
@@ -198,4 +197,4 @@ function assemble (init, target, changes) {
   })
 }
 
-module.exports = { standardRequest, buildRequest, previousAttempt, settle, hasBody, NO_CHANGES }
+export { standardRequest, buildRequest, previousAttempt, settle, hasBody, NO_CHANGES }

@@ -1,5 +1,3 @@
-'use strict'
-
 // Response headers as one plain object with lower-case names (a repeated header combined with ", ", as
 // fetch's Headers does), from a fetch Headers here and from undici's shapes in
 // lib/transport/undici-handler.js; and what the source and the redirect policy read of header values.
@@ -78,4 +76,4 @@ function mimeCharset (value) {
   return charset
 }
 
-module.exports = { fromFetchHeaders, mimeEssence, mimeCharset, splitHeaderValue }
+export { fromFetchHeaders, mimeEssence, mimeCharset, splitHeaderValue }

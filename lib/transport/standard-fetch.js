@@ -1,5 +1,3 @@
-'use strict'
-
 // StandardFetchAttempt: one attempt of the standard's request (./request.js, standardRequest) with the runtime's
 // fetch, as a browser's EventSource makes it: mode "cors", cache mode "no-store", the credentials mode
 // withCredentials says, redirects followed by the fetch. It is what a browser or worker build sends while
@@ -13,13 +11,13 @@
 // are not its): `url` and `displayUrl` (the hop under way), `fetchName`, createTimers(request), send()
 // (calls fetchHop()), received(response) (ends with open() or fail()) and errorFor(err).
 
-const { codes: { ERR_INVALID_ARG_TYPE } } = require('../errors/arguments')
-const {
-  codes: { ERR_EVENTSOURCE_ABORTED, ERR_EVENTSOURCE_NETWORK, ERR_EVENTSOURCE_UNSUPPORTED_SCHEME }
-} = require('../errors/connection')
-const { isHttpScheme, displayHref, insecureRedirect } = require('./url')
-const { ConnectTimer } = require('./attempt-timers')
-const { fromFetchHeaders } = require('./response-headers')
+import { codes as argumentsCodes } from '../errors/arguments.js'
+import { codes as connectionCodes } from '../errors/connection.js'
+import { isHttpScheme, displayHref, insecureRedirect } from './url.js'
+import { ConnectTimer } from './attempt-timers.js'
+import { fromFetchHeaders } from './response-headers.js'
+const { ERR_INVALID_ARG_TYPE } = argumentsCodes
+const { ERR_EVENTSOURCE_ABORTED, ERR_EVENTSOURCE_NETWORK, ERR_EVENTSOURCE_UNSUPPORTED_SCHEME } = connectionCodes
 
 /**
  * A response whose body is not read is cancelled, so that its connection is released.
@@ -281,4 +279,4 @@ class StandardFetchAttempt {
   }
 }
 
-module.exports = { StandardFetchAttempt, discardBody }
+export { StandardFetchAttempt, discardBody }

@@ -1,5 +1,3 @@
-'use strict'
-
 // The seam between an EventSource and the network. An EventSource describes each attempt as one
 // immutable request (lib/transport/request.js) and hands it to a transport, which sends it, follows its
 // redirects, decodes its body, and reports back to the source's sink. The transport knows nothing of
@@ -33,8 +31,10 @@
 //                        redirect loop, a body it will not decode): "fail the connection"
 // Errors are the package's (lib/errors/index.js), with the details the error event shows (status, url...).
 
-const { DispatcherAttempt } = require('./dispatcher-transport')
-const { globalDispatcher, dispatcherMaxEventSize } = require('./dispatchers')
+import { DispatcherAttempt } from './dispatcher-transport.js'
+import { globalDispatcher, dispatcherMaxEventSize } from './dispatchers.js'
+import { FetchAttempt } from './fetch-transport.js'
+import { http2Dispatcher } from './http2-sessions.js'
 
 /**
  * @typedef {object} TransportResponse
@@ -107,14 +107,7 @@ function fetchReplaced () {
   return lastReplaced
 }
 
-// The fetch transport and the HTTP/2 sessions are loaded by the first source that takes them: on Node
-// most take neither, and each module is a millisecond or two of a fresh process's start
-// (benchmarks/startup).
-let FetchAttempt = null
-let http2Dispatcher = null
-
 function fetchAttempt (fetch, request, sink, usersFetch) {
-  FetchAttempt ??= require('./fetch-transport').FetchAttempt
   return new FetchAttempt(fetch, request, sink, usersFetch)
 }
 
@@ -144,8 +137,7 @@ function dispatcherFor (transport) {
   if (transport.dispatcher !== undefined) return transport.dispatcher
   const dispatcher = globalDispatcher()
   if (dispatcher === null || transport.http2 === null) return dispatcher
-  http2Dispatcher ??= require('./http2-sessions').http2Dispatcher
   return http2Dispatcher(transport.http2)
 }
 
-module.exports = { createAttempt, transportMaxEventSize }
+export { createAttempt, transportMaxEventSize }

@@ -1,5 +1,3 @@
-'use strict'
-
 // The transports where there is no undici (browsers, workers): package.json's "imports" maps
 // `#transport` here for any runtime that does not match the `node` condition, and to lib/transport/transport-node.js,
 // which documents the interface, for Node, Bun and Deno. Every attempt is made with a fetch: init.fetch,
@@ -11,8 +9,8 @@
 // bundle holds neither FetchAttempt nor its redirect rules. Once they are imported, the registry
 // (lib/extension-registry.js) has FetchAttempt, which sends every request, the standard's included.
 
-const { loadedExtension } = require('../extension-registry')
-const { StandardFetchAttempt } = require('./standard-fetch')
+import { loadedExtension } from '../extension-registry.js'
+import { StandardFetchAttempt } from './standard-fetch.js'
 
 /**
  * @param {import('./request').EventSourceRequest} request
@@ -37,4 +35,4 @@ function transportMaxEventSize () {
   return undefined
 }
 
-module.exports = { createAttempt, transportMaxEventSize }
+export { createAttempt, transportMaxEventSize }

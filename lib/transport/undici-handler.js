@@ -1,5 +1,3 @@
-'use strict'
-
 // The handler of one request on an undici Dispatcher (one hop of an attempt). It speaks both of
 // undici's handler APIs: the one with onConnect/onHeaders/onData (undici 6, which Node 20 and 22
 // bundle for their fetch, and undici 7) and the one with onRequestStart/onResponseStart/
@@ -19,7 +17,8 @@
 // asked for, and nothing after it is HTTP: a network error, as in fetch. (undici itself refuses a 100,
 // which it never asks for, and a 1xx with a body, as a network error.)
 
-const { codes: { ERR_EVENTSOURCE_ABORTED } } = require('../errors/connection')
+import { codes } from '../errors/connection.js'
+const { ERR_EVENTSOURCE_ABORTED } = codes
 
 // undici's response headers as lib/transport/response-headers.js has them: a plain object with lower-case
 // names, a repeated header combined with ", ".
@@ -175,4 +174,4 @@ for (const method of ['onRequestStart', 'onResponseStart', 'onResponseData', 'on
   LegacyUndiciHandler.prototype[method] = undefined
 }
 
-module.exports = { UndiciHandler, LegacyUndiciHandler }
+export { UndiciHandler, LegacyUndiciHandler }

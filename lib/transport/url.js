@@ -1,11 +1,10 @@
-'use strict'
-
 // What every transport, and the source, asks of a URL: whether a request can go to it, whether it holds
 // credentials, how it may be shown, and whether a redirect to it is one we refuse. Apart from
 // lib/transport/redirect-policy-node.js, which a browser build does not load (package.json's "imports":
 // lib/transport/redirect-policy-web.js there).
 
-const { codes: { ERR_EVENTSOURCE_INSECURE_REDIRECT } } = require('../errors/connection')
+import { codes } from '../errors/connection.js'
+const { ERR_EVENTSOURCE_INSECURE_REDIRECT } = codes
 
 /**
  * Whether a URL's scheme is one a request can go to.
@@ -52,4 +51,4 @@ function insecureRedirect (from, next, allowInsecureRedirect, details) {
   return new ERR_EVENTSOURCE_INSECURE_REDIRECT(displayHref(next), details)
 }
 
-module.exports = { isHttpScheme, includesCredentials, displayHref, insecureRedirect }
+export { isHttpScheme, includesCredentials, displayHref, insecureRedirect }

@@ -1,10 +1,10 @@
-'use strict'
-
 // validateX(value, name) for the request a user describes: headers, method, body, last event ID. As in
 // lib/validators/values.js, each throws the Node-style error for the first thing wrong with the value.
 
-const { codes: { ERR_INVALID_ARG_TYPE, ERR_INVALID_ARG_VALUE } } = require('../errors/arguments')
-const { codes: { ERR_INVALID_CHAR, ERR_INVALID_HTTP_TOKEN } } = require('../errors/http')
+import { codes as argumentsCodes } from '../errors/arguments.js'
+import { codes as httpCodes } from '../errors/http.js'
+const { ERR_INVALID_ARG_TYPE, ERR_INVALID_ARG_VALUE } = argumentsCodes
+const { ERR_INVALID_CHAR, ERR_INVALID_HTTP_TOKEN } = httpCodes
 
 // RFC 9110 token characters.
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
@@ -140,7 +140,7 @@ function isSendableLastEventId (id) {
   return !INVALID_LAST_EVENT_ID.test(id)
 }
 
-module.exports = {
+export {
   validateHeadersInit,
   validateHeaderPair,
   validateHeaderName,

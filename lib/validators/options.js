@@ -1,11 +1,10 @@
-'use strict'
-
 // validateX(value, name) for the kinds of value the EventSourceInit extensions take beyond plain values
 // (lib/validators/values.js): one of a few strings, statuses, a dispatcher, a fetch, a signal. As there,
 // each throws the Node-style error for the first thing wrong with the value.
 
-const { codes: { ERR_INVALID_ARG_TYPE, ERR_INVALID_ARG_VALUE, ERR_OUT_OF_RANGE } } = require('../errors/arguments')
-const { validateFunction, validateLimit } = require('./values')
+import { codes } from '../errors/arguments.js'
+import { validateFunction, validateLimit } from './values.js'
+const { ERR_INVALID_ARG_TYPE, ERR_INVALID_ARG_VALUE, ERR_OUT_OF_RANGE } = codes
 
 /**
  * One of a few strings.
@@ -74,7 +73,7 @@ function validateAbortSignal (value, name) {
   if (!(value instanceof AbortSignal)) throw new ERR_INVALID_ARG_TYPE(name, 'an instance of AbortSignal', value)
 }
 
-module.exports = {
+export {
   validateOneOf,
   validateBooleanOrObject,
   validateStatusList,

@@ -1,5 +1,3 @@
-'use strict'
-
 // validateX(value, name) for what any option is: an object, a function, a string, a number in a range,
 // a count or a duration. The rest is by what is checked: lib/validators/options.js (the EventSourceInit
 // extensions' own kinds of value) and lib/validators/http.js (what goes into a request). Each throws the
@@ -8,7 +6,8 @@
 // the message points at it. They are in three modules so that a bundle of the parser, which checks
 // values alone, holds none of the others.
 
-const { codes: { ERR_INVALID_ARG_TYPE, ERR_OUT_OF_RANGE } } = require('../errors/arguments')
+import { codes } from '../errors/arguments.js'
+const { ERR_INVALID_ARG_TYPE, ERR_OUT_OF_RANGE } = codes
 
 /**
  * An object; with `allowFunction`, a function too (a WebIDL dictionary member accepts one).
@@ -69,7 +68,7 @@ function validateTime (value, name) {
   validateLimit(value, name)
 }
 
-module.exports = {
+export {
   validateObject,
   validateFunction,
   validateOptionalFunction,

@@ -1,3 +1,3 @@
-// `import { createParser } from 'eventsource-parser'` where this package stands in for
-// eventsource-parser: the same objects as index.js.
+// `eventsource-parser`, `import` and `require()` alike, where this package stands in for it: whatwg-eventsource's
+// entry point for that package's API, the same objects (packages/README.md).
 export * from 'whatwg-eventsource/parser'

@@ -1,3 +1,3 @@
-// `import { EventSource } from 'eventsource'` where this package stands in for eventsource: the same
-// objects as index.js.
+// `eventsource`, `import` and `require()` alike, where this package stands in for it: whatwg-eventsource's
+// entry point for that package's API, the same objects (packages/README.md).
 export * from 'whatwg-eventsource/eventsource'

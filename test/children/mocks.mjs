@@ -1,4 +1,4 @@
-// A child process for test/transport/eventsource-mocks.test.js: an EventSource with no option at all, in a
+// A child process for test/transport/eventsource-mocks.test.cjs: an EventSource with no option at all, in a
 // process where a mocking library answers http://api.example.test/events, a host that does not exist.
 // A process of its own per library: nock intercepts as soon as it is imported.
 //
@@ -70,7 +70,7 @@ async function mock () {
 async function main () {
   let stop
   if (order === 'mock-first') stop = await mock()
-  const { EventSource } = await import('../../index.mjs')
+  const { EventSource } = await import('../../lib/entries/index.js')
   if (order !== 'mock-first') stop = await mock()
   const es = new EventSource(URL_, undefined)
   const events = []

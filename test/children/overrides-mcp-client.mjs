@@ -1,4 +1,4 @@
-// The MCP client of test/compat/eventsource-overrides.test.js. The test copies this file into a temporary
+// The MCP client of test/compat/eventsource-overrides.test.cjs. The test copies this file into a temporary
 // project where npm installed the MCP SDK with `overrides` pointing `eventsource` and
 // `eventsource-parser` at the packages of packages/, and runs it there: every import below resolves
 // as it does in a user's project with those overrides, and nothing here aliases a module.
@@ -18,19 +18,24 @@ const require = createRequire(import.meta.url)
 const origin = process.argv[2]
 const print = (report) => process.stdout.write(`${JSON.stringify(report)}\n`)
 
-// Every EventSourceParserStream of ours made, counted. The class is replaced on the CommonJS exports of
-// whatwg-eventsource/parser/stream before anything imports the entry's ESM wrapper (parser-stream.mjs),
-// which reads the class off those exports once, as it loads: what either build of the SDK constructs
-// through the package in place of eventsource-parser is counted, if that package is ours.
-const ourStream = require('whatwg-eventsource/parser/stream')
+// Every EventSourceParserStream of ours that is piped through, counted: what either build of the SDK
+// constructs through the package in place of eventsource-parser is counted, if that package is ours. A
+// module's exports cannot be replaced (they are an ES module's namespace), so the count is taken where
+// pipeThrough() reads the stream's readable side, once per stream.
+const { EventSourceParserStream } = require('whatwg-eventsource/parser/stream')
 let streamsMade = 0
-const { EventSourceParserStream } = ourStream
-ourStream.EventSourceParserStream = class CountingEventSourceParserStream extends EventSourceParserStream {
-  constructor (options) {
-    super(options)
-    streamsMade++
+const counted = new WeakSet()
+const readableOf = Object.getOwnPropertyDescriptor(TransformStream.prototype, 'readable').get
+Object.defineProperty(EventSourceParserStream.prototype, 'readable', {
+  configurable: true,
+  get () {
+    if (!counted.has(this)) {
+      counted.add(this)
+      streamsMade++
+    }
+    return readableOf.call(this)
   }
-}
+})
 
 // Where the SDK's client modules find the two packages: from the modules that import them.
 const SDK_IMPORTS = [
@@ -47,15 +52,18 @@ for (const [from, specifier, entry] of SDK_IMPORTS) {
   const cjs = sdkRequire(specifier)
   const esm = require.resolve(specifier) === file ? await import(specifier) : {}
   const ours = require(entry)
-  const names = Object.keys(ours).sort()
+  const names = Object.keys(ours).filter((name) => name !== '__esModule' && name !== 'default').sort()
+  // A stand-in re-exports whatwg-eventsource's entry: a namespace of its own, holding the same objects.
+  const same = (module) => Object.keys(module).filter((name) => name !== '__esModule' && name !== 'default').sort()
+    .join() === names.join() && names.every((name) => module[name] === ours[name])
   print({
     resolved: specifier,
     from,
     file: path.relative(process.cwd(), file),
     packageName,
     names,
-    sameUnderRequire: cjs === ours,
-    sameUnderImport: Object.keys(esm).sort().join() === names.join() && names.every((name) => esm[name] === ours[name])
+    sameUnderRequire: same(cjs),
+    sameUnderImport: same(esm)
   })
 }
 

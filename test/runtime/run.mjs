@@ -108,9 +108,9 @@ for (const file of ['suite.mjs', 'main.mjs', 'browser-main.mjs', 'browser-standa
 
 const esbuild = require('esbuild')
 // Files that must never reach a browser (Node built-ins would fail the build itself: esbuild cannot
-// resolve them for these platforms): the package's Node-only modules and undici, as test/package/bundle.test.js
+// resolve them for these platforms): the package's Node-only modules and undici, as test/package/bundle.test.cjs
 // has them.
-const { NODE_ONLY } = require('../helpers/bundle.js')
+const { NODE_ONLY } = require('../helpers/bundle.cjs')
 const PACKAGE = 'node_modules/whatwg-eventsource/'
 // The drop-in entry points the suite imports.
 const DROP_INS = ['whatwg-eventsource/eventsource', 'whatwg-eventsource/parser', 'whatwg-eventsource/parser/stream']
@@ -130,7 +130,7 @@ async function unbundled (options) {
 }
 
 // The extensions' modules: in the bundles that import whatwg-eventsource/extensions, and in no other.
-const EXTENSION_MODULES = ['web/eventsource/init-extensions.mjs', 'web/eventsource/reconnect-policy.mjs', 'web/eventsource/message-iterator.mjs', 'web/transport/request-init.mjs']
+const EXTENSION_MODULES = ['lib/eventsource/init-extensions.js', 'lib/eventsource/reconnect-policy.js', 'lib/eventsource/message-iterator.js', 'lib/transport/request-init.js']
 
 async function bundle (options, entry = 'browser-main.mjs') {
   const reasons = await unbundled(options)
@@ -157,7 +157,7 @@ async function bundle (options, entry = 'browser-main.mjs') {
   const shown = (input) => input.startsWith(PACKAGE) ? input.slice(PACKAGE.length) : input.slice(Math.max(0, input.indexOf('node_modules/')))
   const leaked = inputs.filter((input) => NODE_ONLY.test(shown(input)))
   if (leaked.length !== 0) throw new Error(`the bundle holds Node-only modules: ${leaked.join(', ')}`)
-  if (!inputs.includes(`${PACKAGE}browser.mjs`)) throw new Error('the bundle does not start from browser.mjs')
+  if (!inputs.includes(`${PACKAGE}lib/entries/browser.js`)) throw new Error('the bundle does not start from lib/entries/browser.js')
   const extensions = EXTENSION_MODULES.filter((file) => inputs.includes(`${PACKAGE}${file}`))
   const expected = entry === 'browser-main.mjs' ? EXTENSION_MODULES : []
   if (extensions.join() !== expected.join()) throw new Error(`${entry}: the bundle holds ${extensions.join(', ') || 'none'} of the extensions' modules`)

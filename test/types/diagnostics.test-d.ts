@@ -13,7 +13,7 @@ import type {
   AttemptTraceContext,
   AttemptTracingChannelName,
   DiagnosticsHeaders
-} from '../..'
+} from '../../types/index.js'
 
 subscribe('whatwg-eventsource:open', (message) => {
   const open = message as DiagnosticsChannelMap['whatwg-eventsource:open']

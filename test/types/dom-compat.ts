@@ -1,6 +1,6 @@
 // Compiled by `tsc -p test/types/tsconfig.json` with lib.dom: our EventSource must be usable wherever
 // lib.dom's EventSource is expected, so browser code type-checks unchanged on Node.
-import { EventSource as NodeEventSource } from '../..'
+import { EventSource as NodeEventSource } from '../../types/index.js'
 
 const source = new NodeEventSource('http://127.0.0.1/events')
 const asDom: globalThis.EventSource = source

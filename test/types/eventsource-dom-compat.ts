@@ -7,7 +7,7 @@ import {
   EventSource as DropIn,
   type EventSourceInit,
   type FetchLike
-} from '../../types/eventsource'
+} from '../../types/eventsource.js'
 
 declare const native: globalThis.EventSource
 

@@ -12,7 +12,7 @@ import {
   type FetchLike,
   type FetchLikeResponse,
   type EventSourceEventMap
-} from '../../types/eventsource'
+} from '../../types/eventsource.js'
 import * as Original from 'eventsource'
 import type { SSEClientTransportOptions } from '@modelcontextprotocol/sdk/client/sse.js'
 

@@ -18,7 +18,7 @@ import {
   type PreviousAttempt,
   type ErrorBodyOptions,
   type EventSourceError
-} from '../..'
+} from '../../types/index.js'
 
 const source = new EventSource('http://127.0.0.1/events')
 expectType<string>(source.url)

@@ -10,8 +10,8 @@ import {
   type EventSourceParser,
   type ParserCallbacks,
   type ParserConfig
-} from '../../types/parser'
-import { EventSourceParserStream, ParseError as StreamParseError, type StreamOptions } from '../../types/parser-stream'
+} from '../../types/parser.js'
+import { EventSourceParserStream, ParseError as StreamParseError, type StreamOptions } from '../../types/parser-stream.js'
 import * as esp from 'eventsource-parser'
 import * as espStream from 'eventsource-parser/dist/stream'
 

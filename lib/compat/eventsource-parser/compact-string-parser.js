@@ -1,10 +1,8 @@
-'use strict'
-
 // StringParser, compact: ./string-parser.js without its fast paths, for browsers and workers (package.json's
 // "imports" maps `#string-parser` here for any runtime that does not match the `node` condition; Node, Bun
 // and Deno get ./string-parser.js). Same interface, same callbacks in the same order and with the same
 // arguments, the same maxBufferSize checks at the same points with the same outcomes, the same state after a
-// callback that calls reset() or feed(): test/compat/eventsource-parser/parser-drop-in-compact.test.js holds
+// callback that calls reset() or feed(): test/compat/eventsource-parser/parser-drop-in-compact.test.cjs holds
 // the two to that on random streams, chunkings, limits and reentrant callbacks. The rules it copies from
 // eventsource-parser are ./create-parser.js's list; two of them only look like optimisations and are kept:
 // - a first `data:` line with its blank line right after it, in a feed without CR, is dispatched without
@@ -26,15 +24,16 @@
 // a line costs three short strings (the line, its name and its value). Reading every unit instead of
 // searching with indexOf was 22 B smaller and up to 120x eventsource-parser's time (a 256 KiB line).
 
-const { LF, CR, SPACE, COLON } = require('../../constants')
-const { codes: { ERR_INVALID_ARG_TYPE } } = require('../../errors/arguments')
-const { codes: { ERR_EVENTSOURCE_PARSER_TERMINATED } } = require('../../errors/drop-in')
-const {
-  FIELD_NAMES, FIELD_DATA, FIELD_EVENT, FIELD_ID, FIELD_RETRY, MAX_FIELD_NAME,
-  TAIL_LINES, fieldStartingWith, continuesField, retryValue, isAcceptedId, appendData, joinTail
-} = require('../../parser/field-rules')
-const { unknownFieldError, invalidRetryError, overflowError } = require('./string-lines')
-const { PendingText } = require('./pending-text')
+import { LF, CR, SPACE, COLON } from '../../constants.js'
+import { codes as argumentsCodes } from '../../errors/arguments.js'
+import { codes as dropInCodes } from '../../errors/drop-in.js'
+import {
+  FIELD_NAMES, FIELD_DATA, FIELD_EVENT, FIELD_ID, FIELD_RETRY, MAX_FIELD_NAME, TAIL_LINES, fieldStartingWith, continuesField, retryValue, isAcceptedId, appendData, joinTail
+} from '../../parser/field-rules.js'
+import { unknownFieldError, invalidRetryError, overflowError } from './string-lines.js'
+import { PendingText } from './pending-text.js'
+const { ERR_INVALID_ARG_TYPE } = argumentsCodes
+const { ERR_EVENTSOURCE_PARSER_TERMINATED } = dropInCodes
 
 // #boundary's bits, as ./string-parser.js has them.
 const BOM_PENDING = 1
@@ -276,4 +275,4 @@ class CompactStringParser {
   }
 }
 
-module.exports = { StringParser: CompactStringParser }
+export { CompactStringParser as StringParser }

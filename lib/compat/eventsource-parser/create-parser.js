@@ -1,5 +1,3 @@
-'use strict'
-
 // createParser(): a drop-in for eventsource-parser's (version 4.1), parsing the strings it is fed as
 // strings. eventsource-parser's results wherever they differ from the standard's interpretation, each
 // copied on purpose:
@@ -37,10 +35,11 @@
 // ./string-lines.js. The standard's part of a field's interpretation (names, digits, the NUL rule, joining
 // data lines) is shared with the byte parser: lib/parser/field-rules.js.
 
-const { fromCallerOf } = require('../../errors/error-class')
-const { codes: { ERR_INVALID_ARG_TYPE } } = require('../../errors/arguments')
-const { validateObject, validateNumber, validateOptionalFunction } = require('../../validators/values')
-const { StringParser } = require('#string-parser')
+import { fromCallerOf } from '../../errors/error-class.js'
+import { codes } from '../../errors/arguments.js'
+import { validateObject, validateNumber, validateOptionalFunction } from '../../validators/values.js'
+import { StringParser } from '#string-parser'
+const { ERR_INVALID_ARG_TYPE } = codes
 
 /**
  * The config, checked: eventsource-parser calls each callback that is there (`onEvent?.()`), so null
@@ -86,4 +85,4 @@ function createParser (config) {
   }
 }
 
-module.exports = { createParser, validConfig }
+export { createParser, validConfig }

@@ -1,5 +1,3 @@
-'use strict'
-
 // ParseError: what the eventsource-parser drop-in (./create-parser.js) hands to `onError`, and
 // what its stream form errors with. It has eventsource-parser's shape, so that code which checks
 // `error.type`, `error.field`, `error.value`, `error.line` or `error.name` works unchanged:
@@ -26,4 +24,4 @@ class ParseError extends Error {
   }
 }
 
-module.exports = { ParseError }
+export { ParseError }

@@ -1,5 +1,3 @@
-'use strict'
-
 // PendingText: the incomplete line of the eventsource-parser drop-in (./string-parser.js, and
 // ./compact-string-parser.js in browsers), kept as pieces and joined once, when its end arrives. Only
 // the line is joined, never the rest of the feed that ends it (eventsource-parser joins the feed too,
@@ -118,4 +116,4 @@ class PendingText {
   }
 }
 
-module.exports = { PendingText }
+export { PendingText }

@@ -1,5 +1,3 @@
-'use strict'
-
 // EventSourceParserStream: a drop-in for eventsource-parser's (version 4), a TransformStream of strings
 // in (`response.body.pipeThrough(new TextDecoderStream())`) and eventsource-parser's messages out,
 // `{ id, event, data }`, on the drop-in's createParser (./create-parser.js). As in eventsource-parser:
@@ -11,8 +9,8 @@
 // Unlike this package's EventSourceParserStream (lib/parser/web-stream.js), whose events are
 // EventSource's `{ type, data, lastEventId }`.
 
-const { fromCallerOf } = require('../../errors/error-class')
-const { createParser } = require('./create-parser')
+import { fromCallerOf } from '../../errors/error-class.js'
+import { createParser } from './create-parser.js'
 
 class EventSourceParserStream extends TransformStream {
   /**
@@ -54,4 +52,4 @@ class EventSourceParserStream extends TransformStream {
   }
 }
 
-module.exports = { EventSourceParserStream }
+export { EventSourceParserStream }

@@ -1,11 +1,9 @@
-'use strict'
-
 // The lines of the eventsource-parser drop-in (./string-parser.js): its known fields matched on the
 // code units of a string, and the ParseErrors it reports, with eventsource-parser's messages.
 
-const { COLON, SPACE } = require('../../constants')
-const { FIELD_CODES } = require('../../parser/field-rules')
-const { ParseError } = require('./parse-error')
+import { COLON, SPACE } from '../../constants.js'
+import { FIELD_CODES } from '../../parser/field-rules.js'
+import { ParseError } from './parse-error.js'
 
 // Whether the line at `pos` of `text` starts with `data:`.
 function isDataField (text, pos) {
@@ -58,6 +56,6 @@ function overflowError (maxBufferSize) {
   })
 }
 
-module.exports = {
+export {
   isDataField, isEventField, isIdField, isField, unknownFieldError, invalidRetryError, overflowError
 }

@@ -1,5 +1,3 @@
-'use strict'
-
 // StringParser: eventsource-parser's parser (see ./create-parser.js for what it copies and where it
 // departs), reading the strings it is fed as strings.
 //
@@ -13,17 +11,18 @@
 // The standard's part of a field's interpretation (names, digits, the NUL rule, joining data lines)
 // is shared with the byte parser: lib/parser/field-rules.js.
 
-const { LF, CR, SPACE, COLON } = require('../../constants')
-const { codes: { ERR_INVALID_ARG_TYPE } } = require('../../errors/arguments')
-const { codes: { ERR_EVENTSOURCE_PARSER_TERMINATED } } = require('../../errors/drop-in')
-const {
-  FIELD_UNKNOWN, FIELD_DATA, FIELD_EVENT, FIELD_RETRY, MAX_FIELD_NAME,
-  TAIL_LINES, fieldStartingWith, continuesField, retryValue, isAcceptedId, appendData, joinTail
-} = require('../../parser/field-rules')
-const {
+import { LF, CR, SPACE, COLON } from '../../constants.js'
+import { codes as argumentsCodes } from '../../errors/arguments.js'
+import { codes as dropInCodes } from '../../errors/drop-in.js'
+import {
+  FIELD_UNKNOWN, FIELD_DATA, FIELD_EVENT, FIELD_RETRY, MAX_FIELD_NAME, TAIL_LINES, fieldStartingWith, continuesField, retryValue, isAcceptedId, appendData, joinTail
+} from '../../parser/field-rules.js'
+import {
   isDataField, isEventField, isIdField, isField, unknownFieldError, invalidRetryError, overflowError
-} = require('./string-lines')
-const { PendingText } = require('./pending-text')
+} from './string-lines.js'
+import { PendingText } from './pending-text.js'
+const { ERR_INVALID_ARG_TYPE } = argumentsCodes
+const { ERR_EVENTSOURCE_PARSER_TERMINATED } = dropInCodes
 
 // What a feed leaves for the next one to handle before its lines (#boundary, a bit set; 0 nearly
 // always, so a feed tests one field).
@@ -498,4 +497,4 @@ class StringParser {
   }
 }
 
-module.exports = { StringParser }
+export { StringParser }

@@ -1,5 +1,3 @@
-'use strict'
-
 // The `eventsource` package's departures from the standard, as whatwg-eventsource/eventsource copies them:
 // everything that entry does otherwise than our main entry is decided here, in one place. The entry
 // (lib/compat/eventsource/eventsource.js) is our EventSource with the init this module makes: members of
@@ -33,11 +31,11 @@
 // the Content-Type is compared by its essence, nothing is dispatched after close().
 // What stays ours, and why, is listed in docs/migrating-from-eventsource.md.
 
-const { kDepartures } = require('../../eventsource/init')
-const { errorEventFactory } = require('./error-event')
-const { packageFetch } = require('./fetch')
-const { validateLimit } = require('../../validators/values')
-const { validateFetch } = require('../../validators/options')
+import { kDepartures } from '../../eventsource/init.js'
+import { errorEventFactory } from './error-event.js'
+import { packageFetch } from './fetch.js'
+import { validateLimit } from '../../validators/values.js'
+import { validateFetch } from '../../validators/options.js'
 
 // That package's default limit on what the parser buffers (version 5; earlier versions had none).
 const DEFAULT_MAX_BUFFER_SIZE = 100 * 1024 * 1024
@@ -103,4 +101,4 @@ function coreInit (dict) {
   }
 }
 
-module.exports = { parseUrl, coreInit }
+export { parseUrl, coreInit }

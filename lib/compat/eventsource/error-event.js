@@ -1,5 +1,3 @@
-'use strict'
-
 // The `eventsource` package's ErrorEvent (versions 3 to 5), and the code and message that package gives
 // each failure, made from this package's errors (lib/errors/index.js). Code written for that package reads
 // them: the MCP SDK starts its OAuth flow on `event.code === 401`, and shows `event.message`.
@@ -15,11 +13,11 @@
 // Failures that package does not have (our connect timeout, a URL scheme that is not http: or https:)
 // keep our message, without a code.
 
-const { codes: { ERR_EVENTSOURCE_EVENT_TOO_LARGE } } = require('../../errors/parser')
-const {
-  codes: { ERR_EVENTSOURCE_BAD_CONTENT_TYPE, ERR_EVENTSOURCE_BAD_STATUS, ERR_EVENTSOURCE_INVALID_BODY, ERR_EVENTSOURCE_NETWORK, ERR_EVENTSOURCE_STREAM_ENDED }
-} = require('../../errors/connection')
-const { packageMessageOf } = require('./fetch')
+import { codes as parserCodes } from '../../errors/parser.js'
+import { codes as connectionCodes } from '../../errors/connection.js'
+import { packageMessageOf } from './fetch.js'
+const { ERR_EVENTSOURCE_EVENT_TOO_LARGE } = parserCodes
+const { ERR_EVENTSOURCE_BAD_CONTENT_TYPE, ERR_EVENTSOURCE_BAD_STATUS, ERR_EVENTSOURCE_INVALID_BODY, ERR_EVENTSOURCE_NETWORK, ERR_EVENTSOURCE_STREAM_ENDED } = connectionCodes
 
 // (A declared constructor is named after its code: lib/errors/error-class.js.)
 const BAD_STATUS = ERR_EVENTSOURCE_BAD_STATUS.name
@@ -100,4 +98,4 @@ function errorEventFactory (maxBufferSize) {
   return (error) => new ErrorEvent('error', packageError(error, maxBufferSize))
 }
 
-module.exports = { ErrorEvent, errorEventFactory }
+export { ErrorEvent, errorEventFactory }

@@ -1,16 +1,14 @@
-'use strict'
-
 // `whatwg-eventsource/eventsource`: the `eventsource` package's EventSource (its API of versions 3 to 5),
 // for code and tests written against it, which switch by changing the import. It is this package's
 // EventSource (lib/eventsource/eventsource.js: the same state machine, fetch transport and parser), with
 // that package's departures from the standard (lib/compat/eventsource/departures.js).
 
-const { EventSource: CoreEventSource } = require('../../eventsource/eventsource')
+import { EventSource as CoreEventSource } from '../../eventsource/eventsource.js'
 // That package's init members (fetch, maxBufferSize) are extensions of ours: this entry has them all,
 // in a browser build too (lib/extension-registry.js).
-require('../../eventsource/extensions-all')
-const { fromCallerOf } = require('../../errors/error-class')
-const { parseUrl, coreInit } = require('./departures')
+import '../../eventsource/extensions-all.js'
+import { fromCallerOf } from '../../errors/error-class.js'
+import { parseUrl, coreInit } from './departures.js'
 
 class EventSource extends CoreEventSource {
   /**
@@ -39,4 +37,4 @@ Object.defineProperty(EventSource, Symbol.for('eventsource.supports-fetch-overri
   configurable: false
 })
 
-module.exports = { EventSource }
+export { EventSource }

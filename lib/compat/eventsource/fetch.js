@@ -1,5 +1,3 @@
-'use strict'
-
 // The fetch of `whatwg-eventsource/eventsource` (lib/compat/eventsource/eventsource.js): the user's fetch, called as
 // the `eventsource` package calls it, with what it resolves with read as that package reads it.
 //
@@ -19,7 +17,8 @@
 // Node's "TypeError: fetch failed"), so the message is kept here for the error event
 // (lib/compat/eventsource/error-event.js), keyed by the rejection and by its cause.
 
-const { codes: { ERR_EVENTSOURCE_INVALID_BODY } } = require('../../errors/connection')
+import { codes } from '../../errors/connection.js'
+const { ERR_EVENTSOURCE_INVALID_BODY } = codes
 
 // The response headers the core reads, for headers that can only be asked for by name.
 const READ_HEADERS = ['content-type', 'content-encoding', 'location', 'www-authenticate']
@@ -180,4 +179,4 @@ function packageFetch (fetch) {
   }
 }
 
-module.exports = { packageFetch, packageMessageOf, flattenError }
+export { packageFetch, packageMessageOf, flattenError }

@@ -1,2 +1,0 @@
-// `import 'whatwg-eventsource/polyfill'`: the same as the CommonJS polyfill.
-import './polyfill.js'
