@@ -6,9 +6,10 @@
 // that follows the client's order chose HTTP/1.1).
 
 import { createRequire } from 'node:module'
-import http2 from 'node:http2'
-import net from 'node:net'
-import tls from 'node:tls'
+
+// node:http2 and node:tls are taken when the first session connects: a process that never opens one
+// never loads them, and loading them is a large part of a fresh process's start (benchmarks/startup).
+const builtin = (name) => process.getBuiltinModule(name)
 
 const CONNECT_TIMEOUT = 10_000
 const KEEP_ALIVE_INITIAL_DELAY = 60_000
@@ -38,14 +39,14 @@ function connectSocket (url, connectOptions) {
   const { timeout = CONNECT_TIMEOUT, socketPath, ...connect } = connectOptions ?? {}
   const where = socketPath === undefined ? { host, port } : { path: socketPath }
   const socket = secure
-    ? tls.connect({
+    ? builtin('node:tls').connect({
       ...connect,
       ...where,
       // An IP address is not a server name (RFC 6066).
-      servername: connect.servername ?? (net.isIP(host) === 0 ? host : undefined),
+      servername: connect.servername ?? (builtin('node:net').isIP(host) === 0 ? host : undefined),
       ALPNProtocols: ['h2', 'http/1.1']
     })
-    : net.connect({ ...connect, ...where })
+    : builtin('node:net').connect({ ...connect, ...where })
   socket.setKeepAlive(true, KEEP_ALIVE_INITIAL_DELAY)
   const timer = timeout === 0
     ? null
@@ -60,7 +61,7 @@ function connectSocket (url, connectOptions) {
  * @param {import('node:net').Socket} socket
  */
 function startSession (origin, socket) {
-  return http2.connect(origin, {
+  return builtin('node:http2').connect(origin, {
     createConnection: () => socket,
     settings: { enablePush: false, initialWindowSize: INITIAL_WINDOW_SIZE }
   })
