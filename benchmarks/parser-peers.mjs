@@ -97,9 +97,14 @@ function ours (EventSourceParser, keepAlive) {
 // Each implementation's timed function is its own code (a function literal of its own), never one
 // closure made twice by a shared factory: V8 keeps type feedback per function literal, so undici 7's
 // and 8's streams timed through one literal would make its call sites polymorphic for both, a cost
-// neither pays in an EventSource. Hence two literals below with the same body; collect() (not timed)
-// is shared.
-function undici7Count (EventSourceStream, keepAlive) {
+// neither pays in an EventSource. So the timed functions that share a body are written once, as text,
+// and compiled anew for each implementation; collect() (not timed) is shared.
+function ownLiteral (names, body, values) {
+  // eslint-disable-next-line no-new-func -- a function literal of its own per implementation (above)
+  return new Function(...names, body)(...values)
+}
+
+const UNDICI_COUNT = `
   const kept = { stream: null }
   return function count (chunks) {
     let n = 0
@@ -107,27 +112,16 @@ function undici7Count (EventSourceStream, keepAlive) {
     for (let i = 0; i < chunks.length; i++) stream.write(chunks[i])
     if (keepAlive) kept.stream = stream
     return n
-  }
-}
+  }`
 
-function undici8Count (EventSourceStream, keepAlive) {
-  const kept = { stream: null }
-  return function count (chunks) {
-    let n = 0
-    const stream = new EventSourceStream({ push () { n++; return true }, eventSourceSettings: undiciSettings() })
-    for (let i = 0; i < chunks.length; i++) stream.write(chunks[i])
-    if (keepAlive) kept.stream = stream
-    return n
-  }
-}
-
-const UNDICI_COUNT = { undici7: undici7Count, undici8: undici8Count }
+const undiciCount = (EventSourceStream, keepAlive) =>
+  ownLiteral(['EventSourceStream', 'keepAlive', 'undiciSettings'], UNDICI_COUNT, [EventSourceStream, keepAlive, undiciSettings])
 
 function undiciStream (id, name, EventSourceStream, keepAlive) {
   return {
     id,
     name,
-    count: UNDICI_COUNT[id](EventSourceStream, keepAlive),
+    count: undiciCount(EventSourceStream, keepAlive),
     collect (chunks) {
       const events = []
       const retries = []
@@ -208,7 +202,7 @@ export async function byteImplementations ({ peers = PARSER_PEERS, keepAlive = t
 
 // The string form: fed strings as a TextDecoderStream hands them over (see toStrings). The timed
 // function of each is its own literal, as for undici above.
-function dropInCount (create, keepAlive) {
+const STRING_COUNT = `
   const kept = { parser: null }
   return function count (strings) {
     let n = 0
@@ -216,19 +210,9 @@ function dropInCount (create, keepAlive) {
     for (let i = 0; i < strings.length; i++) parser.feed(strings[i])
     if (keepAlive) kept.parser = parser
     return n
-  }
-}
+  }`
 
-function espStringCount (create, keepAlive) {
-  const kept = { parser: null }
-  return function count (strings) {
-    let n = 0
-    const parser = create({ onEvent () { n++ }, onRetry: noop })
-    for (let i = 0; i < strings.length; i++) parser.feed(strings[i])
-    if (keepAlive) kept.parser = parser
-    return n
-  }
-}
+const stringCount = (create, keepAlive) => ownLiteral(['create', 'keepAlive', 'noop'], STRING_COUNT, [create, keepAlive, noop])
 
 function stringImplementation (id, name, create, count) {
   return {
@@ -257,8 +241,8 @@ export async function stringImplementations ({ keepAlive = true } = {}) {
   const dropIn = require('../lib/entries/parser.js').createParser
   const esp = (await import('eventsource-parser')).createParser
   return [
-    stringImplementation('drop-in', DROP_IN, dropIn, dropInCount(dropIn, keepAlive)),
-    stringImplementation('eventsource-parser', peerInfo('eventsource-parser').name, esp, espStringCount(esp, keepAlive))
+    stringImplementation('drop-in', DROP_IN, dropIn, stringCount(dropIn, keepAlive)),
+    stringImplementation('eventsource-parser', peerInfo('eventsource-parser').name, esp, stringCount(esp, keepAlive))
   ]
 }
 

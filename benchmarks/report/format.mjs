@@ -120,3 +120,21 @@ export const nodeColumn = (version) => `Node ${version}`
 export function acrossCases (ratios) {
   return ratios.length === 0 ? 'n/a' : spread(stats(ratios), fmtX)
 }
+
+// The runs of the parser benchmarks: how many processes each sampled, and what the list under a table
+// says of one run (runList).
+export const processesOf = (json) => json.processes ?? 1
+
+export const processesText = (n) => n === 1 ? 'one process (no range across processes)' : `${n} processes`
+
+export function runSummary (run, samples) {
+  const { json } = run
+  return {
+    file: run.file,
+    date: json.date,
+    git: json.git,
+    samples,
+    loadavg: [json.loadavg.before[0], json.loadavg.after[0]],
+    note: json.note
+  }
+}

@@ -4,7 +4,9 @@
 // processes) stay in the JSON.
 
 import { readdirSync, readFileSync } from 'node:fs'
-import { summaryTable, paragraphs, wrap, runList, nodeColumn, acrossCases, fmtX, compareVersions } from './format.mjs'
+import {
+  summaryTable, paragraphs, wrap, runList, nodeColumn, acrossCases, fmtX, compareVersions, processesOf, processesText, runSummary
+} from './format.mjs'
 
 const FILE = /^parser-strings-(v\d+\.\d+\.\d+)\.json$/
 const FORMS = { feed: 'feed()', stream: 'stream' }
@@ -18,7 +20,6 @@ export function loadStringResults (dir) {
     .sort((a, b) => compareVersions(a.version, b.version))
 }
 
-const processesOf = (json) => json.processes ?? 1
 const short = (peer) => peer.replace('eventsource-parser@', 'e-p ')
 
 // A file's rows in one shape: { shape, form, times: { name: { median, min, max } }, ratios: { peer:
@@ -45,18 +46,8 @@ function rows (json) {
 // Above the target (at most 1.00), at the two decimals the tables show.
 const above = (ratio) => Number(ratio.toFixed(2)) > 1
 
-function runOf (run) {
-  const { json } = run
-  const n = processesOf(json)
-  return {
-    file: run.file,
-    date: json.date,
-    git: json.git,
-    samples: `${n === 1 ? 'one process (no range across processes)' : `${n} processes`}, at least ${json.sampling.minRounds} rounds per shape and form`,
-    loadavg: [json.loadavg.before[0], json.loadavg.after[0]],
-    note: json.note
-  }
-}
+const runOf = (run) => runSummary(run,
+  `${processesText(processesOf(run.json))}, at least ${run.json.sampling.minRounds} rounds per shape and form`)
 
 // What the verification found: every shape identical to the newest peer (or the benchmark would not
 // have timed it); the shapes on which an older peer differs, counted.

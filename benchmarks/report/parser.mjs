@@ -6,7 +6,9 @@
 // p50 per parser (the median of mitata's samples) and no range across processes, which the report says.
 // Each parser's p50s stay in the JSON.
 
-import { table, summaryTable, paragraphs, ratioCell, runList, nodeColumn, acrossCases, fmtX } from './format.mjs'
+import {
+  table, summaryTable, paragraphs, ratioCell, runList, nodeColumn, acrossCases, fmtX, processesOf, processesText, runSummary
+} from './format.mjs'
 import { PARSER_PEERS, peerColumn, peerLabel } from '../parser-peers.mjs'
 import { PARSER_TARGETS, targetApplies, targetMet } from '../parser-targets.mjs'
 
@@ -36,20 +38,7 @@ function rows (json) {
   }))
 }
 
-const processesOf = (json) => json.processes ?? 1
-
-function runOf (run) {
-  const { json } = run
-  const n = processesOf(json)
-  return {
-    file: run.file,
-    date: json.date,
-    git: json.git,
-    samples: n === 1 ? 'one process (no range across processes)' : `${n} processes`,
-    loadavg: [json.loadavg.before[0], json.loadavg.after[0]],
-    note: json.note
-  }
-}
+const runOf = (run) => runSummary(run, processesText(processesOf(run.json)))
 
 const ratio = (json, r) => processesOf(json) === 1 ? fmtX(r.ratio) : ratioCell(r.ratio, r.perProcess, 'per process')
 // The same without the words, for the cells of benchmarks/README.md's table (its caption says what the range is).

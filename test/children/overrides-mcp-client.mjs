@@ -19,23 +19,10 @@ const origin = process.argv[2]
 const print = (report) => process.stdout.write(`${JSON.stringify(report)}\n`)
 
 // Every EventSourceParserStream of ours that is piped through, counted: what either build of the SDK
-// constructs through the package in place of eventsource-parser is counted, if that package is ours. A
-// module's exports cannot be replaced (they are an ES module's namespace), so the count is taken where
-// pipeThrough() reads the stream's readable side, once per stream.
-const { EventSourceParserStream } = require('whatwg-eventsource/parser/stream')
-let streamsMade = 0
-const counted = new WeakSet()
-const readableOf = Object.getOwnPropertyDescriptor(TransformStream.prototype, 'readable').get
-Object.defineProperty(EventSourceParserStream.prototype, 'readable', {
-  configurable: true,
-  get () {
-    if (!counted.has(this)) {
-      counted.add(this)
-      streamsMade++
-    }
-    return readableOf.call(this)
-  }
-})
+// constructs through the package in place of eventsource-parser is counted, if that package is ours
+// (./parser-stream-count.cjs, copied here from test/helpers/).
+const parserStreams = require('./parser-stream-count.cjs').countParserStreams(
+  require('whatwg-eventsource/parser/stream').EventSourceParserStream)
 
 // Where the SDK's client modules find the two packages: from the modules that import them.
 const SDK_IMPORTS = [
@@ -98,8 +85,8 @@ for (const [build, load] of Object.entries(BUILDS)) {
     (transport) => ({ eventSourceIsOurs: transport._eventSource instanceof EventSource }))
   print({ build, transport: 'sse', ...sse })
 
-  const before = streamsMade
+  const before = parserStreams.made()
   const streamable = await session(Client, new StreamableHTTPClientTransport(new URL('/mcp', origin)))
-  print({ build, transport: 'streamable-http', ...streamable, parserStreams: streamsMade - before })
+  print({ build, transport: 'streamable-http', ...streamable, parserStreams: parserStreams.made() - before })
 }
 print({ done: true })

@@ -185,6 +185,7 @@ t.test('npm overrides put the packages under the MCP SDK; its client works over 
   // 4. The client, against the SDK's servers.
   const srv = await mcpServers(t)
   copyFileSync(path.join(__dirname, '..', 'children', 'overrides-mcp-client.mjs'), path.join(dir, 'client.mjs'))
+  copyFileSync(path.join(__dirname, '..', 'helpers', 'parser-stream-count.cjs'), path.join(dir, 'parser-stream-count.cjs'))
   const started = performance.now()
   const run = runChild(t, ['client.mjs', srv.origin], { cwd: dir, isolate: true, coverage: false })
   const { code, stderr, reports } = await run.exited(CLIENT_MS, 'the MCP client to finish')

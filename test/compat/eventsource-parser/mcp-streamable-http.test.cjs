@@ -18,6 +18,7 @@ const path = require('node:path')
 const Module = require('node:module')
 const { randomUUID } = require('node:crypto')
 const { serve, bounded, deferred } = require('../../helpers/index.cjs')
+const { countParserStreams } = require('../../helpers/parser-stream-count.cjs')
 
 const OURS = require.resolve('../../../lib/entries/parser-stream.js')
 const SDK = path.join(path.dirname(require.resolve('@modelcontextprotocol/sdk/client/index.js')), '..', '..', '..')
@@ -34,24 +35,9 @@ Module._resolveFilename = function (request, parent, ...rest) {
 }
 t.teardown(() => { Module._resolveFilename = resolveFilename })
 
-// Every EventSourceParserStream of ours the SDK pipes through, counted. The module's exports cannot be
-// replaced (an ES module's namespace), so the count is taken where pipeThrough() reads the stream's
-// readable side, once per stream.
-const { EventSourceParserStream } = require(OURS)
-let streamsMade = 0
-const counted = new WeakSet()
-const readableOf = Object.getOwnPropertyDescriptor(TransformStream.prototype, 'readable').get
-Object.defineProperty(EventSourceParserStream.prototype, 'readable', {
-  configurable: true,
-  get () {
-    if (!counted.has(this)) {
-      counted.add(this)
-      streamsMade++
-    }
-    return readableOf.call(this)
-  }
-})
-t.teardown(() => { delete EventSourceParserStream.prototype.readable })
+// Every EventSourceParserStream of ours the SDK pipes through, counted.
+const parserStreams = countParserStreams(require(OURS).EventSourceParserStream)
+t.teardown(parserStreams.restore)
 
 const { Client } = require('@modelcontextprotocol/sdk/client/index.js')
 const { StreamableHTTPClientTransport } = require('@modelcontextprotocol/sdk/client/streamableHttp.js')
@@ -167,6 +153,6 @@ t.test('the MCP SDK over streamable HTTP, reading its SSE responses with our Eve
     t.notOk(Object.keys(require.cache).some((file) => file.includes(`${path.sep}node_modules${path.sep}eventsource-parser${path.sep}`)), 'no eventsource-parser loaded (from node_modules; ours is lib/compat/eventsource-parser/)')
     // initialize, tools/list, tools/call twice (POST responses read as SSE), the resuming GET, and the
     // GET of the standalone stream.
-    t.ok(streamsMade >= 5, `${streamsMade} streams made`)
+    t.ok(parserStreams.made() >= 5, `${parserStreams.made()} streams made`)
   })
 })
