@@ -1,12 +1,12 @@
-// Where the core and the web transport find the parts of the extensions they do not load themselves: what
+// Where the core and the web transport find the parts of the extensions they do not import themselves: what
 // the init's members beyond withCredentials mean (lib/eventsource/init-extensions.js), every reconnection
 // decision beyond the standard's (lib/eventsource/reconnect-policy.js), `for await`
 // (lib/eventsource/message-iterator.js), the request those members describe (lib/transport/request.js) and
 // the fetch attempt that sends it (lib/transport/fetch-transport.js). They ask this registry for them by
-// name rather than requiring them, so that a browser build of the standard EventSource leaves them out.
+// name rather than importing them, so that a browser build of the standard EventSource leaves them out.
 // It lives with the shared modules, below every layer that asks it.
 // On Node, Bun and Deno every part is always here: package.json's "imports" maps `#extensions` to
-// lib/eventsource/extensions-all.js there, which registers them all (each loaded when first used). In browsers and
+// lib/eventsource/extensions-all.js there, which imports and registers them all. In browsers and
 // workers `#extensions` is this file alone, and nothing is registered until the application imports
 // `whatwg-eventsource/extensions` (lib/eventsource/extensions-all.js again); until then an init that uses an extension,
 // or `for await`, throws ERR_EVENTSOURCE_EXTENSION_NOT_LOADED, naming the member and what to import.
@@ -16,13 +16,13 @@ import { codes } from './errors/extensions.js'
 
 const { ERR_EVENTSOURCE_EXTENSION_NOT_LOADED } = codes
 
-// Part name -> a function that loads it (the module's exports), or null while none is registered.
+// Part name -> a function that returns it (what the core calls of its module), or null while none is registered.
 const loaders = { init: null, reconnect: null, iterator: null, request: null, fetch: null }
-// Part name -> its module, once loaded.
+// Part name -> the part, once asked for.
 const loaded = { init: null, reconnect: null, iterator: null, request: null, fetch: null }
 
 /**
- * Registers parts, each as a function that loads it. A part registered already stays as it was.
+ * Registers parts, each as a function that returns it. A part registered already stays as it was.
  * @param {{ init: () => Function, reconnect: () => Function, iterator: () => object, request: () => object, fetch: () => Function }} parts
  *   init: init-extensions.js's resolveExtensions; reconnect: reconnect-policy.js's decide; iterator:
  *   message-iterator.js's MessageIterators and finishedIterator; request: request.js's buildRequest and

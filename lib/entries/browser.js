@@ -1,5 +1,5 @@
 // `whatwg-eventsource` in browsers and workers (package.json's `browser` and `worker` conditions):
-// index.js less EventSourceStream, a node:stream Transform (EventSourceParserStream is its WHATWG
+// ./index.js less EventSourceStream, a node:stream Transform (EventSourceParserStream is its WHATWG
 // counterpart). Nothing on this path loads a Node built-in or undici: package.json's "imports" give lib/
 // the web side of each platform helper, and every connection goes through a fetch
 // (lib/transport/transport-web.js). A bundler keeps only what is imported: `import { EventSourceParser }`

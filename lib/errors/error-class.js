@@ -4,9 +4,8 @@
 // headers, method and last event ID), parser.js (the parsers), connection.js (connections; those only
 // Node's transports make in node-transports.js, the reconnection policy's in reconnect-policy.js),
 // drop-in.js (the drop-ins' own) and extensions.js (an extension a build left out); index.js loads them
-// all. A module requires the table it throws from, so a bundle holds the codes it can make and not the
-// others. A
-// throw site writes `throw new ERR_X(...args)`; a code is never spelled out where an error is made.
+// all. A module imports the table it throws from, so a bundle holds the codes it can make and not the
+// others. A throw site writes `throw new ERR_X(...args)`; a code is never spelled out where an error is made.
 // Each code's message is in lib/errors/messages-node.js, but for a code whose message is another
 // package's wording, which its table holds (the same on every platform).
 //

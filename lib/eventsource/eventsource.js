@@ -30,9 +30,8 @@ import { mimeEssence } from '../transport/response-headers.js'
 import { displayHref } from '../transport/url.js'
 import { createAttempt } from '#transport' // transport-node.js on Node, Bun and Deno; transport-web.js elsewhere
 import { releaseHandlerMap } from '#listeners' // lib/platform/listeners-node.js; listeners-web.js in browsers
-// `for await` is an extension, found through the registry (lib/extension-registry.js). Every retry decision
-// (reconnect.js) is loaded with the first failure: a source that only receives events never needs it, and
-// each file is a few tenths of a millisecond of a fresh process's start (benchmarks/startup).
+// `for await` and the request's extensions are found through the registry (lib/extension-registry.js), so
+// that a browser build without them leaves them out.
 import { extension, loadedExtension } from '#extensions'
 const { ERR_EVENTSOURCE_BAD_CONTENT_TYPE, ERR_EVENTSOURCE_BAD_STATUS, ERR_EVENTSOURCE_REQUEST_INIT, ERR_EVENTSOURCE_STREAM_ENDED } = codes
 

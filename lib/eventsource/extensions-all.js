@@ -1,9 +1,8 @@
-// Registers every extension (lib/extension-registry.js), each loaded when first used: on Node, Bun and
-// Deno always (package.json's "imports" maps `#extensions` here for the `node` condition), in browsers and
-// workers when the application imports `whatwg-eventsource/extensions` (and with the `eventsource`
-// drop-in, whose init members are extensions of ours). Loaded lazily on Node: a source with no
-// extension in its init never fails, never iterates, and each file is a few tenths of a millisecond of a
-// fresh process's start (benchmarks/startup).
+// Registers every extension (lib/extension-registry.js): on Node, Bun and Deno always (package.json's
+// "imports" maps `#extensions` here for the `node` condition), in browsers and workers when the
+// application imports `whatwg-eventsource/extensions` (and with the `eventsource` drop-in, whose init
+// members are extensions of ours). Their modules are imported here, and so load with the entry point that
+// imports this file; the registry hands out each part when the core first asks for it.
 
 import { registerExtensions, loadedExtension, extension, notLoaded } from '../extension-registry.js'
 import { resolveExtensions } from './init-extensions.js'

@@ -111,8 +111,7 @@ function resolveHttp2 (value) {
 }
 
 // init.errorBody: how much of the body of a response the source does not take is read for its error, and
-// the reader of it (lib/transport/error-body.js, loaded with the first such body: most sources never meet
-// one). The core calls read(); it does not know the module.
+// the reader of it (lib/transport/error-body.js). The core calls read(); it does not know the module.
 
 class ErrorBodyBounds {
   /**

@@ -11,8 +11,7 @@ import { loadedExtension, notLoaded } from '#extensions'
 import { sharedInit } from '#shared-init'
 import { errorEventFor } from './error-event.js'
 
-// Our error events (lib/eventsource/error-event.js), loaded with the first one: a source that never fails never
-// needs the file, and each file is a few tenths of a millisecond of a fresh process's start.
+// The main entry's error events: ours (lib/eventsource/error-event.js).
 function defaultErrorEvent (error, reconnectDelay) {
   return errorEventFor(error, reconnectDelay)
 }

@@ -6,12 +6,13 @@
 //
 // What they skip is the runtime constructor's WebIDL dictionary conversion: on Node 22 and later the
 // global MessageEvent is undici's, whose `new MessageEvent(type, { data, origin, lastEventId })` converts
-// and checks each member of the dictionary, about 800 ns per event against 150 for the rest of the
-// dispatch (measured with 300,000 events and one listener, Node 24 and 26). An EventSource's values
-// need no conversion: its type, data, origin and ID are strings it made. So the event is built by a
-// class that extends Event (the runtime's, whose constructor is cheap without options) and whose
-// prototype sits on the runtime's MessageEvent.prototype: the attributes are its own getters, which
-// shadow the runtime's (those check for the runtime's internal slots, which this event does not have).
+// and checks each member of the dictionary, several times what the rest of the dispatch costs
+// (benchmarks/e2e/hot-path.bench.mjs; benchmarks/README.md, "Where a small event goes on Node 22 and
+// later"). An EventSource's values need no conversion: its type, data, origin and ID are strings it made.
+// So the event is built by a class that extends Event (the runtime's, whose constructor is cheap without
+// options) and whose prototype sits on the runtime's MessageEvent.prototype: the attributes are its own
+// getters, which shadow the runtime's (those check for the runtime's internal slots, which this event
+// does not have).
 //
 // The class is made for the MessageEvent that is global when the first event is dispatched, and made
 // again if a program replaces globalThis.MessageEvent (a polyfill, a test): an event is always an

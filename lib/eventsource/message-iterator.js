@@ -9,12 +9,12 @@
 // lib/parser/unshared-string.js), so a queue that holds events of many chunks would keep all their texts. Once
 // the queue spans PIN_SPAN chunks, the source copies the strings of the events it adds; those already
 // queued come from fewer than PIN_SPAN chunks, whatever the consumer does, which bounds what they keep
-// to PIN_SPAN chunks. Copying every queued event cost a fast consumer about 18 % of its throughput
-// (200,000 events of 64 bytes over loopback), whereas its queue holds the events of one chunk at a time.
+// to PIN_SPAN chunks. Copying every queued event cost a fast consumer a visible share of its throughput
+// (small events over loopback), whereas its queue holds the events of one chunk at a time.
 const PIN_SPAN = 16
 
-// What a queued event costs beyond its strings: a MessageEvent is 220 (Node 20) to 350 (Node 24) bytes
-// of heap, measured with 100,000 of them, plus its slot in the queue.
+// What a queued event costs beyond its strings: a MessageEvent's heap (a few hundred bytes, more on later
+// Nodes) plus its slot in the queue, rounded up.
 const EVENT_OVERHEAD = 512
 
 /**

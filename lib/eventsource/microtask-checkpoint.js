@@ -9,7 +9,7 @@
 // microtask queue has been drained completely (processTicksAndRejections: ticks, then runMicrotasks()
 // until empty, then the ticks queued meanwhile). A tick queued directly would not do: from a socket
 // callback it runs before the microtasks, and from inside a tick straight after it, with no checkpoint
-// in between; the promise job is what moves it behind the checkpoint. About 0.5 us.
+// in between; the promise job is what moves it behind the checkpoint.
 //
 // Test suites fake timers (Jest, @sinonjs/fake-timers), and Sinon's defaults fake process.nextTick and
 // queueMicrotask as well, so nextTick is taken once, when this module is loaded: fake timers installed

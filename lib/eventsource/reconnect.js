@@ -10,7 +10,7 @@ import { extension } from '#extensions'
 import { MAX_TIMER_DELAY } from '../constants.js'
 
 // The standard lets a server set the reconnection time to 0 (`retry: 0`) and end every response at
-// once: Chromium then reconnects as fast as the network allows, forever (about 600 requests a second
+// once: Chromium then reconnects as fast as the network allows, forever (hundreds of requests a second
 // over loopback); Firefox raises any `retry:` below 500 ms to 500 ms, for every server. We keep the
 // reconnection time exact, as Chromium does, while attempts deliver events, and put a floor under the
 // wait only once attempts in a row have delivered none ("Optionally, wait some more", HTML 9.2.3): no

@@ -1,8 +1,8 @@
 // EventSourceParser, the public parser: the byte parser (./parser.js) with its options checked once,
 // when it is constructed. The parser of an EventSource (lib/eventsource/source-parser.js) is made from a
 // resolved init, whose values are checked already, and extends the byte parser directly: a browser
-// bundle of the EventSource then holds no option checks and none of the validators they need (about
-// 300 bytes gzipped, benchmarks/size.mjs).
+// bundle of the EventSource then holds no option checks and none of the validators they need
+// (benchmarks/size.mjs weighs the bundles).
 
 // ./parser.js on Node, Bun and Deno; ./compact-parser.js, the same parser without its fast paths, elsewhere.
 import { EventStreamParser } from '#stream-parser'

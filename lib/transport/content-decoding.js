@@ -5,8 +5,8 @@
 
 import { isDecoded } from './codings.js'
 
-// node:zlib is loaded with the first encoded body: most event streams are sent as they are, and the
-// module costs every process a few ms of start-up (benchmarks/startup).
+// node:zlib is loaded with the first encoded body (process.getBuiltinModule): most event streams are sent
+// as they are, and node:zlib costs every process start-up time (benchmarks/startup).
 let zlib = null
 // Flush what is available at every chunk: an event must reach the parser as soon as its bytes do.
 let ZLIB_OPTIONS
@@ -25,9 +25,9 @@ function loadZlib () {
   ZSTD_OPTIONS = { params: { [constants.ZSTD_d_windowLogMax]: ZSTD_WINDOW_LOG_MAX } }
 }
 
-// The most codings one body may list. Each is a decoder with its own native state (about 14 KiB of
-// RSS for an idle brotli one, measured with 5,000; buffers and a window of up to 16 MiB once it runs),
-// so a list of thousands costs a hostile server one header line and the client a hundred MiB and more.
+// The most codings one body may list. Each is a decoder with its own native state (even an idle one;
+// buffers and a window of up to 16 MiB once it runs), so a list of thousands costs a hostile server one
+// header line and the client thousands of native decoders.
 // The Fetch standard sets no number; undici's fetch stops at 5 (citing curl's CVE-2022-32206 and
 // urllib3's GHSA-gm62-xv2j-4w53), and so do we.
 const MAX_CODINGS = 5

@@ -6,13 +6,13 @@
 
 import { codes as connectionCodes } from '../errors/connection.js'
 import { codes as nodeTransportsCodes } from '../errors/node-transports.js'
-// lib/transport/content-decoding.js is loaded with the first response that names a coding: most event streams
-// are sent as they are, and a file is a few tenths of a millisecond of a fresh process's start.
 import { RedirectPolicy, isRedirect } from './redirect-policy-node.js'
 import { isHttpScheme, displayHref } from './url.js'
 import { UndiciHandler, LegacyUndiciHandler } from './undici-handler.js'
 import { AttemptTimers } from './attempt-timers.js'
 import { acceptEncoding } from './codings.js'
+// Body decoding. Its node:zlib is loaded with the first response that names a coding (./content-decoding.js):
+// most event streams are sent as they are.
 import { parseContentEncoding, MAX_CODINGS, ContentDecoder } from './content-decoding.js'
 const { ERR_EVENTSOURCE_DECODING, ERR_EVENTSOURCE_NETWORK, ERR_EVENTSOURCE_UNSUPPORTED_SCHEME } = connectionCodes
 const { ERR_EVENTSOURCE_DISPATCHER_REDIRECT, ERR_EVENTSOURCE_TOO_MANY_CODINGS } = nodeTransportsCodes

@@ -49,7 +49,7 @@ function globalDispatcher () {
     // Node 22 and later: the global MessageEvent is the undici inside Node, loaded at the first use of
     // the global, and loading it installs that undici's Agent in the empty slot. Every EventSource
     // builds a MessageEvent at its first message anyway: asked for first, it fills the slot, and no
-    // second undici (the package, about 42 ms more) is loaded. Node 20's MessageEvent is its own:
+    // second undici (the package, and its start-up time) is loaded. Node 20's MessageEvent is its own:
     // there the slot stays empty and the package's Agent is installed.
     void globalThis.MessageEvent // eslint-disable-line no-void -- the getter's side effect is the point
     dispatcher = globalThis[kGlobalDispatcher]
@@ -63,8 +63,8 @@ function globalDispatcher () {
 }
 
 // undici's lib/global.js installs `new Agent()` in the empty slot as it loads, as require('undici') does
-// (it loads that file), and loads only the Agent: on Node 20 about 42 ms where require('undici') takes
-// about 135 ms (benchmarks/startup). undici has no `exports` map, so the path is public to require();
+// (it loads that file), and loads only the Agent: a fraction of what require('undici') costs a process's
+// start (benchmarks/startup). undici has no `exports` map, so the path is public to require();
 // should a later undici move the file, the whole package is loaded instead.
 function installDefaultAgent () {
   // undici is CommonJS, and loaded only here.

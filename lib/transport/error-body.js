@@ -1,7 +1,7 @@
 // The body of a response a source does not take (a status other than 200, or a Content-Type other than
 // text/event-stream), read as text for its error: an API says there why it refused a request (an LLM's
 // 400 with `{"error":{"message":...}}`, a 429 with its quota). An extension (init.errorBody, whose bounds
-// load it: lib/eventsource/init-extensions.js), and the one place such a body is read, whatever the
+// call it: lib/eventsource/init-extensions.js), and the one place such a body is read, whatever the
 // transport: rather than abort the attempt, the source hands it to a reader here, which takes its reports
 // from then on (setSink(): the body as an event stream's would come, its Content-Encoding decoded by the
 // transport) and stands for it in the source until the body is read; then the source ends the attempt

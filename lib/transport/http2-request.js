@@ -155,11 +155,11 @@ function onStreamClose () {
   else request.fail(streamError('HTTP/2: stream closed before the response was complete'))
 }
 
-// node:http2 keeps the headers object of each request for the stream's `sentHeaders` getter, a
-// dictionary of a dozen entries (about 500 bytes) for the life of the stream, and reads it nowhere else;
-// nobody reads ours, the streams being this file's. It is dropped once the request is made. The property
-// is found on the first stream by its symbol's description, as Node 20 to 26 name it, and only if the
-// getter reads it; should a Node keep the headers elsewhere, nothing is dropped.
+// node:http2 keeps the headers object of each request for the stream's `sentHeaders` getter, a dictionary of
+// a dozen entries, for the life of the stream, and reads it nowhere else; nobody reads ours, the streams
+// being this file's. It is dropped once the request is made. The property is found on the first stream by its
+// symbol's description, as Node 20 to 26 name it, and only if the getter reads it; should a Node keep the
+// headers elsewhere, nothing is dropped.
 let kSentHeaders
 function dropSentHeaders (stream) {
   if (kSentHeaders === undefined) {

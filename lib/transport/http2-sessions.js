@@ -11,8 +11,9 @@
 // where it differs):
 // - Memory: undici's h2 client keeps, per request, a Request, its handler wrappers, a closure context
 //   and nine stream listeners (six through once(), each a wrapper and a state object), a Timeout and
-//   the headers twice: about 3.5 KiB on every idle source, more than the node:http2 stream itself. Here
-//   a stream has one small object (StreamRequest) and four listeners that every stream shares.
+//   the headers twice: more on every idle source than the node:http2 stream itself (benchmarks/memory
+//   with --tls; benchmarks/README.md, "Where an idle h2 source's memory goes"). Here a stream has one
+//   small object (StreamRequest) and four listeners that every stream shares.
 // - SETTINGS_MAX_CONCURRENT_STREAMS: undici 7 stores the server's value and never reads it again:
 //   streams past the server's limit sent before its SETTINGS arrive are refused (RST_STREAM
 //   REFUSED_STREAM), those sent after wait inside nghttp2 forever. So sessions are counted here: one

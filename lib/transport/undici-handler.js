@@ -118,9 +118,9 @@ class UndiciHandler {
 
   onRequestStart (controller, context) {
     // undici 7 (the package on Node 20, Node 24's own) speaks the older API inside, and wraps a handler of
-    // the newer one in two objects per request (UnwrapHandler and UnwrapController, about 120 bytes on
-    // every idle connection): its controller's class says so, and the owner's later handlers for that
-    // dispatcher speak the older API only (LegacyUndiciHandler), which it takes as it is.
+    // the newer one in two objects per request (UnwrapHandler and UnwrapController, kept by every idle
+    // connection): its controller's class says so, and the owner's later handlers for that dispatcher speak
+    // the older API only (LegacyUndiciHandler), which it takes as it is.
     if (controller?.constructor?.name === 'UnwrapController') this.#owner.hopUnwrapped(this)
     this.#controller = controller
     if (this.#aborted) controller.abort(new ERR_EVENTSOURCE_ABORTED())
@@ -133,7 +133,7 @@ class UndiciHandler {
       return
     }
     // undici 7 runs this API through its UnwrapHandler, whose controller keeps the raw header Buffers
-    // for the life of the response (about 1.5 KiB per idle connection); they are parsed already.
+    // for the life of the response (on every idle connection); they are parsed already.
     if (controller.rawHeaders != null) controller.rawHeaders = null
     if (!this.#owner.hopResponse(this, status, fromParsedHeaders(headers), statusText)) return
     if (this.#paused) controller.pause()

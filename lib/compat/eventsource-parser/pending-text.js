@@ -7,29 +7,26 @@
 // Pieces shorter than TINY_PIECE are appended to one string, the tail, and each time the tail holds
 // TAIL_BATCH characters, its first TAIL_BATCH become a piece of their own. A line dripped one character
 // per feed then holds a few hundred pieces, not a quarter of a million: keeping tiny pieces one by one
-// in an array and joining them costs 40 to 60 ns per piece (eventsource-parser's way; Node 20 to 26),
-// more than the rest of the work on such a feed, where an append costs a third of that (V8, like the
-// other engines, appends to a string in constant time, as a rope: a cell per append). The piece is cut
-// with slice(), which makes V8 flatten the rope there and then, so what the line keeps is flat strings,
-// not ropes of a cell per feed: ropes that live until the line ends survive every young-generation GC,
-// each of which copies their cells again, and joining them walks every cell. In the stream form, where
-// each write allocates promises and GCs come every few thousand feeds, the ropes made a 1 MiB line in
-// 1- to 7-character feeds up to 1.5x eventsource-parser's time (Node 26; its GCs took 3x as long as
-// eventsource-parser's); flat, about 1.0x.
+// in an array and joining them (eventsource-parser's way) costs more per piece than the rest of the work
+// on such a feed, where an append costs far less (V8, like the other engines, appends to a string in
+// constant time, as a rope: a cell per append). The piece is cut with slice(), which makes V8 flatten
+// the rope there and then, so what the line keeps is flat strings, not ropes of a cell per feed: ropes
+// that live until the line ends survive every young-generation GC, each of which copies their cells
+// again, and joining them walks every cell. In the stream form, where each write allocates promises and
+// GCs come every few thousand feeds, unflattened ropes made a long line in tiny feeds slower than
+// eventsource-parser; flat, it keeps pace (benchmarks/parser-strings.bench.mjs, the 1 MiB data line).
 //
-// Pieces of TINY_PIECE to ROPE_PIECE characters are appended to the tail too, but not flattened: a cell
-// per 64 characters or more is little for a GC to copy, and flattening copied every character once more.
-// While the tail holds no tiny piece it becomes a piece as it is, a rope, once it holds ROPE_BATCH
-// characters, and the line's join copies each character once. (A 1 MiB line in 64- to 127-character
-// feeds: 0.80-0.90x eventsource-parser's time, Node 20 to 26, against 1.00-1.08x with each piece in the
-// array; from about 128 characters the array was as fast, and on Node 26 faster. In the stream form,
-// whose GCs come every few thousand feeds, the cells cost about what they save: 1.04-1.07x on Node 22
-// and 26 against 0.97-0.99x, the published runs of both; their GCs took 2.5x eventsource-parser's time,
-// 1 MiB line, Node 26. A process whose short lines come this way parses lines of tiny pieces more slowly
-// too: the parser benchmark's strings in 1-byte chunks, after its other fixtures, 0.94-1.01 -> 1.21-1.27
-// ms, Node 24; ropes only from 1 KiB on won most of it back (0.95-1.09) and lost 0.03-0.05x on the
-// 64-character shapes of short lines.) Longer pieces are kept as they are and joined once. An append copies
-// at most ROPE_BATCH + ROPE_PIECE characters even in an engine without ropes, so the work stays linear.
+// Pieces of TINY_PIECE to ROPE_PIECE characters are appended to the tail too, but not flattened: a cell per
+// 64 characters or more is little for a GC to copy, and flattening copied every character once more. While
+// the tail holds no tiny piece it becomes a piece as it is, a rope, once it holds ROPE_BATCH characters,
+// and the line's join copies each character once. Against each piece in the array this wins on a long line
+// in pieces just over TINY_PIECE, while from about ROPE_PIECE characters the array does as well; in the
+// stream form the cells cost about what they save. The price: a process whose short lines come this way
+// parses lines of tiny pieces more slowly afterwards too (the parser benchmark's strings in 1-byte chunks,
+// after its other fixtures); ropes only from 1 KiB on won most of that back, but lost on the 64-character
+// shapes of short lines. The figures are those of benchmarks/parser-strings.bench.mjs and
+// benchmarks/parser.bench.mjs. Longer pieces are kept as they are and joined once. An append copies at most
+// ROPE_BATCH + ROPE_PIECE characters even in an engine without ropes, so the work stays linear.
 
 const TINY_PIECE = 64
 const TAIL_BATCH = 1024
@@ -65,7 +62,7 @@ class PendingText {
         // multiple of TAIL_BATCH characters before its end, the rest (at most TAIL_BATCH; under
         // TINY_PIECE unless a rope came before the tiny pieces) starting the next tail. Before its
         // end: a slice of a whole string is that string, still a rope (cut at its length, a line
-        // dripped one character per feed kept every cell until its end: 4.7x the time, Node 20).
+        // dripped one character per feed kept every cell until its end, and took several times as long).
         // One without tiny pieces is kept as it is.
         const end = this.#tiny ? tail.length - 1 - (tail.length - 1) % TAIL_BATCH : tail.length
         this.#piece(tail.slice(0, end))
@@ -82,8 +79,7 @@ class PendingText {
   }
 
   // A piece for the array, which starts with the line's first piece: put there when the array
-  // starts, not in front of it at the end (unshift() on a 256 KiB line in 64-character feeds, 4,096
-  // pieces, took that shape from 1.0x to 1.17x eventsource-parser's time, Node 20).
+  // starts, not in front of it at the end (unshift() moves every piece of a long line once more).
   #piece (piece) {
     const pieces = this.#pieces
     if (pieces.length === 0) pieces.push(this.#first)
@@ -95,9 +91,8 @@ class PendingText {
     const pieces = this.#pieces
     let line
     if (pieces.length === 0) {
-      // A line that came in one piece and a few tiny ones, the usual case: no array to join (a
-      // line of two pieces joined as an array took a fifth of the time of LLM tokens in 64-character
-      // feeds, Node 20).
+      // A line that came in one piece and a few tiny ones, the usual case: no array to join (an
+      // array for two pieces was a visible share of the time of LLM tokens in small feeds).
       line = this.#first.concat(this.#tail, last)
     } else {
       pieces.push(this.#tail, last)
