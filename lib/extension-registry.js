@@ -23,7 +23,10 @@ const loaded = { init: null, reconnect: null, iterator: null, request: null, fet
 
 /**
  * Registers parts, each as a function that returns it. A part registered already stays as it was.
- * @param {{ init: () => Function, reconnect: () => Function, iterator: () => object, request: () => object, fetch: () => Function }} parts
+ * @param {{
+ *   init: () => Function, reconnect: () => Function, iterator: () => object, request: () => object,
+ *   fetch: () => Function
+ * }} parts
  *   init: init-extensions.js's resolveExtensions; reconnect: reconnect-policy.js's decide; iterator:
  *   message-iterator.js's MessageIterators and finishedIterator; request: request.js's buildRequest and
  *   previousAttempt; fetch: fetch-transport.js's FetchAttempt

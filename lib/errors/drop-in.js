@@ -7,7 +7,8 @@ import { declare } from './error-class.js'
 const codes = declare({
   // The eventsource-parser drop-in's feed() after an overflow of maxBufferSize.
   ERR_EVENTSOURCE_PARSER_TERMINATED: [0, Error, null,
-    'Cannot feed parser: it was terminated after exceeding the configured max buffer size. Call `reset()` to resume parsing.']
+    'Cannot feed parser: it was terminated after exceeding the configured max buffer size. ' +
+    'Call `reset()` to resume parsing.']
 })
 
 export { codes }

@@ -55,7 +55,10 @@ function E (code, arity, Base, kind, fixed) {
   const EventSourceError = class extends Base {
     constructor (...args) {
       const cause = connection ? args[arity + 1] : undefined
-      super(typeof fixed === 'function' ? fixed(...args.slice(0, arity)) : fixed ?? messageOf(code, args.slice(0, arity)), cause === undefined ? undefined : { cause })
+      const message = typeof fixed === 'function'
+        ? fixed(...args.slice(0, arity))
+        : fixed ?? messageOf(code, args.slice(0, arity))
+      super(message, cause === undefined ? undefined : { cause })
       this.code = code
       captureStack(this, new.target)
       if (connection && args[arity] !== undefined) Object.assign(this, args[arity])
@@ -85,7 +88,9 @@ function E (code, arity, Base, kind, fixed) {
  */
 function declare (table) {
   const declared = {}
-  for (const [code, [arity, Base, kind, fixed]] of Object.entries(table)) declared[code] = E(code, arity, Base, kind, fixed)
+  for (const [code, [arity, Base, kind, fixed]] of Object.entries(table)) {
+    declared[code] = E(code, arity, Base, kind, fixed)
+  }
   return declared
 }
 
@@ -98,7 +103,8 @@ function declare (table) {
  * @returns {unknown} the error
  */
 function fromCallerOf (error, entry) {
-  if (capturesStacks && error instanceof Error && Object.hasOwn(codes, error.code) && error instanceof codes[error.code]) {
+  if (capturesStacks && error instanceof Error && Object.hasOwn(codes, error.code) &&
+      error instanceof codes[error.code]) {
     captureStack(error, entry)
   }
   return error

@@ -7,7 +7,8 @@ import { declare } from './error-class.js'
 
 const codes = declare({
   ERR_EVENTSOURCE_EXTENSION_NOT_LOADED: [1, TypeError, null, (member) =>
-    `${member} is an extension of whatwg-eventsource, not part of this build: import 'whatwg-eventsource/extensions' once, before using it`]
+    `${member} is an extension of whatwg-eventsource, not part of this build: ` +
+    "import 'whatwg-eventsource/extensions' once, before using it"]
 })
 
 export { codes }

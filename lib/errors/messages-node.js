@@ -31,14 +31,17 @@ function describeName (name) {
 /** @type {Record<string, (...args: any[]) => string>} code -> message */
 const MESSAGES = {
   // Arguments and options, with Node's wording.
-  ERR_INVALID_ARG_TYPE: (name, expected, value) => `The ${describeName(name)} must be ${expected}.${describeReceived(value)}`,
+  ERR_INVALID_ARG_TYPE: (name, expected, value) =>
+    `The ${describeName(name)} must be ${expected}.${describeReceived(value)}`,
   ERR_INVALID_ARG_VALUE: (name, value, reason) => `The ${describeName(name)} ${reason}. Received ${inspect(value)}`,
   ERR_INVALID_CHAR: (name, value) =>
     `Invalid character in ${name} ${inspect(value)}: control characters other than tab cannot be sent`,
   ERR_INVALID_HTTP_TOKEN: (name, value) => `${name} must be a valid HTTP token ["${String(value)}"]`,
-  ERR_OUT_OF_RANGE: (name, range, value) => `The value of "${name}" is out of range. It must be ${range}. Received ${inspect(value)}`,
+  ERR_OUT_OF_RANGE: (name, range, value) =>
+    `The value of "${name}" is out of range. It must be ${range}. Received ${inspect(value)}`,
 
-  ERR_EVENTSOURCE_EVENT_TOO_LARGE: (limit) => `An event exceeded the maximum event size of ${limit} bytes (maxEventSize)`,
+  ERR_EVENTSOURCE_EVENT_TOO_LARGE: (limit) =>
+    `An event exceeded the maximum event size of ${limit} bytes (maxEventSize)`,
   ERR_EVENTSOURCE_HTTP2_PING_TIMEOUT: (origin, timeout) =>
     `The HTTP/2 session to ${origin} did not answer a PING within ${timeout} ms (http2.pingTimeout)`,
   ERR_EVENTSOURCE_WRITE_AFTER_END: () => 'write() was called after end(); call reset() to parse a new stream',
@@ -48,8 +51,10 @@ const MESSAGES = {
     `The server answered with Content-Type "${contentType ?? ''}": an event stream needs text/event-stream`,
   ERR_EVENTSOURCE_BAD_STATUS: (status, statusText) =>
     `The server answered ${status}${statusText ? ` ${statusText}` : ''}: an event stream needs status 200`,
-  ERR_EVENTSOURCE_CONNECT_TIMEOUT: (origin, timeout) => `No response from ${origin} within ${timeout} ms (connectTimeout)`,
-  ERR_EVENTSOURCE_DECODING: (contentEncoding) => `The response body could not be decoded (Content-Encoding: ${contentEncoding})`,
+  ERR_EVENTSOURCE_CONNECT_TIMEOUT: (origin, timeout) =>
+    `No response from ${origin} within ${timeout} ms (connectTimeout)`,
+  ERR_EVENTSOURCE_DECODING: (contentEncoding) =>
+    `The response body could not be decoded (Content-Encoding: ${contentEncoding})`,
   ERR_EVENTSOURCE_DISPATCHER_REDIRECT: (from) =>
     `The dispatcher followed a redirect from ${from} by itself; EventSource follows redirects itself, to keep ` +
     'credentials and https: safe: use a dispatcher without a redirect interceptor',
@@ -58,14 +63,16 @@ const MESSAGES = {
     `The server redirected from https: to ${target}; set allowInsecureRedirect to follow it`,
   // `problem` says what is wrong with the target: "an invalid URL: ...", "a URL that includes credentials".
   ERR_EVENTSOURCE_INVALID_REDIRECT: (problem) => `The server redirected to ${problem}`,
-  ERR_EVENTSOURCE_INVALID_BODY: () => 'The fetch returned an event stream response without a body to read (a ReadableStream)',
+  ERR_EVENTSOURCE_INVALID_BODY: () =>
+    'The fetch returned an event stream response without a body to read (a ReadableStream)',
   ERR_EVENTSOURCE_NETWORK: (origin, reason) => `The connection to ${origin} failed: ${reason}`,
   ERR_EVENTSOURCE_REQUEST_INIT: (fn, reason) => `${fn}() failed: ${reason}`,
   ERR_EVENTSOURCE_RECONNECT_POLICY: (reason) => `init.reconnect.policy() failed: ${reason}`,
   ERR_EVENTSOURCE_RETRIES_EXHAUSTED: (attempts, reason) =>
     `Gave up after ${attempts} failed attempt${attempts === 1 ? '' : 's'} in a row: ${reason}`,
   ERR_EVENTSOURCE_STREAM_ENDED: () => 'The server ended the event stream',
-  ERR_EVENTSOURCE_TOO_MANY_CODINGS: (count, max) => `The response lists ${count} content codings; at most ${max} are decoded`,
+  ERR_EVENTSOURCE_TOO_MANY_CODINGS: (count, max) =>
+    `The response lists ${count} content codings; at most ${max} are decoded`,
   ERR_EVENTSOURCE_TOO_MANY_REDIRECTS: (max, target) => `More than ${max} redirects, the last to ${target}`,
   ERR_EVENTSOURCE_UNSUPPORTED_SCHEME: (protocol) =>
     `The URL scheme "${protocol}" is not supported: an event stream needs http: or https:`,

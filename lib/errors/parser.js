@@ -1,4 +1,5 @@
-// The codes the parsers throw (the eventsource-parser drop-in's own: lib/errors/drop-in.js). Declared as lib/errors/error-class.js says.
+// The codes the parsers throw (the eventsource-parser drop-in's own: lib/errors/drop-in.js). Declared as
+// lib/errors/error-class.js says.
 
 import { declare } from './error-class.js'
 

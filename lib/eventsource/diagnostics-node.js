@@ -6,7 +6,8 @@
 // meanwhile.
 
 import {
-  createChannel, connectChannel, openChannel, messageChannel, errorChannel, closeChannel, tracingAttempts, traceAttemptStart, traceAttemptEnd
+  createChannel, connectChannel, openChannel, messageChannel, errorChannel, closeChannel, tracingAttempts,
+  traceAttemptStart, traceAttemptEnd
 } from '#channels'
 import { displayHref } from '../transport/url.js'
 import { OPEN } from '../constants.js'
@@ -42,7 +43,9 @@ class SourceDiagnostics {
   /** A message dispatched, to listeners or to nobody (then no event is made). */
   message (type, data, lastEventId) {
     this.#events++
-    if (messageChannel.hasSubscribers) messageChannel.publish({ source: this.#source, type, lastEventId, dataLength: data.length })
+    if (messageChannel.hasSubscribers) {
+      messageChannel.publish({ source: this.#source, type, lastEventId, dataLength: data.length })
+    }
   }
 
   /**
@@ -130,7 +133,9 @@ class SourceDiagnostics {
    */
   closed (reason, attempts) {
     if (!closeChannel.hasSubscribers) return
-    closeChannel.publish({ source: this.#source, reason, events: this.#events, bytes: this.#bytes, attempts, msOpen: this.#msOpen })
+    closeChannel.publish({
+      source: this.#source, reason, events: this.#events, bytes: this.#bytes, attempts, msOpen: this.#msOpen
+    })
   }
 }
 

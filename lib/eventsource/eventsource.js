@@ -33,7 +33,10 @@ import { releaseHandlerMap } from '#listeners' // lib/platform/listeners-node.js
 // `for await` and the request's extensions are found through the registry (lib/extension-registry.js), so
 // that a browser build without them leaves them out.
 import { extension, loadedExtension } from '#extensions'
-const { ERR_EVENTSOURCE_BAD_CONTENT_TYPE, ERR_EVENTSOURCE_BAD_STATUS, ERR_EVENTSOURCE_REQUEST_INIT, ERR_EVENTSOURCE_STREAM_ENDED } = codes
+const {
+  ERR_EVENTSOURCE_BAD_CONTENT_TYPE, ERR_EVENTSOURCE_BAD_STATUS, ERR_EVENTSOURCE_REQUEST_INIT,
+  ERR_EVENTSOURCE_STREAM_ENDED
+} = codes
 
 // The default reconnection time: "a user-agent-defined value, probably in the region of a few
 // seconds". Chromium and Node's built-in use 3 s (Firefox 5 s).
@@ -255,7 +258,8 @@ class EventSource extends EventTarget {
     brandCheck(this)
     const messageIterator = extension('iterator', 'for await (Symbol.asyncIterator)')
     if (this.#readyState === CLOSED) return messageIterator.finishedIterator()
-    this.#iterators ??= new messageIterator.MessageIterators(this.#internals, this.#init.highWaterMark, this.#init.highWaterMarkBytes)
+    this.#iterators ??= new messageIterator.MessageIterators(this.#internals, this.#init.highWaterMark,
+      this.#init.highWaterMarkBytes)
     return this.#iterators.add()
   }
 
@@ -438,7 +442,11 @@ class EventSource extends EventTarget {
     const now = performance.now()
     if (++this.#failures === 1) this.#failingSince = now
     const next = nextAttempt(this.#init, error, failsConnection, {
-      events: this.#attemptEvents, retry: this.#reconnectionTime, failures: this.#failures, attempts: this.#attempts, elapsed: now - this.#failingSince
+      events: this.#attemptEvents,
+      retry: this.#reconnectionTime,
+      failures: this.#failures,
+      attempts: this.#attempts,
+      elapsed: now - this.#failingSince
     }, this.#redirected?.method ?? this.#init.method)
     // The policy may have called close().
     if (this.#readyState === CLOSED) return

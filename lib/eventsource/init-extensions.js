@@ -25,7 +25,14 @@ function resolveReconnect (value) {
   // `policy` is the user's policy function, or null until the first failure makes the declarative one
   // (lib/eventsource/reconnect-policy.js); `floor`: the storm floor holds under any policy.
   const reconnect = {
-    delay: undefined, factor: 1, maxDelay: Infinity, jitter: 'none', maxRetries: Infinity, statuses: null, policy: null, floor: true
+    delay: undefined,
+    factor: 1,
+    maxDelay: Infinity,
+    jitter: 'none',
+    maxRetries: Infinity,
+    statuses: null,
+    policy: null,
+    floor: true
   }
   if (value === undefined) return reconnect
   validateObject(value, 'init.reconnect', { allowFunction: true })
@@ -37,9 +44,14 @@ function resolveReconnect (value) {
   if (policy !== undefined) {
     validateFunction(policy, 'init.reconnect.policy')
     // The declarative options are the default policy: with a policy of the user's they would mean nothing.
-    for (const [name, given] of [['factor', factor], ['maxDelay', maxDelay], ['jitter', jitter], ['maxRetries', maxRetries], ['retryOnStatus', retryOnStatus]]) {
+    const declarative = [
+      ['factor', factor], ['maxDelay', maxDelay], ['jitter', jitter], ['maxRetries', maxRetries],
+      ['retryOnStatus', retryOnStatus]
+    ]
+    for (const [name, given] of declarative) {
       if (given !== undefined) {
-        throw new ERR_INVALID_ARG_VALUE(`init.reconnect.${name}`, given, 'cannot be given with init.reconnect.policy, which decides every delay')
+        throw new ERR_INVALID_ARG_VALUE(`init.reconnect.${name}`, given,
+          'cannot be given with init.reconnect.policy, which decides every delay')
       }
     }
     reconnect.policy = policy
@@ -98,7 +110,11 @@ function resolveHttp2 (value) {
   validateBooleanOrObject(value, 'init.http2')
   if (value === true) {
     return (defaultHttp2 ??= {
-      key: true, connect: undefined, priorKnowledge: false, pingInterval: DEFAULT_PING_INTERVAL, pingTimeout: DEFAULT_PING_TIMEOUT
+      key: true,
+      connect: undefined,
+      priorKnowledge: false,
+      pingInterval: DEFAULT_PING_INTERVAL,
+      pingTimeout: DEFAULT_PING_TIMEOUT
     })
   }
   return {
@@ -164,7 +180,8 @@ function resolveExtensions (dict, init) {
   init.closeOnEnd = Boolean(dict.closeOnEnd)
   init.allowInsecureRedirect = Boolean(dict.allowInsecureRedirect)
   // A boolean dictionary member whose default is true: only undefined leaves the default.
-  init.keepAliveWhileReconnecting = dict.keepAliveWhileReconnecting === undefined || Boolean(dict.keepAliveWhileReconnecting)
+  init.keepAliveWhileReconnecting =
+    dict.keepAliveWhileReconnecting === undefined || Boolean(dict.keepAliveWhileReconnecting)
   init.departures = dict[kDepartures] ?? NO_DEPARTURES
 
   // undici's shape (node.dispatcher, node.reconnectionTime) and ours: where both are given, ours wins.
@@ -222,7 +239,8 @@ function resolveExtensions (dict, init) {
   // Frozen: every request of the source shares it (lib/transport/request.js).
   if (names !== undefined) init.credentialHeaders = Object.freeze(names.map(normalizeHeaderName))
   init.highWaterMark = member(dict, 'highWaterMark', 'init', validateLimit, { min: 1 }) ?? init.highWaterMark
-  init.highWaterMarkBytes = member(dict, 'highWaterMarkBytes', 'init', validateLimit, { min: 1 }) ?? init.highWaterMarkBytes
+  init.highWaterMarkBytes =
+    member(dict, 'highWaterMarkBytes', 'init', validateLimit, { min: 1 }) ?? init.highWaterMarkBytes
   init.errorBody = resolveErrorBody(dict.errorBody)
   return init
 }

@@ -5,7 +5,8 @@
 // browser build once `whatwg-eventsource/extensions` is imported. Without it, a dictionary that gives any
 // of them is refused with ERR_EVENTSOURCE_EXTENSION_NOT_LOADED, never ignored.
 
-// extensions-all.js on Node, Bun and Deno; lib/extension-registry.js, empty until the application registers them, elsewhere.
+// extensions-all.js on Node, Bun and Deno; lib/extension-registry.js, empty until the application registers them,
+// elsewhere.
 import { loadedExtension, notLoaded } from '#extensions'
 // lib/eventsource/shared-init-node.js on Node, Bun and Deno; shared-init-web.js, sharing nothing, elsewhere.
 import { sharedInit } from '#shared-init'

@@ -97,7 +97,9 @@ function makeClass (Runtime) {
   for (const name of ['data', 'origin', 'lastEventId', 'source', 'ports', 'initMessageEvent']) {
     Object.defineProperty(prototype, name, { enumerable: true })
   }
-  Object.defineProperty(prototype, 'constructor', { value: Runtime, writable: true, enumerable: false, configurable: true })
+  Object.defineProperty(prototype, 'constructor', {
+    value: Runtime, writable: true, enumerable: false, configurable: true
+  })
   return MessageEvent
 }
 

@@ -49,7 +49,9 @@ function declarativePolicy (options, random = Math.random) {
  * @param {{ events: number, retry: number, failures: number, attempts: number, elapsed: number }} counts
  */
 function causeOf (error, failsConnection, { events, retry, failures, attempts, elapsed }) {
-  const retryAfter = error.headers?.['retry-after'] === undefined ? undefined : parseRetryAfter(error.headers['retry-after'], Date.now()) ?? undefined
+  const retryAfter = error.headers?.['retry-after'] === undefined
+    ? undefined
+    : parseRetryAfter(error.headers['retry-after'], Date.now()) ?? undefined
   return {
     error,
     code: error.code,
@@ -81,7 +83,8 @@ function nextAttempt (options, cause) {
   try {
     decision = policy(cause)
   } catch (err) {
-    return new ERR_EVENTSOURCE_RECONNECT_POLICY(err?.message ?? String(err), details(cause.error), err instanceof Error ? err : new Error(String(err)))
+    return new ERR_EVENTSOURCE_RECONNECT_POLICY(err?.message ?? String(err), details(cause.error),
+      err instanceof Error ? err : new Error(String(err)))
   }
   // 'stop': the connection fails, on the failure itself when the standard fails on it, else with
   // ERR_EVENTSOURCE_RETRIES_EXHAUSTED.
@@ -180,7 +183,8 @@ const MONTH = `(${MONTHS.join('|')})`
 const TIME = '(\\d{2}):(\\d{2}):(\\d{2})'
 // The three forms of an HTTP-date (RFC 9110 5.6.7), all in UTC.
 const IMF_FIXDATE = new RegExp(`^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), (\\d{2}) ${MONTH} (\\d{4}) ${TIME} GMT$`)
-const RFC_850 = new RegExp(`^(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), (\\d{2})-${MONTH}-(\\d{2}) ${TIME} GMT$`)
+const RFC_850 = new RegExp(
+  `^(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), (\\d{2})-${MONTH}-(\\d{2}) ${TIME} GMT$`)
 const ASCTIME = new RegExp(`^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) ${MONTH} ([ \\d]\\d) ${TIME} (\\d{4})$`)
 
 /**

@@ -24,11 +24,13 @@ function sharedInit (init) {
 // request function) is never the same.
 function sameInit (a, b) {
   return a.withCredentials === b.withCredentials && a.closeOnEnd === b.closeOnEnd &&
-    a.allowInsecureRedirect === b.allowInsecureRedirect && a.keepAliveWhileReconnecting === b.keepAliveWhileReconnecting &&
+    a.allowInsecureRedirect === b.allowInsecureRedirect &&
+    a.keepAliveWhileReconnecting === b.keepAliveWhileReconnecting &&
     a.maxEventSize === b.maxEventSize && a.method === b.method && a.lastEventId === b.lastEventId &&
     a.idleTimeout === b.idleTimeout && a.connectTimeout === b.connectTimeout && a.signal === b.signal &&
     a.idempotent === b.idempotent &&
-    a.highWaterMark === b.highWaterMark && a.highWaterMarkBytes === b.highWaterMarkBytes && a.departures === b.departures &&
+    a.highWaterMark === b.highWaterMark && a.highWaterMarkBytes === b.highWaterMarkBytes &&
+    a.departures === b.departures &&
     a.body === null && b.body === null && a.request === null && b.request === null &&
     sameTransport(a.transport, b.transport) && sameReconnect(a.reconnect, b.reconnect) &&
     sameRecord(a.headers, b.headers) && sameList(a.credentialHeaders, b.credentialHeaders) &&
@@ -48,7 +50,8 @@ function sameTransport (a, b) {
 function sameReconnect (a, b) {
   if (a === null || b === null) return a === b
   return a.delay === b.delay && a.factor === b.factor && a.maxDelay === b.maxDelay && a.jitter === b.jitter &&
-    a.maxRetries === b.maxRetries && a.statuses === null && b.statuses === null && a.policy === b.policy && a.floor === b.floor
+    a.maxRetries === b.maxRetries && a.statuses === null && b.statuses === null && a.policy === b.policy &&
+    a.floor === b.floor
 }
 
 function sameRecord (a, b) {

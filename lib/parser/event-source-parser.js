@@ -22,7 +22,9 @@ function validOptions (options, entry) {
     validateFunction(options.onEvent, 'options.onEvent')
     validateOptionalFunction(options.onRetry, 'options.onRetry')
     validateOptionalFunction(options.onComment, 'options.onComment')
-    if (options.maxEventSize !== undefined) validateLimit(options.maxEventSize, 'options.maxEventSize', { min: 1, allowInfinity: true })
+    if (options.maxEventSize !== undefined) {
+      validateLimit(options.maxEventSize, 'options.maxEventSize', { min: 1, allowInfinity: true })
+    }
     if (options.lastEventId !== undefined) validateString(options.lastEventId, 'options.lastEventId')
   } catch (err) {
     throw fromCallerOf(err, entry)

@@ -53,7 +53,9 @@ class EventSourceParserStream extends TransformStream {
             parser.write(encoder.encode(chunk))
             return
           }
-          if (!isUint8Array(chunk)) throw new ERR_INVALID_ARG_TYPE('chunk', 'of type string or an instance of Buffer or Uint8Array', chunk)
+          if (!isUint8Array(chunk)) {
+            throw new ERR_INVALID_ARG_TYPE('chunk', 'of type string or an instance of Buffer or Uint8Array', chunk)
+          }
           // Half a surrogate pair held back from the last string is not going to be completed.
           const held = encoder?.flush() ?? null
           if (held !== null) parser.write(held)

@@ -26,4 +26,7 @@ const toBase64 = (bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.by
 /** A string's UTF-8 bytes, one character per byte: how a header value carries them. */
 const utf8AsLatin1 = (string) => Buffer.from(string, 'utf8').toString('latin1')
 
-export { utf8Slice, asciiSlice, indexOf, isAscii, isUtf8, isUint8Array, isArrayBuffer, allocUnsafe, bytesView, utf8Bytes, concatBytes, toBase64, utf8AsLatin1 }
+export {
+  utf8Slice, asciiSlice, indexOf, isAscii, isUtf8, isUint8Array, isArrayBuffer, allocUnsafe, bytesView, utf8Bytes,
+  concatBytes, toBase64, utf8AsLatin1
+}

@@ -13,7 +13,9 @@ const encoder = /* @__PURE__ */ new TextEncoder()
 
 // The getter of %TypedArray%.prototype[Symbol.toStringTag] names the typed array it is called on, and
 // answers undefined for anything else: an exact check, across realms too, as node:util/types makes.
-const typedArrayName = /* @__PURE__ */ Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), Symbol.toStringTag).get
+const typedArrayName = /* @__PURE__ */ Object.getOwnPropertyDescriptor(
+  Object.getPrototypeOf(Uint8Array.prototype), Symbol.toStringTag
+).get
 
 // Characters per String.fromCharCode call: well below any engine's limit on arguments.
 const CHARS_PER_CALL = 8192
@@ -75,4 +77,7 @@ function utf8AsLatin1 (string) {
   return latin1String(encoder.encode(string))
 }
 
-export { utf8Slice, utf8Slice as asciiSlice, indexOf, isAscii, isUint8Array, isArrayBuffer, allocUnsafe, bytesView, utf8Bytes, utf8AsLatin1 }
+export {
+  utf8Slice, utf8Slice as asciiSlice, indexOf, isAscii, isUint8Array, isArrayBuffer, allocUnsafe, bytesView, utf8Bytes,
+  utf8AsLatin1
+}

@@ -35,7 +35,9 @@ class ConnectTimer {
   requestSent (url, displayUrl) {
     const timeout = this.#connectTimeout
     if (timeout === 0) return
-    this.#timer = setTimeout(() => this.fire(new ERR_EVENTSOURCE_CONNECT_TIMEOUT(url.origin, timeout, { url: displayUrl })), timeout)
+    this.#timer = setTimeout(() => {
+      this.fire(new ERR_EVENTSOURCE_CONNECT_TIMEOUT(url.origin, timeout, { url: displayUrl }))
+    }, timeout)
   }
 
   /**

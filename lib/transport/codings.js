@@ -26,7 +26,8 @@ function acceptEncoding (url) {
  * @param {string} coding
  */
 function isDecoded (coding) {
-  return coding === 'gzip' || coding === 'x-gzip' || coding === 'deflate' || coding === 'br' || (ZSTD && coding === 'zstd')
+  return coding === 'gzip' || coding === 'x-gzip' || coding === 'deflate' || coding === 'br' ||
+    (ZSTD && coding === 'zstd')
 }
 
 export { acceptEncoding, isDecoded, ZSTD }

@@ -2,7 +2,8 @@
 // fast path. Response bytes (decoded if the body has a Content-Encoding) go straight to the sink; no
 // fetch() and no web streams. Redirects and 401 challenges are answered here, by the rules of
 // lib/transport/redirect-policy-node.js; each hop is a request on the dispatcher with its own handler
-// (lib/transport/undici-handler.js). What it reports, and when, is the transport interface of lib/transport/transport-node.js.
+// (lib/transport/undici-handler.js). What it reports, and when, is the transport interface of
+// lib/transport/transport-node.js.
 
 import { codes as connectionCodes } from '../errors/connection.js'
 import { codes as nodeTransportsCodes } from '../errors/node-transports.js'
@@ -23,7 +24,9 @@ const { ERR_EVENTSOURCE_DISPATCHER_REDIRECT, ERR_EVENTSOURCE_TOO_MANY_CODINGS } 
 // for the request's mode, "cors" (always: the header is fetch's, not the user's), and for the request's cache
 // mode, "no-store", Pragma and Cache-Control `no-cache` (unless the request has them). Accept-Encoding is
 // per hop (lib/transport/codings.js).
-const FETCH_HEADERS = [['accept-language', '*'], ['user-agent', userAgent()], ['pragma', 'no-cache'], ['cache-control', 'no-cache']]
+const FETCH_HEADERS = [
+  ['accept-language', '*'], ['user-agent', userAgent()], ['pragma', 'no-cache'], ['cache-control', 'no-cache']
+]
 
 // Node's fetch says `node`; Deno's, which runs this transport through its Node compatibility, `Deno/<version>`.
 function userAgent () {
@@ -74,7 +77,9 @@ class DispatcherAttempt {
     if (this.#done) return
     const url = this.#policy.url
     if (!isHttpScheme(url)) {
-      if (this.#settle()) this.#sink.failed(new ERR_EVENTSOURCE_UNSUPPORTED_SCHEME(url.protocol, { url: this.#policy.displayUrl }))
+      if (this.#settle()) {
+        this.#sink.failed(new ERR_EVENTSOURCE_UNSUPPORTED_SCHEME(url.protocol, { url: this.#policy.displayUrl }))
+      }
       return
     }
     this.#dispatch()
@@ -135,7 +140,9 @@ class DispatcherAttempt {
     const headers = policy.hopHeaders()
     headers['accept-encoding'] ??= acceptEncoding(url)
     this.#timers.requestSent(url, policy.displayUrl)
-    const handler = this.#handler = legacyDispatchers.has(this.#dispatcher) ? new LegacyUndiciHandler(this) : new UndiciHandler(this)
+    const handler = this.#handler = legacyDispatchers.has(this.#dispatcher)
+      ? new LegacyUndiciHandler(this)
+      : new UndiciHandler(this)
     if (this.#paused) handler.pause()
     // A dispatcher that throws rather than calling its handler's onError (a user's, or one given the wrong
     // arguments) fails the attempt as a network error, not whatever code started the attempt.
@@ -211,7 +218,9 @@ class DispatcherAttempt {
         },
         onEnd: () => { if (this.#settle()) this.#sink.ended() },
         onError: (err) => {
-          if (this.#settle()) this.#sink.networkError(new ERR_EVENTSOURCE_DECODING(headers['content-encoding'], details, err))
+          if (this.#settle()) {
+            this.#sink.networkError(new ERR_EVENTSOURCE_DECODING(headers['content-encoding'], details, err))
+          }
         }
       })
       if (this.#paused) this.#decoder.pause()
@@ -233,7 +242,9 @@ class DispatcherAttempt {
     if (handler !== this.#handler || this.#done) return
     this.#discardHop()
     const from = history[history.length - 1]
-    if (this.#settle()) this.#sink.failed(new ERR_EVENTSOURCE_DISPATCHER_REDIRECT(from, { url: this.#policy.displayUrl }))
+    if (this.#settle()) {
+      this.#sink.failed(new ERR_EVENTSOURCE_DISPATCHER_REDIRECT(from, { url: this.#policy.displayUrl }))
+    }
   }
 
   // The socket-to-parser path: undici -> UndiciHandler#onResponseData -> here -> sink.data -> parser.
@@ -260,7 +271,9 @@ class DispatcherAttempt {
   hopError (handler, err) {
     if (handler !== this.#handler || this.#done) return
     const url = this.#policy?.url ?? new URL(this.#href)
-    if (this.#settle()) this.#sink.networkError(new ERR_EVENTSOURCE_NETWORK(url.origin, err.message, { url: displayHref(url) }, err))
+    if (this.#settle()) {
+      this.#sink.networkError(new ERR_EVENTSOURCE_NETWORK(url.origin, err.message, { url: displayHref(url) }, err))
+    }
   }
 
   // Ends the attempt before its one last report (ended, networkError or failed). Returns false when it

@@ -52,7 +52,8 @@ function fetchBody (body) {
 // fails with TypeError "terminated", each with the error that happened as its cause: the socket's, TLS's
 // or zlib's. That error is what the Dispatcher transport reports, message and cause, and so is it here.
 function underlyingError (err) {
-  if (err instanceof TypeError && (err.message === 'fetch failed' || err.message === 'terminated') && err.cause instanceof Error) {
+  if (err instanceof TypeError && (err.message === 'fetch failed' || err.message === 'terminated') &&
+      err.cause instanceof Error) {
     return err.cause
   }
   return err

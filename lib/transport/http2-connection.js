@@ -28,8 +28,9 @@ function loadUndici () {
  * within the connect timeout, with the error it is then destroyed with; the caller clears `timer` once
  * it connects or goes.
  * @param {URL} url
- * @param {object | undefined} connectOptions init.http2.connect: TLS options, and undici's `timeout` and `socketPath` (a Unix
- *   socket in place of the URL's host and port, which still name the server: TLS server name, :authority)
+ * @param {object | undefined} connectOptions init.http2.connect: TLS options, and undici's `timeout` and
+ *   `socketPath` (a Unix socket in place of the URL's host and port, which still name the server: TLS server
+ *   name, :authority)
  * @returns {{ socket: import('node:net').Socket, secure: boolean, timer: NodeJS.Timeout | null }}
  */
 function connectSocket (url, connectOptions) {

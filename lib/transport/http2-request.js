@@ -164,7 +164,8 @@ let kSentHeaders
 function dropSentHeaders (stream) {
   if (kSentHeaders === undefined) {
     const symbol = Object.getOwnPropertySymbols(stream).find((s) => s.description === 'sent-headers')
-    kSentHeaders = symbol !== undefined && stream[symbol] != null && stream.sentHeaders === stream[symbol] ? symbol : null
+    const found = symbol !== undefined && stream[symbol] != null && stream.sentHeaders === stream[symbol]
+    kSentHeaders = found ? symbol : null
   }
   if (kSentHeaders !== null) stream[kSentHeaders] = null
 }

@@ -56,7 +56,9 @@ class Http2Agent {
 
   /**
    * undici's Dispatcher#dispatch, for the requests of lib/transport/dispatcher-transport.js.
-   * @param {{ origin: string, path: string, method: string, headers: Record<string, string>, body: string | Buffer | null }} opts
+   * @param {{
+   *   origin: string, path: string, method: string, headers: Record<string, string>, body: string | Buffer | null
+   * }} opts
    * @param {object} handler a handler with undici's controller API
    */
   dispatch (opts, handler) {
@@ -111,7 +113,10 @@ const agents = new WeakMap()
 
 /**
  * The shared HTTP/2 dispatcher for an EventSource's resolved init.http2 (lib/eventsource/init.js).
- * @param {{ key: object | true, connect: object | undefined, priorKnowledge: boolean, pingInterval: number, pingTimeout: number }} options
+ * @param {{
+ *   key: object | true, connect: object | undefined, priorKnowledge: boolean, pingInterval: number,
+ *   pingTimeout: number
+ * }} options
  */
 function http2Dispatcher (options) {
   if (options.key === true) return (defaultAgent ??= new Http2Agent(options))

@@ -32,7 +32,10 @@ function isRedirect () {
   return false
 }
 
-/** The interface of lib/transport/redirect-policy-node.js's RedirectPolicy, for one attempt whose fetch follows redirects. */
+/**
+ * The interface of lib/transport/redirect-policy-node.js's RedirectPolicy, for one attempt whose fetch
+ * follows redirects.
+ */
 class RedirectPolicy {
   // A fetch that follows redirects keeps the method and the body, and may go to any origin.
   withinOrigin = false

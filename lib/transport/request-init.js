@@ -87,7 +87,8 @@ function normalizeBody (body, optionName) {
   // A view of the caller's memory, not a copy (a Buffer on Node).
   if (isUint8Array(body)) return { body: bytesView(body.buffer, body.byteOffset, body.byteLength), contentType: null }
   if (isArrayBuffer(body)) return { body: bytesView(body), contentType: null }
-  throw new ERR_INVALID_ARG_TYPE(optionName, 'a string, Buffer, Uint8Array, ArrayBuffer, URLSearchParams or function', body)
+  throw new ERR_INVALID_ARG_TYPE(optionName,
+    'a string, Buffer, Uint8Array, ArrayBuffer, URLSearchParams or function', body)
 }
 
 /**
@@ -103,7 +104,8 @@ function normalizeBody (body, optionName) {
  */
 function requestFunction ({ request, headers, body }) {
   if (request !== undefined) {
-    return (context, sourceUrl) => settle(callUser(request, context, 'init.request'), (changes) => normalizeChanges(changes, sourceUrl))
+    return (context, sourceUrl) =>
+      settle(callUser(request, context, 'init.request'), (changes) => normalizeChanges(changes, sourceUrl))
   }
   if (headers === undefined && body === undefined) return null
   return (context) => {
@@ -121,7 +123,9 @@ function requestFunction ({ request, headers, body }) {
       headers: h == null ? undefined : normalizeHeaders(h, 'the result of init.headers()'),
       body: body === undefined || !hasBody(context.method) ? undefined : normalizeBody(b, 'the result of init.body()')
     })
-    if (typeof h?.then === 'function' || typeof b?.then === 'function') return Promise.all([h, b]).then(([h, b]) => finish(h, b))
+    if (typeof h?.then === 'function' || typeof b?.then === 'function') {
+      return Promise.all([h, b]).then(([h, b]) => finish(h, b))
+    }
     return finish(h, b)
   }
 }
@@ -158,7 +162,9 @@ function normalizeChanges (changes, sourceUrl) {
   const { url, method, headers, body } = changes
   const normalized = {}
   if (url !== undefined) {
-    if (typeof url !== 'string' && !(url instanceof URL)) throw new ERR_INVALID_ARG_TYPE(`${name}.url`, 'a string or a URL', url)
+    if (typeof url !== 'string' && !(url instanceof URL)) {
+      throw new ERR_INVALID_ARG_TYPE(`${name}.url`, 'a string or a URL', url)
+    }
     try {
       normalized.url = new URL(`${url}`, sourceUrl).href
     } catch (cause) {

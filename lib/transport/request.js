@@ -172,7 +172,10 @@ function assemble (init, target, changes) {
   // Accept-Encoding, are the transport's to add, as a fetch adds them itself. Headers that
   // init.request() returns are the attempt's, in place of the init's (a resumption may need fewer: no
   // Content-Type on the GET that resumes a POST).
-  const headers = { accept: 'text/event-stream', ...(changes.headers ?? (typeof init.headers === 'function' ? null : init.headers)) }
+  const headers = {
+    accept: 'text/event-stream',
+    ...(changes.headers ?? (typeof init.headers === 'function' ? null : init.headers))
+  }
   if (body !== null && body.contentType !== null && headers['content-type'] === undefined) {
     headers['content-type'] = body.contentType
   }

@@ -34,7 +34,8 @@ function discardBody (response) {
 // sent. (The runtime's fetch may be a program's wrapper too.)
 function isResponse (value) {
   return value !== null && typeof value === 'object' && typeof value.status === 'number' &&
-    typeof value.headers?.[Symbol.iterator] === 'function' && (value.body == null || typeof value.body.getReader === 'function')
+    typeof value.headers?.[Symbol.iterator] === 'function' &&
+    (value.body == null || typeof value.body.getReader === 'function')
 }
 
 class StandardFetchAttempt {
@@ -190,7 +191,8 @@ class StandardFetchAttempt {
     const headers = fromFetchHeaders(response.headers)
     if (response.redirected === true && response.url !== '') {
       const from = this.#url
-      const error = insecureRedirect(from, this.#url = new URL(response.url), this.#request.allowInsecureRedirect, { url: displayHref(from) })
+      const error = insecureRedirect(from, this.#url = new URL(response.url), this.#request.allowInsecureRedirect,
+        { url: displayHref(from) })
       if (error !== null) {
         discardBody(response)
         this.fail(error)

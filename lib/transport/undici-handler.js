@@ -159,7 +159,8 @@ class UndiciHandler {
     if (status === 101) {
       // Reported before the request is aborted: the abort's own error then reaches an owner that has
       // let this hop go.
-      this.#owner.hopError(this, new Error('the server switched protocols (101) for a request that asked for no upgrade'))
+      this.#owner.hopError(this,
+        new Error('the server switched protocols (101) for a request that asked for no upgrade'))
       this.abort()
       return false
     }
@@ -170,7 +171,10 @@ class UndiciHandler {
 // The same handler without the controller API, for the dispatchers that take the older one natively
 // (see onRequestStart): undici passes it through when it has no onRequestStart.
 class LegacyUndiciHandler extends UndiciHandler {}
-for (const method of ['onRequestStart', 'onResponseStart', 'onResponseData', 'onResponseEnd', 'onResponseError', 'onRequestUpgrade']) {
+const CONTROLLER_METHODS = [
+  'onRequestStart', 'onResponseStart', 'onResponseData', 'onResponseEnd', 'onResponseError', 'onRequestUpgrade'
+]
+for (const method of CONTROLLER_METHODS) {
   LegacyUndiciHandler.prototype[method] = undefined
 }
 

@@ -21,7 +21,8 @@ const INVALID_HEADER_VALUE = /[^\t\x20-\x7e\x80-\xff]/
 // reconnect for ever, where HTTP/1.1 answers 400. Refused for every transport, at the start.
 const HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~!$&'()*+,;=%]+)(?::[0-9]*)?$/
 // The same for a last event ID, whose characters above U+007F are sent as their UTF-8 bytes.
-const INVALID_LAST_EVENT_ID = /[\0-\x08\x0a-\x1f\x7f]/ // eslint-disable-line no-control-regex -- control characters are what it matches
+// eslint-disable-next-line no-control-regex -- control characters are what it matches
+const INVALID_LAST_EVENT_ID = /[\0-\x08\x0a-\x1f\x7f]/
 // Headers the HTTP client manages (framing, connection). HTTP2-Settings belongs to an Upgrade to h2c,
 // which is the client's to make; node:http2 refuses a request that carries it (init.http2), as it
 // refuses the other connection headers.
@@ -67,7 +68,9 @@ function validateHeaderName (value, name) {
     throw new ERR_INVALID_ARG_VALUE(name, value,
       'must not set Last-Event-ID: EventSource sends it itself; use the lastEventId option to start from an ID')
   }
-  if (MANAGED_HEADERS.has(lower)) throw new ERR_INVALID_ARG_VALUE(name, value, `must not set ${value}: the HTTP client manages it`)
+  if (MANAGED_HEADERS.has(lower)) {
+    throw new ERR_INVALID_ARG_VALUE(name, value, `must not set ${value}: the HTTP client manages it`)
+  }
 }
 
 /**
@@ -79,7 +82,8 @@ function validateHeaderName (value, name) {
 function validateHeaderValue (value, header, name) {
   if (INVALID_HEADER_VALUE.test(value)) throw new ERR_INVALID_CHAR(`header "${header}" of ${name}`, value)
   if (header.length === 4 && header.toLowerCase() === 'host' && !HOST.test(value)) {
-    throw new ERR_INVALID_ARG_VALUE(name, value, `is not a Host value for header "${header}": a host name or address and an optional port`)
+    throw new ERR_INVALID_ARG_VALUE(name, value,
+      `is not a Host value for header "${header}": a host name or address and an optional port`)
   }
 }
 
@@ -105,7 +109,9 @@ function validateHeaderNameList (value, name) {
 function validateMethod (value, name) {
   if (typeof value !== 'string') throw new ERR_INVALID_ARG_TYPE(name, 'of type string', value)
   if (!TOKEN.test(value)) throw new ERR_INVALID_HTTP_TOKEN(`The method in ${name}`, value)
-  if (FORBIDDEN_METHODS.has(value.toUpperCase())) throw new ERR_INVALID_ARG_VALUE(name, value, 'is a method fetch forbids')
+  if (FORBIDDEN_METHODS.has(value.toUpperCase())) {
+    throw new ERR_INVALID_ARG_VALUE(name, value, 'is a method fetch forbids')
+  }
 }
 
 /**

@@ -50,7 +50,8 @@ function validateStatusList (value, name) {
  * @param {string} name
  */
 function validateDispatcher (value, name) {
-  if (value === null || (typeof value !== 'object' && typeof value !== 'function') || typeof value.dispatch !== 'function') {
+  if (value === null || (typeof value !== 'object' && typeof value !== 'function') ||
+      typeof value.dispatch !== 'function') {
     throw new ERR_INVALID_ARG_TYPE(name, 'an undici Dispatcher (an object with a dispatch() method)', value)
   }
 }
@@ -65,7 +66,8 @@ function validateDispatcher (value, name) {
 function validateFetch (value, name, dispatcher) {
   validateFunction(value, name)
   if (dispatcher !== undefined) {
-    throw new ERR_INVALID_ARG_VALUE(name, value, 'cannot be given with a dispatcher (give the dispatcher to that fetch instead)')
+    throw new ERR_INVALID_ARG_VALUE(name, value,
+      'cannot be given with a dispatcher (give the dispatcher to that fetch instead)')
   }
 }
 

@@ -16,7 +16,8 @@ const { ERR_INVALID_ARG_TYPE, ERR_OUT_OF_RANGE } = codes
  * @param {{ allowFunction?: boolean }} [options]
  */
 function validateObject (value, name, options) {
-  if (value === null || (typeof value !== 'object' && (typeof value !== 'function' || options?.allowFunction !== true))) {
+  if (value === null ||
+      (typeof value !== 'object' && (typeof value !== 'function' || options?.allowFunction !== true))) {
     throw new ERR_INVALID_ARG_TYPE(name, 'of type object', value)
   }
 }
@@ -26,7 +27,9 @@ function validateFunction (value, name) {
 }
 
 function validateOptionalFunction (value, name) {
-  if (value !== undefined && typeof value !== 'function') throw new ERR_INVALID_ARG_TYPE(name, 'of type function', value)
+  if (value !== undefined && typeof value !== 'function') {
+    throw new ERR_INVALID_ARG_TYPE(name, 'of type function', value)
+  }
 }
 
 function validateString (value, name) {

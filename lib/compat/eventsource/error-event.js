@@ -17,7 +17,10 @@ import { codes as parserCodes } from '../../errors/parser.js'
 import { codes as connectionCodes } from '../../errors/connection.js'
 import { packageMessageOf } from './fetch.js'
 const { ERR_EVENTSOURCE_EVENT_TOO_LARGE } = parserCodes
-const { ERR_EVENTSOURCE_BAD_CONTENT_TYPE, ERR_EVENTSOURCE_BAD_STATUS, ERR_EVENTSOURCE_INVALID_BODY, ERR_EVENTSOURCE_NETWORK, ERR_EVENTSOURCE_STREAM_ENDED } = connectionCodes
+const {
+  ERR_EVENTSOURCE_BAD_CONTENT_TYPE, ERR_EVENTSOURCE_BAD_STATUS, ERR_EVENTSOURCE_INVALID_BODY, ERR_EVENTSOURCE_NETWORK,
+  ERR_EVENTSOURCE_STREAM_ENDED
+} = connectionCodes
 
 // (A declared constructor is named after its code: lib/errors/error-class.js.)
 const BAD_STATUS = ERR_EVENTSOURCE_BAD_STATUS.name
