@@ -13,7 +13,8 @@
 //   platform/          nothing of lib/
 //
 // Also: a file of lib/ over 800 lines says why in its opening comment (a line `// Long: why`). Files follow
-// concepts, not a budget: STYLE.md 2.12.
+// concepts, not a budget: STYLE.md 2.12. And no line of lib/ is over 120 characters (issue 47 item 5): a
+// long line is rewrapped, never squeezed by merging statements.
 
 const t = require('tap')
 const fs = require('node:fs')
@@ -23,6 +24,19 @@ const root = path.join(__dirname, '..', '..')
 const lib = path.join(root, 'lib')
 const { imports } = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'))
 const LONG_FILE = 800
+const LONG_LINE = 120
+// Left out of the line rule for now: issue 47 item 2 rewrites these files (one byte parser, one string
+// parser, one task queue), and their long lines go with that rewrite. Remove each name as its rewrite lands.
+const LONG_LINES_PENDING = [
+  'parser/parser.js',
+  'parser/compact-parser.js',
+  'parser/field-rules.js',
+  'compat/eventsource-parser/string-parser.js',
+  'compat/eventsource-parser/compact-string-parser.js',
+  'compat/eventsource-parser/stream.js',
+  'eventsource/task-queue.js',
+  'eventsource/compact-task-queue.js'
+]
 
 // What every layer may use: lib/errors/, lib/validators/ and the files at the top of lib/.
 const SHARED_FOLDERS = ['errors', 'validators']
@@ -66,14 +80,17 @@ function requiresOf (file) {
   return targets.map((target) => target.split(path.sep).join('/'))
 }
 
-const files = fs.readdirSync(lib, { recursive: true }).filter((file) => file.endsWith('.js')).map((file) => file.split(path.sep).join('/'))
+const files = fs.readdirSync(lib, { recursive: true })
+  .filter((file) => file.endsWith('.js'))
+  .map((file) => file.split(path.sep).join('/'))
 
 t.test('every import of lib/ goes down the layers', async (t) => {
   t.ok(files.length > 30, `${files.length} files`)
   for (const file of files) {
     for (const target of requiresOf(file)) {
       t.ok(fs.existsSync(path.join(lib, target)), `${file} -> ${target}: the file exists`)
-      t.ok(allowed(layerOf(file), layerOf(target)), `${file} (${layerOf(file)}) may require ${target} (${layerOf(target)})`)
+      t.ok(allowed(layerOf(file), layerOf(target)),
+        `${file} (${layerOf(file)}) may require ${target} (${layerOf(target)})`)
     }
   }
 })
@@ -111,6 +128,22 @@ t.test(`a file of lib/ over ${LONG_FILE} lines says why`, async (t) => {
   }
 })
 
+// The lines of a file over LONG_LINE characters, as 'line: length'.
+function longLines (text) {
+  return text.split('\n').flatMap((line, i) => line.length > LONG_LINE ? [`${i + 1}: ${line.length}`] : [])
+}
+
+t.test(`no line of lib/ is over ${LONG_LINE} characters`, async (t) => {
+  for (const file of files) {
+    if (LONG_LINES_PENDING.includes(file)) continue
+    t.same(longLines(fs.readFileSync(path.join(lib, file), 'utf8')), [], file)
+  }
+})
+
+t.test('the rule itself: a line one character over is caught, one at the limit is not', async (t) => {
+  t.same(longLines(`${'x'.repeat(LONG_LINE)}\n${'y'.repeat(LONG_LINE + 1)}\n`), [`2: ${LONG_LINE + 1}`])
+})
+
 // docs/architecture.md maps lib/ file by file: a file added, moved or renamed without it fails here.
 t.test('docs/architecture.md names every file of lib/', async (t) => {
   const map = fs.readFileSync(path.join(root, 'docs', 'architecture.md'), 'utf8')
@@ -118,7 +151,8 @@ t.test('docs/architecture.md names every file of lib/', async (t) => {
     const name = path.posix.basename(file)
     // A pair (<job>-node.js, <job>-web.js) may be named once, as <job>-*.js.
     const pair = name.replace(/-(node|web)\.js$/, '-*.js')
-    const named = [name, pair].some((shown) => map.includes(` ${shown} `) || map.includes(`lib/${path.posix.dirname(file) === '.' ? '' : `${path.posix.dirname(file)}/`}${shown}`))
+    const folder = path.posix.dirname(file) === '.' ? '' : `${path.posix.dirname(file)}/`
+    const named = [name, pair].some((shown) => map.includes(` ${shown} `) || map.includes(`lib/${folder}${shown}`))
     t.ok(named, `${file} is in the map`)
   }
 })
