@@ -12,11 +12,6 @@ import { loadedExtension, notLoaded } from '#extensions'
 import { sharedInit } from '#shared-init'
 import { errorEventFor } from './error-event.js'
 
-// The main entry's error events: ours (lib/eventsource/error-event.js).
-function defaultErrorEvent (error, reconnectDelay) {
-  return errorEventFor(error, reconnectDelay)
-}
-
 // Where an entry point departs from the standard, and how: one object of this shape, which the core
 // reads as init.departures and nowhere else. The main entry departs in nothing (NO_DEPARTURES); the
 // `eventsource` package's entry gives that package's choices (lib/compat/eventsource/departures.js)
@@ -36,7 +31,8 @@ const kDepartures = Symbol('whatwg-eventsource.departures')
 
 /** @type {Readonly<Departures>} */
 const NO_DEPARTURES = Object.freeze({
-  errorEvent: defaultErrorEvent,
+  // The main entry's error events: ours (lib/eventsource/error-event.js).
+  errorEvent: errorEventFor,
   reconnectToFinalUrl: true,
   connectInConstructor: false
 })
