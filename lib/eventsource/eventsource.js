@@ -22,7 +22,7 @@ import { defineInterface, parseUrl } from './webidl.js'
 import { resolveInit } from './init.js'
 import { nextAttempt } from './reconnect.js'
 import { SourceParser } from './source-parser.js'
-import { TaskQueue } from '#task-queue' // task-queue.js; compact-task-queue.js where listeners cannot be counted
+import { TaskQueue } from './task-queue.js'
 import { SourceDiagnostics } from '#diagnostics' // diagnostics-node.js; diagnostics-web.js, doing nothing, in browsers
 import { messageEventClass, eventOrigin } from './message-event.js'
 import { standardRequest } from '../transport/request.js'

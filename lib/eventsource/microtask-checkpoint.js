@@ -2,8 +2,8 @@
 // browser's event loop does after every task (HTML "perform a microtask checkpoint",
 // https://html.spec.whatwg.org/multipage/webappapis.html#perform-a-microtask-checkpoint): every
 // promise continuation that ran code started, however long its chain, has run. It is the wait between
-// two tasks of an EventSource (lib/eventsource/task-queue.js on Node, compact-task-queue.js elsewhere),
-// and is not a timer.
+// two tasks of an EventSource (lib/eventsource/task-queue.js: after every task where listeners cannot be
+// counted, after some on Node), and is not a timer.
 //
 // On Node a promise job queues a process.nextTick callback: Node runs nextTick callbacks only once the
 // microtask queue has been drained completely (processTicksAndRejections: ticks, then runMicrotasks()

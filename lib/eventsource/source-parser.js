@@ -3,9 +3,7 @@
 // (`this` is the parser) and which find their source through it. A closure of its own for each would
 // cost every idle connection two functions and their context.
 
-// lib/parser/parser.js on Node, Bun and Deno; lib/parser/compact-parser.js, the same parser without its
-// fast paths, elsewhere.
-import { EventStreamParser } from '#stream-parser'
+import { EventStreamParser } from '../parser/parser.js'
 // lib/transport/transport-node.js on Node, Bun and Deno; lib/transport/transport-web.js elsewhere.
 import { transportMaxEventSize } from '#transport'
 

@@ -10,23 +10,22 @@
 //   listener until its continuation comes round again, through any number of awaits, races and helper
 //   functions. A message still without a listener after the checkpoint is not even created;
 // - otherwise, a message for listeners that stay: one promise job, so the continuations a listener
-//   started directly have run. A full checkpoint costs about 0.5 us per event on Node, which would halve
-//   the throughput of small events, and a listener that stays receives the next message whether or not
-//   its continuations have finished.
+//   started directly have run. A full checkpoint per event would cut the throughput of small events on
+//   Node by about half (benchmarks/e2e/hot-path.bench.mjs), and a listener that stays receives the next
+//   message whether or not its continuations have finished.
 // Whether anyone listens is asked when a message's task runs, not when it was parsed: a listener may
 // have been added by a continuation of the previous task (lib/platform/listeners-node.js counts them).
 //
-// Neither wait is a timer. The short one is one promise job (`promise.then(f)`, about 60 ns). The long
-// one is afterMicrotaskCheckpoint() (lib/eventsource/microtask-checkpoint.js): once the microtask queue
-// is empty, about 0.5 us on Node.
+// Neither wait is a timer. The short one is one promise job (`promise.then(f)`). The long one is
+// afterMicrotaskCheckpoint() (lib/eventsource/microtask-checkpoint.js): once the microtask queue is empty.
 //
-// This queue is Node's, Bun's and Deno's, where listeners can be counted (package.json's "imports" map
-// `#task-queue` here for the `node` condition). Elsewhere (browsers, workers) an EventTarget cannot say
-// how many listeners it has, so every task would wait for the full checkpoint: compact-task-queue.js
-// does only that, in a third of the bytes.
+// Where an EventTarget cannot say how many listeners it has (browsers, workers: lib/platform/listeners-web.js),
+// anyone may listen and any listener may be a `once` one: every message is dispatched, and every task waits
+// for the full checkpoint, as a browser's own event loop would have it.
 
-// lib/platform/listeners-node.js: how many listen for a type on an EventTarget.
-import { listenersOf } from '#listeners'
+// How many listen for a type on an EventTarget, and whether that can be asked at all (lib/platform/listeners-node.js
+// on Node, Bun and Deno; lib/platform/listeners-web.js elsewhere, which cannot).
+import { listenersOf, countsListeners } from '#listeners'
 import { afterMicrotaskCheckpoint, CallbackQueue } from './microtask-checkpoint.js'
 import { TASK_MESSAGE } from '../constants.js'
 
@@ -39,7 +38,7 @@ const TASK_SLOTS = 4
 // The slots array of a queue whose tasks have all run, kept for the next queue that needs one: a queue
 // holds no array between bursts of events (an idle source keeps none), yet a stream that fills and
 // empties its queue with every chunk (a thousand small events in each 64 KiB) does not grow a new array
-// each time, which cost 9% of the CPU per event. One for the whole process, and only one that is not
+// each time, a visible share of the CPU per event (benchmarks/e2e). One for the whole process, and only one that is not
 // too large: a burst of a million events does not pin its array for good.
 let spareSlots = null
 const MAX_SPARE_SLOTS = 64 * 1024
@@ -53,7 +52,7 @@ const runQueueAfterCheckpoint = (queue) => queue.run(CHECKPOINT)
 
 // The short waits of every queue, in one first-in first-out queue like the checkpoint's: the n-th
 // promise job queued by #wait(ONE_JOB) runs the n-th queue waiting, so that no queue keeps a closure of
-// its own for it (with its context, about 100 bytes on every idle connection).
+// its own for it (with its context, on every idle connection).
 const afterOneJob = new CallbackQueue()
 const runQueueAfterOneJob = (queue) => queue.run(ONE_JOB)
 const runAfterOneJob = () => afterOneJob.runOldest()
@@ -118,8 +117,10 @@ class TaskQueue {
    * @param {number} passed
    */
   run (passed) {
-    this.#waiting = false
     if (passed === CHECKPOINT) this.#checkpointDue = false
+    // While a task runs, a task it queues waits its turn, as one queued from the same call stack does: push()
+    // does not run it from inside this one.
+    this.#waiting = true
     // A task may close the source, which clears the queue: #slots is read again at each round.
     let slots
     while ((slots = this.#slots) !== null) {
@@ -130,7 +131,7 @@ class TaskQueue {
         // spare, for the next burst of events of this source or another.
         this.#slots = null
         if (slots.length <= MAX_SPARE_SLOTS) spareSlots = slots
-        return
+        break
       }
       const kind = slots[head]
       const a = slots[head + 1]
@@ -161,10 +162,12 @@ class TaskQueue {
         this.runTask(kind, a, b, c, true)
         if (listeners !== 0 && list.size < listeners) this.#checkpointDue = true
       }
-      // Whatever comes next, even in this same call stack, waits at least one job.
-      this.#wait(ONE_JOB)
+      // Whatever comes next, even in this same call stack, waits at least one job; where listeners cannot be
+      // counted, the full checkpoint.
+      this.#wait(countsListeners ? ONE_JOB : CHECKPOINT)
       return
     }
+    this.#waiting = false
   }
 
   #listenersOf (type) {
@@ -196,7 +199,7 @@ class TaskQueue {
   }
 }
 
-// The spare slots array and its bound, which nothing outside can see: test/eventsource/task-queue-spare.test.cjs.
+// The spare slots array and its bound, which nothing outside can see: test/eventsource/task-queue-spare.test.js.
 const spareSlotsOf = () => spareSlots
 
 export { TaskQueue, spareSlotsOf as spareSlots, MAX_SPARE_SLOTS }

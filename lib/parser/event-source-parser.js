@@ -4,8 +4,7 @@
 // bundle of the EventSource then holds no option checks and none of the validators they need
 // (benchmarks/size.mjs weighs the bundles).
 
-// ./parser.js on Node, Bun and Deno; ./compact-parser.js, the same parser without its fast paths, elsewhere.
-import { EventStreamParser } from '#stream-parser'
+import { EventStreamParser } from './parser.js'
 import { fromCallerOf } from '../errors/error-class.js'
 import {
   validateObject, validateFunction, validateOptionalFunction, validateString, validateLimit

@@ -1,39 +1,63 @@
 // EventStreamParser: bytes of a text/event-stream in, events out (EventSourceParser, the public class, is
-// this with its options checked: ./event-source-parser.js).
+// this with its options checked: ./event-source-parser.js). One text for every runtime: Node, Bun and Deno
+// run it on Buffer's functions, browsers and workers on TextDecoder (lib/platform/bytes-node.js and
+// bytes-web.js, `#bytes`).
 // https://html.spec.whatwg.org/multipage/server-sent-events.html#parsing-an-event-stream
 // https://html.spec.whatwg.org/multipage/server-sent-events.html#event-stream-interpretation
 //
 // This is the hot path. It knows nothing of HTTP, timers or EventTarget: the consumer gets primitives
 // through callbacks. What keeps it fast and linear in the bytes, whatever the chunking:
-// - one byte loop per write() finds line ends (indexOf takes over on long lines); a line inside one
-//   chunk is never copied, only decoded;
-// - a line that spans chunks is kept as pieces, joined once or decoded piece by piece (./pending-line.js);
-// - field names (./field-rules.js), `retry` digits and the NUL check of `id` are read from the bytes;
-//   only values the consumer can see are decoded (./values.js), and an ASCII chunk is decoded once,
-//   its values being slices;
+// - an ASCII chunk is decoded once (./values.js), its values being slices of that text, and when it holds
+//   no CR, String#indexOf finds its line ends; any other chunk is scanned byte by byte;
+// - a line inside one chunk is never copied, only decoded; a line that spans chunks is kept as pieces, large
+//   ones by reference and small ones copied into a scratch buffer, and joined once when it ends (appending
+//   each chunk to one buffer would copy a line dripped in small chunks once per write: O(N^2)); a long ASCII
+//   `data:` line is decoded piece by piece instead, and a chunk that cannot end a long line is added to it
+//   without being decoded or scanned;
+// - field names, `retry` digits and the NUL check of `id` are read from the bytes;
 // - event state is a few primitive fields reset in place after each dispatch.
+// Each of these pays on the benchmarks (benchmarks/parser.bench.mjs), in a browser too, where the decoder is
+// TextDecoder; what did not pay went, for the bytes of a browser bundle (benchmarks/size.mjs): an indexOf
+// search for the end of a long line inside a chunk, the UTF-8 check of a short chunk before it is decoded.
 
 // Buffer's functions on Node, Bun and Deno; their equivalents on web APIs elsewhere (lib/platform/bytes-node.js,
 // lib/platform/bytes-web.js, chosen by package.json's "imports").
-import { asciiSlice, indexOf, isUint8Array } from '#bytes'
+import { asciiSlice, indexOf, isAscii, isUint8Array, allocUnsafe } from '#bytes'
 import { LF, CR, SPACE, COLON, NUL, BOM, DEFAULT_MAX_EVENT_SIZE } from '../constants.js'
 import {
-  FIELD_UNKNOWN, FIELD_DATA, FIELD_EVENT, FIELD_ID, FIELD_RETRY, EXACT_DIGITS, digitValue, retryValue, TAIL_LINES, appendData, joinTail
+  FIELD_UNKNOWN, FIELD_DATA, FIELD_EVENT, FIELD_ID, FIELD_RETRY, EXACT_DIGITS, digitValue, retryValue, TAIL_LINES,
+  appendData, joinTail
 } from './field-rules.js'
 import { codes as argumentsCodes } from '../errors/arguments.js'
 import { codes as parserCodes } from '../errors/parser.js'
 import { unshared } from './unshared-string.js'
-import { PendingLine, NO_PENDING } from './pending-line.js'
-import { isDataField, hasLineEnd, LONG_LINE, LONG_DATA_LINE } from './line-bytes.js'
 import { TEXT_CHUNK, SHORT_TEXT_CHUNK, chunkText, decode, valueCost, idStringCost } from './values.js'
 const { ERR_INVALID_ARG_TYPE } = argumentsCodes
 const { ERR_EVENTSOURCE_EVENT_TOO_LARGE, ERR_EVENTSOURCE_WRITE_AFTER_END } = parserCodes
 
+// #bomMatched once the start of the stream is decided (a BOM dropped, or none there).
+const BOM_DECIDED = -1
 // How many bytes of chunk text the data buffer may keep alive beyond its own length (see #unpin()).
 const PIN_SLACK = 64 * 1024
-// A PendingLine (and its scratch buffer) no parser holds: given back by a write that ends between lines,
-// taken by the next parser that stashes (so parsers that keep stashing reuse one).
-let sparePending = null
+// A pending line this long is long: a chunk without a line end is added to it as it is (see write()).
+// Pieces of a pending line this long are kept by reference; shorter ones are copied into a scratch buffer,
+// so that a line dripped one byte per chunk costs its bytes in memory, not an object per byte.
+const LONG_LINE = 128
+const SCRATCH_SIZE = 4096
+// A pending line this long, when it is an ASCII `data:` line, has its value decoded piece by piece: joining
+// it would cost two fresh allocations as large as the line, its buffer and its value.
+const LONG_DATA_LINE = 16 * 1024
+// The scratch buffer no parser holds: given back when a line ends, taken by the next line that spans chunks, so
+// that a stream of short lines cut by chunk boundaries (a socket's small reads) allocates none per line, and a
+// parser between lines, as an idle connection's is, holds none.
+let spare = null
+
+// Whether the line [start, end) of `bytes` is a `data` field with a colon (`data:`), by far the most
+// common line: matched before any other.
+function isDataField (bytes, start, end) {
+  return end - start > 4 && bytes[start + 4] === COLON && bytes[start] === 0x64 && bytes[start + 1] === 0x61 &&
+    bytes[start + 2] === 0x74 && bytes[start + 3] === 0x61
+}
 
 // The byte parser, its options taken as given: EventSourceParser (./event-source-parser.js), the public
 // class, checks them first; an EventSource's parser (lib/eventsource/source-parser.js) is made from a resolved
@@ -45,17 +69,21 @@ class EventStreamParser {
   #onComment
   #maxEventSize
 
-  // Stream state. #bomPending: the first bytes may still be a BOM; #bomMatched: how many of its
-  // bytes have been seen. #crPending: the previous chunk ended with CR, so a leading LF belongs to it.
-  #bomPending = true
+  // Stream state. #bomMatched: how many bytes of a leading BOM have been seen, or BOM_DECIDED.
+  // #crPending: the previous chunk ended with CR, so a leading LF belongs to it.
   #bomMatched = 0
   #crPending = false
   #ended = false
   #error = null
   #generation = 0
 
-  // The line being read, when it spans chunks; NO_PENDING between lines, as an idle source is.
-  #pending = NO_PENDING
+  // The line being read, when it spans chunks: #pendingLength bytes, in #pieces (views of callers' chunks or
+  // sealed parts of #scratch; null until there is one), then [#scratchStart, #scratchUsed) of #scratch.
+  #pendingLength = 0
+  #pieces = null
+  #scratch = null
+  #scratchStart = 0
+  #scratchUsed = 0
   // Event state (HTML 9.2.6): data buffer, event type buffer, last event ID buffer.
   // The data buffer is kept without its trailing LF, as #head + #data: #data the rope of its last lines,
   // #head the lines before them (field-rules.js, joinTail()). #dataLines tells "no data" from "empty data".
@@ -63,12 +91,12 @@ class EventStreamParser {
   #data = ''
   #dataLines = 0
   #eventType = ''
-  #idBuffer = ''
-  #lastEventId = ''
+  #idBuffer
+  #lastEventId
   // What the buffers of the current event cost (./values.js): the data, event type and last event ID buffers (the
   // last carries over from one event to the next). The limit applies to this plus the raw bytes of the line read.
-  #eventSize = 0
-  #idCost = 0
+  #eventSize
+  #idCost
   // How many bytes of chunk texts the data buffer may have kept alive since it was last copied (see
   // #unpin(); not reset at dispatch: counting texts of an earlier event only makes a copy come sooner).
   #pinned = 0
@@ -111,50 +139,37 @@ class EventStreamParser {
     if (this.#error !== null) throw this.#error
     const length = chunk.length
     if (length === 0) return
-    if (length >= TEXT_CHUNK && this.#pending.length >= LONG_LINE && !hasLineEnd(chunk)) {
-      // More of a long line, which this chunk does not end: keep it as it is. A native search ruled
-      // out a line end; decoding the chunk or scanning it byte by byte would be wasted.
+    if (length >= TEXT_CHUNK && this.#pendingLength >= LONG_LINE &&
+        indexOf.call(chunk, LF, 0) === -1 && indexOf.call(chunk, CR, 0) === -1) {
+      // More of a long line, which this chunk does not end (a native search says so): decoding the chunk
+      // or scanning it byte by byte would be wasted.
       this.#stash(chunk, 0, length)
       return
     }
     const text = length >= SHORT_TEXT_CHUNK ? chunkText(chunk, length) : null
     this.#parse(chunk, length, text)
     // The ID buffer and last event ID outlive this chunk: as slices of its text (./unshared-string.js) they
-    // would keep it all alive, an idle connection's for good. A shorter text may stay (a few KiB): copying
-    // after every chunk cost 128-byte chunks with 36-character IDs a third of their parse time.
+    // would keep it all alive, an idle connection's for good. A shorter text may stay: copying after every
+    // chunk cost small chunks with long IDs much of their parse time.
     if (length >= 4096) {
       this.#lastEventId = unshared(this.#lastEventId)
       this.#idBuffer = unshared(this.#idBuffer)
     }
   }
 
-  // One `data:` line and the blank line after it, nothing else of the event before (LLM token streams send nothing
-  // else): dispatched at once, its value a slice of the chunk's text, the event's buffers never written. False, having
-  // done nothing, for any other line. (Out of line: inline, it slowed other lines.) "Nothing else" is read from the
-  // cost: the event so far costs no more than its ID when no type was set, not even one emptied later (whose cost the
-  // dispatch below would not clear).
-  #dataEvent (chunk, lineStart, end, text) {
-    if (this.#eventSize !== this.#idCost || !isDataField(chunk, lineStart, end) || end - lineStart + this.#eventSize > this.#maxEventSize) return false
-    this.#lastEventId = this.#idBuffer
-    this.#onEvent('message', text.slice(chunk[lineStart + 5] === SPACE ? lineStart + 6 : lineStart + 5, end), this.#lastEventId)
-    return true
-  }
-
   // Parses bytes [0, length) of `chunk`. `text` is their text when they are ASCII and decoded whole.
   #parse (chunk, length, text) {
     // end() or reset() called from a callback abandons the rest of this chunk.
     const generation = this.#generation
-    let pos = 0
-    if (this.#bomPending || this.#crPending) {
-      pos = this.#resume(chunk, length)
-    }
-    let lineStart = pos
-    // An ASCII chunk without CR: String#indexOf finds its line ends in the text, at memchr speed and
-    // without a call into C++ per line.
-    if (text !== null && text.indexOf('\r', pos) === -1) {
+    let lineStart = 0
+    if (this.#bomMatched !== BOM_DECIDED || this.#crPending) lineStart = this.#resume(chunk, length)
+    if (text !== null && text.indexOf('\r', lineStart) === -1) {
+      // An ASCII chunk without CR: String#indexOf finds its line ends in the text, at memchr speed and
+      // without a call into C++ per line. (A loop of its own: sharing the byte loop's per-line checks
+      // slowed streams of small events.)
       let end = text.indexOf('\n', lineStart)
       // Only the first line can complete a pending one; the rest skip that check.
-      if (end !== -1 && this.#pending.length !== 0) {
+      if (end !== -1 && this.#pendingLength !== 0) {
         this.#joinedLine(chunk, lineStart, end)
         if (this.#generation !== generation) return
         lineStart = end + 1
@@ -178,53 +193,49 @@ class EventStreamParser {
         lineStart = end + 1
         end = text.indexOf('\n', lineStart)
       }
-      if (lineStart < length) this.#stash(chunk, lineStart, length)
-      if (this.#dataLines !== 0) this.#unpin(text)
-      return
-    }
-    // Any other chunk: a byte loop finds the line ends. (Inline, as the text loop above: a chunk of a
-    // few bytes, a long line dripped in, would pay for a method call.)
-    // Where indexOf last found a CR from (-1: not yet): looked up once per chunk, not once per line.
-    let nextCR = -1
-    while (pos < length) {
-      // Scan the first LONG_LINE bytes of the line byte by byte...
-      const limit = lineStart + LONG_LINE < length ? lineStart + LONG_LINE : length
-      let byte = 0
-      for (; pos < limit; pos++) {
-        byte = chunk[pos]
-        // Most bytes are above CR; one comparison lets them through.
-        if (byte <= CR && (byte === LF || byte === CR)) break
-      }
-      if (pos === limit) {
-        if (limit === length) break
-        // ...and the rest of a long line with indexOf.
-        // (indexOf searches the whole buffer, which may go on past `length`.)
-        let nextLF = indexOf.call(chunk, LF, pos)
-        if (nextLF === -1 || nextLF > length) nextLF = length
-        if (nextCR < pos) {
-          nextCR = indexOf.call(chunk, CR, pos)
-          if (nextCR === -1 || nextCR > length) nextCR = length
+    } else {
+      // Any other chunk: a byte loop finds the line ends.
+      let pos = lineStart
+      while (pos < length) {
+        let byte = 0
+        for (; pos < length; pos++) {
+          byte = chunk[pos]
+          // Most bytes are above CR; one comparison lets them through.
+          if (byte <= CR && (byte === LF || byte === CR)) break
         }
-        pos = nextLF < nextCR ? nextLF : nextCR
         if (pos === length) break
-        byte = chunk[pos]
+        this.#lineEnd(chunk, lineStart, pos, text)
+        if (this.#generation !== generation) return
+        if (byte === CR) {
+          // CRLF is one line end, even when the LF is in the next chunk.
+          if (pos + 1 === length) this.#crPending = true
+          else if (chunk[pos + 1] === LF) pos++
+        }
+        lineStart = ++pos
       }
-      this.#lineEnd(chunk, lineStart, pos, text)
-      if (this.#generation !== generation) return
-      if (byte === CR) {
-        // CRLF is one line end, even when the LF is in the next chunk.
-        if (pos + 1 === length) this.#crPending = true
-        else if (chunk[pos + 1] === LF) pos++
-      }
-      lineStart = ++pos
     }
     if (lineStart < length) this.#stash(chunk, lineStart, length)
-    else if (this.#pending !== NO_PENDING) {
-      // Between lines (all joined): a parser between lines, as an idle connection's is, keeps no PendingLine.
-      sparePending = this.#pending
-      this.#pending = NO_PENDING
-    }
     if (text !== null && this.#dataLines !== 0) this.#unpin(text)
+  }
+
+  // A line ends at `end`: it is what is pending plus bytes [lineStart, end) of `chunk`.
+  #lineEnd (chunk, lineStart, end, text) {
+    if (this.#pendingLength !== 0) this.#joinedLine(chunk, lineStart, end)
+    else if (end === lineStart) this.#dispatch()
+    else this.#line(chunk, lineStart, end, text)
+  }
+
+  // One `data:` line and the blank line after it, nothing else of the event before (LLM token streams send nothing
+  // else): dispatched at once, its value a slice of the chunk's text, the event's buffers never written. False, having
+  // done nothing, for any other line. (Out of line: inline, it slowed other lines.) "Nothing else" is read from the
+  // cost: the event so far costs no more than its ID when no type was set, not even one emptied later (whose cost the
+  // dispatch below would not clear).
+  #dataEvent (chunk, start, end, text) {
+    if (this.#eventSize !== this.#idCost || !isDataField(chunk, start, end) ||
+        end - start + this.#eventSize > this.#maxEventSize) return false
+    this.#lastEventId = this.#idBuffer
+    this.#onEvent('message', text.slice(chunk[start + 5] === SPACE ? start + 6 : start + 5, end), this.#lastEventId)
+    return true
   }
 
   /**
@@ -250,10 +261,9 @@ class EventStreamParser {
 
   #clearStream () {
     this.#generation++
-    this.#bomPending = true
     this.#bomMatched = 0
     this.#crPending = false
-    this.#pending = NO_PENDING
+    this.#dropPending()
     this.#idBuffer = this.#lastEventId
     this.#idCost = idStringCost(this.#lastEventId)
     this.#pinned = 0
@@ -287,19 +297,18 @@ class EventStreamParser {
   // the stream content of `chunk` starts.
   #resume (chunk, length) {
     let pos = 0
-    if (this.#bomPending) {
+    if (this.#bomMatched !== BOM_DECIDED) {
       // Decide byte by byte: a BOM may arrive one byte per chunk.
-      while (pos < length && this.#bomMatched < BOM.length) {
-        if (chunk[pos] !== BOM[this.#bomMatched]) break
+      while (pos < length && this.#bomMatched < BOM.length && chunk[pos] === BOM[this.#bomMatched]) {
         this.#bomMatched++
         pos++
       }
       if (this.#bomMatched === BOM.length) {
-        this.#bomPending = false
+        this.#bomMatched = BOM_DECIDED
       } else if (pos < length) {
         // Not a BOM after all: the bytes matched so far are the start of the first line.
-        this.#bomPending = false
         if (this.#bomMatched > 0) this.#stash(Uint8Array.from(BOM), 0, this.#bomMatched)
+        this.#bomMatched = BOM_DECIDED
       }
       return pos
     }
@@ -307,42 +316,84 @@ class EventStreamParser {
     return chunk[0] === LF ? 1 : 0
   }
 
-  // A line ends at `end`: it is what is pending plus bytes [lineStart, end) of `chunk`.
-  #lineEnd (chunk, lineStart, end, text) {
-    if (this.#pending.length !== 0) this.#joinedLine(chunk, lineStart, end)
-    else if (end === lineStart) this.#dispatch()
-    else this.#line(chunk, lineStart, end, text)
-  }
-
-  // Keeps bytes [start, end) of `chunk` as the next piece of the pending line, within maxEventSize.
+  // Keeps bytes [start, end) of `chunk` (an array of bytes) as the next piece of the pending line, within
+  // maxEventSize.
   #stash (chunk, start, end) {
-    let pending = this.#pending
-    if (pending === NO_PENDING) {
-      pending = this.#pending = sparePending ?? new PendingLine()
-      sparePending = null
+    const length = end - start
+    if ((this.#pendingLength += length) + this.#eventSize > this.#maxEventSize) this.#overflow()
+    if (length >= LONG_LINE) {
+      this.#seal()
+      ;(this.#pieces ??= []).push(chunk.subarray(start, end))
+      return
     }
-    pending.add(chunk, start, end)
-    if (pending.length + this.#eventSize > this.#maxEventSize) this.#overflow()
+    let scratch = this.#scratch
+    if (scratch === null || this.#scratchUsed + length > SCRATCH_SIZE) {
+      this.#seal()
+      scratch = this.#scratch = spare ?? allocUnsafe(SCRATCH_SIZE)
+      spare = null
+      this.#scratchStart = this.#scratchUsed = 0
+    }
+    // A few bytes: copied one by one, cheaper than a view and set().
+    let used = this.#scratchUsed
+    for (let i = start; i < end; i++) scratch[used++] = chunk[i]
+    this.#scratchUsed = used
   }
 
-  // The pending line plus bytes [start, end) of `chunk` make one line: joined once, then parsed. Not a long ASCII
-  // `data:` line: its value is the text of its pieces, each decoded on its own (PendingLine#asciiText()); joining
-  // cost two fresh allocations as large as the line, its buffer and its value.
+  // Turns the unsealed part of the scratch buffer into a piece, so that later pieces follow it in order.
+  #seal () {
+    if (this.#scratchUsed > this.#scratchStart) {
+      ;(this.#pieces ??= []).push(this.#scratch.subarray(this.#scratchStart, this.#scratchUsed))
+      this.#scratchStart = this.#scratchUsed
+    }
+  }
+
+  // Nothing pending; the scratch buffer goes back to the spare, for this parser's next line or another's.
+  #dropPending () {
+    if (this.#scratch !== null) spare = this.#scratch
+    this.#scratch = this.#pieces = null
+    this.#pendingLength = this.#scratchStart = this.#scratchUsed = 0
+  }
+
+  // The pending line plus bytes [start, end) of `chunk` make one line, parsed once it is joined. Bytes are
+  // read from the pieces before a callback can run, so the scratch buffer goes back to the spare first.
   #joinedLine (chunk, start, end) {
-    const pending = this.#pending
-    const length = pending.length + (end - start)
-    const head = length >= LONG_DATA_LINE ? pending.head() : null
-    if (head !== null && head.length >= 6 && isDataField(head, 0, head.length)) {
-      if (length + this.#eventSize > this.#maxEventSize) this.#overflow()
-      const skip = head[5] === SPACE ? 6 : 5
-      const value = pending.asciiText(chunk, start, end, skip)
-      if (value !== null) {
-        this.#addData(value, length - skip + 1)
+    const length = this.#pendingLength + end - start
+    if (length + this.#eventSize > this.#maxEventSize) this.#overflow()
+    const scratch = this.#scratch
+    if (this.#pieces === null && end - start < LONG_LINE && this.#scratchUsed + end - start <= SCRATCH_SIZE) {
+      // The common case of a short line cut in two: completed in the scratch buffer, and parsed there.
+      const lineStart = this.#scratchStart
+      this.#stash(chunk, start, end)
+      const lineEnd = this.#scratchUsed
+      this.#dropPending()
+      this.#line(scratch, lineStart, lineEnd, null)
+      return
+    }
+    this.#seal()
+    const pieces = this.#pieces
+    this.#dropPending()
+    const first = pieces[0]
+    // (Its first piece must hold the byte after the colon: a space there is not part of the value.)
+    if (length >= LONG_DATA_LINE && first.length > 5 && isDataField(first, 0, first.length)) {
+      // Each piece decoded on its own and appended: V8 keeps the text a rope of the pieces, and no buffer of
+      // the whole line is made. Only when every piece is ASCII: a character may straddle two pieces.
+      const last = chunk.subarray(start, end)
+      if (isAscii(last) && pieces.every(isAscii)) {
+        const skip = first[5] === SPACE ? 6 : 5
+        let value = asciiSlice.call(first, skip, first.length)
+        for (let i = 1; i < pieces.length; i++) value += asciiSlice.call(pieces[i], 0, pieces[i].length)
+        this.#addValue(value + asciiSlice.call(last, 0, last.length), length - skip)
         return
       }
     }
-    const line = pending.join(chunk, start, end)
-    this.#line(line, pending.lineStart, pending.lineEnd, null)
+    const line = allocUnsafe(length)
+    let offset = 0
+    for (const piece of pieces) {
+      line.set(piece, offset)
+      offset += piece.length
+    }
+    line.set(chunk.subarray(start, end), offset)
+    this.#line(line, 0, length, null)
   }
 
   // Interprets one non-empty line, bytes [start, end) of `bytes`, terminator excluded (HTML 9.2.6).
@@ -351,29 +402,28 @@ class EventStreamParser {
     // The limit counts the whole line, as it did while the line was pending, so whether an event is
     // too large does not depend on where the chunks were cut.
     if (end - start + this.#eventSize > this.#maxEventSize) this.#overflow()
-    const first = bytes[start]
     // `data:` first: by far the most common line.
-    if (first === 0x64 && isDataField(bytes, start, end)) {
-      this.#appendData(bytes, start + 5 < end && bytes[start + 5] === SPACE ? start + 6 : start + 5, end, text)
+    if (isDataField(bytes, start, end)) {
+      this.#addData(bytes, start + 5 < end && bytes[start + 5] === SPACE ? start + 6 : start + 5, end, text)
       return
     }
-    if (first === COLON) {
+    if (bytes[start] === COLON) {
       if (this.#onComment !== null) {
         this.#onComment(decode(bytes, start + 1 < end && bytes[start + 1] === SPACE ? start + 2 : start + 1, end, text))
       }
       return
     }
-    this.#field(bytes, start, end, text, first)
+    this.#field(bytes, start, end, text)
   }
 
   // Any other field line: its name matched on its bytes against field-rules.js's names, then a colon
   // or the end of the line (a name alone has an empty value); any other line is an unknown field.
-  #field (bytes, start, end, text, first) {
-    // FIELD_NAMES spelled out on their bytes, by first letter as fieldStartingWith() has them (a test holds the two
-    // to the same names): a loop over FIELD_CODES, or fieldStartingWith()'s own switch, cost more per line.
+  #field (bytes, start, end, text) {
+    // FIELD_NAMES spelled out on their bytes, by first letter (test/parser/parser-field-rules.test.js holds them
+    // to the same names): a loop over FIELD_CODES made streams of `id`, `event` and `retry` lines slower.
     let kind = FIELD_UNKNOWN
     let nameEnd = start
-    switch (first) {
+    switch (bytes[start]) {
       case 0x64: // without a colon (`data:` was handled by #line)
         if (end - start >= 4 && bytes[start + 1] === 0x61 && bytes[start + 2] === 0x74 && bytes[start + 3] === 0x61) {
           kind = FIELD_DATA
@@ -407,62 +457,35 @@ class EventStreamParser {
       if (bytes[nameEnd] !== COLON) return
       valueStart = nameEnd + 1 < end && bytes[nameEnd + 1] === SPACE ? nameEnd + 2 : nameEnd + 1
     }
-    switch (kind) {
-      case FIELD_DATA:
-        this.#appendData(bytes, valueStart, end, text)
-        return
-      case FIELD_EVENT: {
-        // A type it replaces is freed, but still counted: a repeated `event:` line is rare, and
-        // counting it costs an event nothing on the common path.
-        const type = this.#eventType = decode(bytes, valueStart, end, text)
-        this.#eventSize += text !== null ? end - valueStart : valueCost(type, end - valueStart)
-        return
+    if (kind === FIELD_DATA) {
+      this.#addData(bytes, valueStart, end, text)
+    } else if (kind === FIELD_RETRY) {
+      this.#setRetry(bytes, valueStart, end, text)
+    } else if (kind === FIELD_ID) {
+      // "If the field value does not contain U+0000 NULL, then set the last event ID buffer to the field
+      // value." A NUL byte in UTF-8 is exactly U+0000, so the check needs no decoding.
+      for (let i = valueStart; i < end; i++) {
+        if (bytes[i] === NUL) return
       }
-      case FIELD_ID:
-        this.#setId(bytes, valueStart, end, text)
-        return
-      default:
-        this.#setRetry(bytes, valueStart, end)
+      const id = this.#idBuffer = decode(bytes, valueStart, end, text)
+      // It replaces the ID buffer's value, which may live on as the last event ID string until the next
+      // dispatch: that one was counted for the event that set it.
+      const cost = text !== null ? end - valueStart : valueCost(id, end - valueStart)
+      this.#eventSize += cost - this.#idCost
+      this.#idCost = cost
+    } else {
+      // A type it replaces is freed, but still counted: a repeated `event:` line is rare, and
+      // counting it costs an event nothing on the common path.
+      const type = this.#eventType = decode(bytes, valueStart, end, text)
+      this.#eventSize += text !== null ? end - valueStart : valueCost(type, end - valueStart)
     }
-  }
-
-  // A data line's value, decoded: one from an ASCII chunk's text is ASCII, only others can cost two bytes per unit.
-  #appendData (bytes, start, end, text) {
-    const value = decode(bytes, start, end, text)
-    this.#addData(value, text === null ? valueCost(value, end - start) + 1 : end - start + 1)
-  }
-
-  // "Append the field value to the data buffer, then append a single U+000A LINE FEED (LF)." The LF is counted here
-  // (`cost` is the value's and its LF's) and added before the next value instead, so dispatch need not strip it;
-  // every TAIL_LINES lines the rope of the last ones moves to the head (field-rules.js, joinTail()).
-  #addData (value, cost) {
-    const lines = this.#dataLines++
-    this.#data = appendData(this.#data, lines, value)
-    this.#eventSize += cost
-    if (lines % TAIL_LINES !== TAIL_LINES - 1) return
-    this.#head = joinTail(this.#head, this.#data)
-    this.#data = ''
-  }
-
-  // "If the field value does not contain U+0000 NULL, then set the last event ID buffer to the field
-  // value." A NUL byte in UTF-8 is exactly U+0000, so the check needs no decoding.
-  #setId (bytes, start, end, text) {
-    for (let i = start; i < end; i++) {
-      if (bytes[i] === NUL) return
-    }
-    const id = this.#idBuffer = decode(bytes, start, end, text)
-    // It replaces the ID buffer's value, which may live on as the last event ID string until the next
-    // dispatch: that one was counted for the event that set it.
-    const cost = text !== null ? end - start : valueCost(id, end - start)
-    this.#eventSize += cost - this.#idCost
-    this.#idCost = cost
   }
 
   // `retry`, as field-rules.js's retryValue() reads it, on the bytes: only ASCII digits make a
   // reconnection time (an empty value does not, as in Chromium and Firefox); anything else is ignored.
   // Huge values are passed on as they are (possibly Infinity); clamping them to what a timer takes is
   // the consumer's business.
-  #setRetry (bytes, start, end) {
+  #setRetry (bytes, start, end, text) {
     if (start === end) return
     let ms = 0
     for (let i = start; i < end; i++) {
@@ -472,8 +495,24 @@ class EventStreamParser {
     }
     // Past that many digits the sum was rounded at each step: read the number again, rounded once,
     // as parseInt() does.
-    if (end - start > EXACT_DIGITS) ms = retryValue(asciiSlice.call(bytes, start, end))
+    if (end - start > EXACT_DIGITS) ms = retryValue(decode(bytes, start, end, text))
     if (this.#onRetry !== null) this.#onRetry(ms)
+  }
+
+  // A data line's value, decoded: one from an ASCII chunk's text is ASCII, only others can cost two bytes per unit.
+  #addData (bytes, start, end, text) {
+    const value = decode(bytes, start, end, text)
+    this.#addValue(value, text !== null ? end - start : valueCost(value, end - start))
+  }
+
+  // A data line's value, which costs `cost` (its LF excluded).
+  #addValue (value, cost) {
+    const lines = this.#dataLines++
+    this.#data = appendData(this.#data, lines, value)
+    this.#eventSize += cost + 1
+    if (lines % TAIL_LINES !== TAIL_LINES - 1) return
+    this.#head = joinTail(this.#head, this.#data)
+    this.#data = ''
   }
 
   // HTML 9.2.6 "dispatch the event", steps 1-3 and the reset of the buffers. Building and firing a

@@ -76,8 +76,11 @@ function releaseHandlerMap (target) {
   if (kHandlers !== null) target[kHandlers] = undefined
 }
 
+// Listeners can be counted here (lib/platform/listeners-web.js's cannot): the task queue waits one promise
+// job before a message whose listeners all stayed.
+const countsListeners = true
 // Which of the two ways above this runtime uses cannot be seen through EventSource, which gets the
 // same answer either way: test/platform/platform-listeners.test.cjs reads it to check that Node takes the fast one.
 const usesListenerMap = kEvents !== null
 
-export { listenersOf, releaseHandlerMap, usesListenerMap }
+export { listenersOf, countsListeners, releaseHandlerMap, usesListenerMap }

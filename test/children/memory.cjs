@@ -26,7 +26,7 @@
 //   node --expose-gc memory.js many-lines <parser> <lines>
 //     An event of <lines> one-byte data lines (`data:x`), in chunks of about 64 KiB, not yet ended by its
 //     blank line: the memory the parser then holds is reported, with the event's bytes (two a line: the
-//     value and its LF). <parser>: byte (EventSourceParser), compact (the byte parser browsers run),
+//     value and its LF). <parser>: byte (EventSourceParser),
 //     drop-in (createParser() of whatwg-eventsource/parser, fed strings) or compact-drop-in (the one
 //     browsers run). A comment with an é leads each chunk: the byte parser decodes its values one by one
 //     (an ASCII chunk is decoded whole, and an event's data copied out of such texts now and then). Then
@@ -222,11 +222,6 @@ function parser () {
 const MANY_LINES_PARSERS = {
   byte: (onData) => {
     const parser = new EventSourceParser({ onEvent: (type, data) => onData(data), maxEventSize: Infinity })
-    return (text) => parser.write(Buffer.from(text))
-  },
-  compact: (onData) => {
-    const { EventStreamParser } = require('../../lib/parser/compact-parser')
-    const parser = new EventStreamParser({ onEvent: (type, data) => onData(data), maxEventSize: Infinity })
     return (text) => parser.write(Buffer.from(text))
   },
   'drop-in': (onData) => {

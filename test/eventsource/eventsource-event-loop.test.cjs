@@ -7,10 +7,10 @@
 // https://html.spec.whatwg.org/multipage/server-sent-events.html#dispatchMessage
 // https://html.spec.whatwg.org/multipage/webappapis.html#perform-a-microtask-checkpoint
 //
-// Each test runs on the EventSource of lib/, whose task queue counts listeners (task-queue.js), and on
-// the browsers' build (lib/entries/browser.js bundled for a page, test/helpers/bundle.cjs), whose queue
-// cannot and waits for a checkpoint after every task (compact-task-queue.js), here sending its requests
-// with Node's fetch.
+// Each test runs on the EventSource of lib/, whose task queue counts listeners (task-queue.js on
+// lib/platform/listeners-node.js), and on the browsers' build (lib/entries/browser.js bundled for a page, test/helpers/bundle.cjs), where the same queue cannot count them
+// (lib/platform/listeners-web.js) and waits for a checkpoint after every task, here sending its requests with
+// Node's fetch.
 
 const t = require('tap')
 const { once } = require('node:events')

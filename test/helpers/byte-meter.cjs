@@ -1,10 +1,10 @@
 'use strict'
 
-// Linear work of the byte parsers, without a clock (test/parser/parser-linear.test.cjs for the parser Node runs,
-// test/parser/parser-compact.test.cjs for the compact one): while `fn` runs, the byte-copying primitives are
-// wrapped and counted. Uint8Array#set counts the bytes copied; Buffer.allocUnsafe the bytes allocated,
-// the allocations, those of 1 KiB or more, and the largest; subarray (of Uint8Array and of Buffer) the
-// views made.
+// Linear work of the byte parser, without a clock (test/parser/parser-linear.test.cjs through the public class,
+// test/parser/parser-platforms.test.cjs through the one lib/parser/parser.js exports): while `fn` runs, the
+// byte-copying primitives are wrapped and counted. Uint8Array#set counts the bytes copied; Buffer.allocUnsafe
+// the bytes allocated, the allocations, those of 1 KiB or more, and the largest; subarray (of Uint8Array and
+// of Buffer) the views made.
 
 const { Buffer } = require('node:buffer')
 const { withPatched } = require('./patch.cjs')

@@ -3,9 +3,9 @@
 // The parser takes a different path depending on a chunk's length and content (lib/parser/parser.js): a
 // chunk of 16 bytes or more that starts a line is decoded whole when it is ASCII (String#indexOf then
 // finds its line ends, a line followed by a blank line is dispatched without a second search), and a
-// chunk in the middle of a long line that holds no line end is kept without being decoded, and a long
-// ASCII `data:` line is decoded piece by piece rather than joined. Each path must give what the byte
-// loop gives: the reference model's callbacks, and the same maxEventSize.
+// chunk in the middle of a long line that holds no line end is added to it without being decoded or
+// scanned. Each path must give what the byte loop gives: the reference model's callbacks, and the same
+// maxEventSize.
 
 const t = require('tap')
 const { EventSourceParser } = require('../..')
@@ -53,7 +53,7 @@ t.test('a type replaced by an empty one is not counted against the next one-line
   // The one-line event of an ASCII chunk is dispatched without the event's buffers; its check must
   // see what the byte loop sees. Here an event type set then emptied costs 10 until its event is
   // dispatched, and nothing after: the second event (a line of 15 bytes) fits a limit of 20 however
-  // the stream is cut (found by test/parser/parser-compact.test.cjs's differential).
+  // the stream is cut (found by a differential against the compact parser browsers once ran).
   const bytes = Buffer.from('event: xxxxxxxxxx\nevent:\ndata: a\n\ndata: bbbbbbbbb\n\n')
   const expected = [['event', 'message', 'a', ''], ['event', 'message', 'bbbbbbbbb', '']]
   for (let size = 1; size <= bytes.length; size++) {
@@ -106,8 +106,8 @@ t.test('maxEventSize holds for the chunks of a long line kept without being deco
   }
 })
 
-// A `data:` line of at least 16 KiB (LONG_DATA_LINE in lib/parser/line-bytes.js) that spans chunks: decoded
-// piece by piece when it is ASCII and its first piece holds `data:` and the space after it, else joined.
+// A long `data:` line that spans chunks, cut before, inside and after `data: `, in chunks of every size: some
+// are added to it without being decoded or scanned (no line end), the one that ends it completes it.
 t.test('a long data line across chunks gives the reference model\'s callbacks, whichever path it takes', async (t) => {
   const value = Array.from({ length: 20_000 }, (_, i) => 'abcdefghij'[i % 10]).join('')
   const inputs = {
@@ -137,7 +137,7 @@ t.test('a long data line across chunks gives the reference model\'s callbacks, w
   }
 })
 
-t.test('maxEventSize holds for a long data line decoded piece by piece as for one in a single chunk', async (t) => {
+t.test('maxEventSize holds for a long data line across chunks as for one in a single chunk', async (t) => {
   const limit = 50_000
   const outcome = (chunks) => {
     const parser = new EventSourceParser({ onEvent (type, data) { events.push(data.length) }, maxEventSize: limit })

@@ -3,7 +3,7 @@
 // An event of many data lines (issue 46). What it counts against maxEventSize is its bytes (each value's
 // and its LF), not the strings the parser joins its lines with: a 2 MB event of 1,000,000 one-byte lines
 // arrives under the default 64 MiB, as Chromium and the `eventsource` package deliver it, through the
-// byte parser (the one Node runs and the compact one browsers run), the eventsource-parser drop-in (both
+// byte parser (one for every runtime), the eventsource-parser drop-in (both
 // too), its stream form and an EventSource over a real server. A stream of short lines past a small
 // limit still fails, at the line that passes it. What the parsers hold meanwhile:
 // test/parser/parser-memory.test.cjs; the work they do: test/parser/parser-linear.test.cjs and
@@ -11,7 +11,6 @@
 
 const t = require('tap')
 const { EventSourceParser } = require('../..')
-const { EventStreamParser: CompactParser } = require('../../lib/parser/compact-parser')
 const { StringParser } = require('../../lib/compat/eventsource-parser/string-parser')
 const { StringParser: CompactStringParser } = require('../../lib/compat/eventsource-parser/compact-string-parser')
 const { validConfig } = require('../../lib/compat/eventsource-parser/create-parser')
@@ -38,11 +37,9 @@ function feedsOf (text, size) {
   return feeds
 }
 
-// Both byte parsers, with their default maxEventSize (64 MiB): the public class on Node's, the compact
-// one as the EventSource of a browser bundle makes it.
+// The byte parser, with its default maxEventSize (64 MiB).
 const BYTE_PARSERS = {
-  EventSourceParser: (options) => new EventSourceParser(options),
-  'the compact parser': (options) => new CompactParser(options)
+  EventSourceParser: (options) => new EventSourceParser(options)
 }
 // The drop-in's two parsers, each with a maxBufferSize of exactly the event's characters.
 const STRING_PARSERS = { StringParser, 'the compact string parser': CompactStringParser }

@@ -52,7 +52,6 @@ t.test('on Node, the imports give Node\'s own functions: the hot path calls what
   // allocUnsafe calls Buffer.allocUnsafe as it is at the time: test/parser/parser-linear.test.cjs counts through it.
   t.equal(require('#error-messages'), nodeMessages)
   t.equal(require('#listeners'), require('../../lib/platform/listeners-node'))
-  t.equal(require('#task-queue'), require('../../lib/eventsource/task-queue'))
   t.equal(require('#stacks'), require('../../lib/platform/stacks-node'))
   t.equal(require('#transport'), require('../../lib/transport/transport-node'))
   t.equal(require('#redirect-policy'), require('../../lib/transport/redirect-policy-node'))
@@ -181,7 +180,11 @@ t.test('#stacks: in a browser, an error\'s stack is the engine\'s own', async (t
 })
 
 t.test('#listeners: no listener count, and no handler map to drop', async (t) => {
-  t.same(Object.keys(hasListenerWeb), ['releaseHandlerMap'], 'the compact task queue counts no listeners')
+  t.equal(hasListenerWeb.countsListeners, false, 'it says it cannot count')
+  const probe = new EventTarget()
+  t.equal(hasListenerWeb.listenersOf(probe, 'message').size, 1, 'anyone may listen, with no listener')
+  probe.addEventListener('message', () => {}, { once: true })
+  t.equal(hasListenerWeb.listenersOf(probe, 'message').size, 1, 'and with one')
   const target = new EventTarget()
   const before = Object.getOwnPropertySymbols(target).map((symbol) => [symbol, target[symbol]])
   hasListenerWeb.releaseHandlerMap(target)
