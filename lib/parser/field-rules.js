@@ -1,6 +1,5 @@
 // The standard's interpretation of a field, the part of it that does not depend on what the parser
-// reads: bytes (./parser.js) or UTF-16 strings (string-parser.js and
-// compact-string-parser.js of lib/compat/eventsource-parser/).
+// reads: bytes (./parser.js) or UTF-16 strings (string-parser.js of lib/compat/eventsource-parser/).
 // https://html.spec.whatwg.org/multipage/server-sent-events.html#processField
 //
 // Everything here takes numbers (code units) or strings already cut out of the input, never the

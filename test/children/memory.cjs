@@ -26,11 +26,11 @@
 //   node --expose-gc memory.js many-lines <parser> <lines>
 //     An event of <lines> one-byte data lines (`data:x`), in chunks of about 64 KiB, not yet ended by its
 //     blank line: the memory the parser then holds is reported, with the event's bytes (two a line: the
-//     value and its LF). <parser>: byte (EventSourceParser),
-//     drop-in (createParser() of whatwg-eventsource/parser, fed strings) or compact-drop-in (the one
-//     browsers run). A comment with an é leads each chunk: the byte parser decodes its values one by one
-//     (an ASCII chunk is decoded whole, and an event's data copied out of such texts now and then). Then
-//     the blank line: whether the event arrived whole is reported.
+//     value and its LF). <parser>: byte (EventSourceParser) or drop-in (createParser() of
+//     whatwg-eventsource/parser, fed strings); each is one parser for every runtime. A comment with an é
+//     leads each chunk: the byte parser decodes its values one by one (an ASCII chunk is decoded whole, and
+//     an event's data copied out of such texts now and then). Then the blank line: whether the event
+//     arrived whole is reported.
 //
 //   node --expose-gc memory.js idle-parsers <count> <shape>
 //     <count> parsers, each given one event and then nothing more (an idle connection's parser); the
@@ -227,12 +227,6 @@ const MANY_LINES_PARSERS = {
   'drop-in': (onData) => {
     const parser = require('../../lib/entries/parser.js').createParser({ onEvent: (event) => onData(event.data) })
     // A fresh string per feed, as a decoder hands them out.
-    return (text) => parser.feed(Buffer.from(text).toString())
-  },
-  'compact-drop-in': (onData) => {
-    const { StringParser } = require('../../lib/compat/eventsource-parser/compact-string-parser')
-    const { validConfig } = require('../../lib/compat/eventsource-parser/create-parser')
-    const parser = new StringParser(validConfig({ onEvent: (event) => onData(event.data) }))
     return (text) => parser.feed(Buffer.from(text).toString())
   }
 }

@@ -1,8 +1,8 @@
 'use strict'
 
-// Linear work of the string parsers, without a clock
-// (test/compat/eventsource-parser/parser-drop-in-linear.test.cjs for StringParser,
-// test/compat/eventsource-parser/parser-drop-in-compact.test.cjs for the compact one): while `fn` runs, the
+// Linear work of the string parser, without a clock
+// (test/compat/eventsource-parser/parser-drop-in-linear.test.cjs and
+// test/compat/eventsource-parser/parser-drop-in-callbacks.test.cjs): while `fn` runs, the
 // primitives they work with are wrapped and counted. String#indexOf, #includes and #search count the
 // characters searched, up to the match or to the end; #charCodeAt the characters read one by one; #slice and
 // Array#join the characters they copied (an upper bound: V8 may make a slice a view), how many slices were of

@@ -3,17 +3,15 @@
 // An event of many data lines (issue 46). What it counts against maxEventSize is its bytes (each value's
 // and its LF), not the strings the parser joins its lines with: a 2 MB event of 1,000,000 one-byte lines
 // arrives under the default 64 MiB, as Chromium and the `eventsource` package deliver it, through the
-// byte parser (one for every runtime), the eventsource-parser drop-in (both
-// too), its stream form and an EventSource over a real server. A stream of short lines past a small
+// byte parser and the eventsource-parser drop-in (one parser each, in every runtime), its stream form
+// and an EventSource over a real server. A stream of short lines past a small
 // limit still fails, at the line that passes it. What the parsers hold meanwhile:
 // test/parser/parser-memory.test.cjs; the work they do: test/parser/parser-linear.test.cjs and
 // test/compat/eventsource-parser/parser-drop-in-linear.test.cjs.
 
 const t = require('tap')
 const { EventSourceParser } = require('../..')
-const { StringParser } = require('../../lib/compat/eventsource-parser/string-parser')
-const { StringParser: CompactStringParser } = require('../../lib/compat/eventsource-parser/compact-string-parser')
-const { validConfig } = require('../../lib/compat/eventsource-parser/create-parser')
+const { createParser } = require('../../lib/entries/parser.js')
 const { EventSourceParserStream } = require('../../lib/entries/parser-stream.js')
 const { serve, sse, open, record } = require('../helpers/index.cjs')
 
@@ -41,8 +39,8 @@ function feedsOf (text, size) {
 const BYTE_PARSERS = {
   EventSourceParser: (options) => new EventSourceParser(options)
 }
-// The drop-in's two parsers, each with a maxBufferSize of exactly the event's characters.
-const STRING_PARSERS = { StringParser, 'the compact string parser': CompactStringParser }
+// The drop-in, with a maxBufferSize of exactly the event's characters.
+const STRING_PARSERS = { 'the drop-in': createParser }
 
 t.test('1,000,000 one-byte data lines arrive under the default maxEventSize', async (t) => {
   for (const [name, make] of Object.entries(BYTE_PARSERS)) {
@@ -59,11 +57,13 @@ t.test('1,000,000 one-byte data lines arrive under the default maxEventSize', as
 
 t.test('the eventsource-parser drop-in delivers it too, within a limit of its characters', async (t) => {
   const noop = () => {}
-  for (const [name, Parser] of Object.entries(STRING_PARSERS)) {
+  for (const [name, create] of Object.entries(STRING_PARSERS)) {
     for (const maxBufferSize of [undefined, DATA.length]) {
       const events = []
       const errors = []
-      const parser = new Parser(validConfig({ onEvent: (event) => events.push(event), onError: (err) => errors.push(err), maxBufferSize }))
+      const parser = create({
+        onEvent: (event) => events.push(event), onError: (err) => errors.push(err), maxBufferSize
+      })
       for (const feed of feedsOf(STREAM, 64 * 1024)) parser.feed(feed)
       t.same(errors, [], `${name}, maxBufferSize ${maxBufferSize}: no error`)
       t.equal(events.length, 1)
@@ -71,7 +71,7 @@ t.test('the eventsource-parser drop-in delivers it too, within a limit of its ch
     }
     // One character less and it overflows: the limit counts the data, not more, not less.
     const errors = []
-    const parser = new Parser(validConfig({ onEvent: noop, onError: (err) => errors.push(err.type), maxBufferSize: DATA.length - 1 }))
+    const parser = create({ onEvent: noop, onError: (err) => errors.push(err.type), maxBufferSize: DATA.length - 1 })
     for (const feed of feedsOf(STREAM, 64 * 1024)) {
       try {
         parser.feed(feed)
@@ -130,9 +130,11 @@ t.test('the drop-in overflows maxBufferSize at the line that passes it', async (
   // Its limit counts characters of the data buffer: `x` and an LF per line but the last.
   const limit = 64 * 1024
   const expected = limit / 2
-  for (const [name, Parser] of Object.entries(STRING_PARSERS)) {
+  for (const [name, create] of Object.entries(STRING_PARSERS)) {
     const errors = []
-    const parser = new Parser(validConfig({ onEvent: () => t.fail('no event'), onError: (err) => errors.push(err.type), maxBufferSize: limit }))
+    const parser = create({
+      onEvent: () => t.fail('no event'), onError: (err) => errors.push(err.type), maxBufferSize: limit
+    })
     let overflowAt = -1
     for (let i = 0; overflowAt === -1 && i < limit; i++) {
       parser.feed('data: x\n')

@@ -28,17 +28,18 @@
 // - feed() from a callback is parsed there and then, as in eventsource-parser; if it overflows the
 //   limit, the feed that made the callback stops too (eventsource-parser's LF-only path goes on), and
 //   the event being read is whatever the callback's feed left (eventsource-parser may clear half of
-//   it).
+//   it);
+// - reset({ consume: true }) from a callback of reset({ consume: true }) finds nothing left to parse
+//   (eventsource-parser parses the same incomplete line again).
 //
-// The parsing itself: ./string-parser.js on Node, ./compact-string-parser.js (the same without its fast
-// paths) in browsers and workers, through package.json's `#string-parser`; its lines and errors:
-// ./string-lines.js. The standard's part of a field's interpretation (names, digits, the NUL rule, joining
-// data lines) is shared with the byte parser: lib/parser/field-rules.js.
+// The parsing itself: ./string-parser.js, in every runtime; its lines and errors: ./string-lines.js. The
+// standard's part of a field's interpretation (names, digits, the NUL rule, joining data lines) is shared
+// with the byte parser: lib/parser/field-rules.js.
 
 import { fromCallerOf } from '../../errors/error-class.js'
 import { codes } from '../../errors/arguments.js'
 import { validateObject, validateNumber, validateOptionalFunction } from '../../validators/values.js'
-import { StringParser } from '#string-parser'
+import { StringParser } from './string-parser.js'
 const { ERR_INVALID_ARG_TYPE } = codes
 
 /**

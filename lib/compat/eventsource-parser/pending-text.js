@@ -1,5 +1,5 @@
-// PendingText: the incomplete line of the eventsource-parser drop-in (./string-parser.js, and
-// ./compact-string-parser.js in browsers), kept as pieces and joined once, when its end arrives. Only
+// PendingText: the incomplete line of the eventsource-parser drop-in (./string-parser.js), kept as
+// pieces and joined once, when its end arrives. Only
 // the line is joined, never the rest of the feed that ends it (eventsource-parser joins the feed too,
 // then searches it again): a long line dripped one character per feed is copied once, and its pieces
 // are never searched again.

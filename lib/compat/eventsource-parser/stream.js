@@ -1,6 +1,7 @@
 // EventSourceParserStream: a drop-in for eventsource-parser's (version 4), a TransformStream of strings
 // in (`response.body.pipeThrough(new TextDecoderStream())`) and eventsource-parser's messages out,
-// `{ id, event, data }`, on the drop-in's createParser (./create-parser.js). As in eventsource-parser:
+// `{ id, event, data }`, on the drop-in's parser (./string-parser.js, its options checked as
+// createParser() checks them). As in eventsource-parser:
 // - `onError`: a function is called with each ParseError and parsing goes on; 'terminate' errors the
 //   stream with the first one; anything else ignores them;
 // - an overflow of `maxBufferSize` always errors the stream (the parser cannot go on without a reset(),
@@ -10,7 +11,8 @@
 // EventSource's `{ type, data, lastEventId }`.
 
 import { fromCallerOf } from '../../errors/error-class.js'
-import { createParser } from './create-parser.js'
+import { validConfig } from './create-parser.js'
+import { StringParser } from './string-parser.js'
 
 class EventSourceParserStream extends TransformStream {
   /**
@@ -28,7 +30,8 @@ class EventSourceParserStream extends TransformStream {
     try {
       super({
         start (controller) {
-          parser = createParser({
+          // The parser itself, not createParser()'s functions around it: the stream is its only caller.
+          parser = new StringParser(validConfig({
             onEvent (event) {
               controller.enqueue(event)
             },
@@ -40,7 +43,7 @@ class EventSourceParserStream extends TransformStream {
             onComment,
             onId,
             maxBufferSize
-          })
+          }))
         },
         transform (chunk) {
           parser.feed(chunk)

@@ -1,34 +1,25 @@
-// The lines of the eventsource-parser drop-in (./string-parser.js): its known fields matched on the
-// code units of a string, and the ParseErrors it reports, with eventsource-parser's messages.
+// The lines of the eventsource-parser drop-in (./string-parser.js): a known field matched on the code
+// units of a string, where the line lies in the feed (no string is cut out for a name), and the
+// ParseErrors it reports, with eventsource-parser's messages.
 
 import { COLON, SPACE } from '../../constants.js'
 import { FIELD_CODES } from '../../parser/field-rules.js'
 import { ParseError } from './parse-error.js'
 
-// Whether the line at `pos` of `text` starts with `data:`.
+// Whether the line at `pos` of `text` starts with `data:`: the one-line event's test, letter by letter,
+// which the generic isField() below costs more than on streams of tiny events.
 function isDataField (text, pos) {
-  return text.charCodeAt(pos) === 0x64 && text.charCodeAt(pos + 1) === 0x61 && text.charCodeAt(pos + 2) === 0x74 &&
-    text.charCodeAt(pos + 3) === 0x61 && text.charCodeAt(pos + 4) === COLON
+  return text.charCodeAt(pos + 4) === COLON && text.charCodeAt(pos) === 0x64 && text.charCodeAt(pos + 1) === 0x61 &&
+    text.charCodeAt(pos + 2) === 0x74 && text.charCodeAt(pos + 3) === 0x61
 }
 
-// Whether the line at `pos` of `text` starts with `event:`.
-function isEventField (text, pos) {
-  return text.charCodeAt(pos) === 0x65 && text.charCodeAt(pos + 1) === 0x76 && text.charCodeAt(pos + 2) === 0x65 &&
-    text.charCodeAt(pos + 3) === 0x6e && text.charCodeAt(pos + 4) === 0x74 && text.charCodeAt(pos + 5) === COLON
-}
-
-// Whether the line at `pos` of `text` starts with `id:`.
-function isIdField (text, pos) {
-  return text.charCodeAt(pos) === 0x69 && text.charCodeAt(pos + 1) === 0x64 && text.charCodeAt(pos + 2) === COLON
-}
-
-// Whether the line [start, end) of `text`, whose first unit made it a candidate for `kind`, is that
-// field: the rest of its name, then a colon or the end of the line (a name alone has an empty value).
+// Whether the line [start, end) of `text` is the field of kind `kind`: its name, then a colon or the end
+// of the line (a name alone has an empty value).
 function isField (text, start, end, kind) {
   const name = FIELD_CODES[kind]
   const nameEnd = start + name.length
   if (nameEnd > end) return false
-  for (let i = 1; i < name.length; i++) {
+  for (let i = 0; i < name.length; i++) {
     if (text.charCodeAt(start + i) !== name[i]) return false
   }
   return nameEnd === end || text.charCodeAt(nameEnd) === COLON
@@ -56,6 +47,4 @@ function overflowError (maxBufferSize) {
   })
 }
 
-export {
-  isDataField, isEventField, isIdField, isField, unknownFieldError, invalidRetryError, overflowError
-}
+export { isDataField, isField, unknownFieldError, invalidRetryError, overflowError }

@@ -1,25 +1,38 @@
 // StringParser: eventsource-parser's parser (see ./create-parser.js for what it copies and where it
-// departs), reading the strings it is fed as strings.
+// departs), reading the strings it is fed as strings. One text for every runtime: Node, Bun and Deno run
+// it, and so does a browser bundle, so it is written for both speed and size; a path earns its bytes only
+// where a benchmark shows it (benchmarks/parser-strings.bench.mjs for time, benchmarks/size.mjs for bytes).
 //
 // How it stays fast and linear whatever the chunking:
-// - line ends are found with String#indexOf from where the last search stopped (each character is
-//   searched at most once for LF and once for CR); a feed of a few characters is read unit by unit
-//   instead, which costs less than two calls;
+// - line ends are found with String#indexOf from where the last search stopped: each character is
+//   searched at most once for LF and once for CR;
 // - an incomplete line is kept as pieces and joined once when its end arrives (./pending-text.js);
-// - field names are matched on their code units and values are slices of the feed; `retry` digits
-//   are read without a regular expression; the event being read is a few fields cleared in place.
-// The standard's part of a field's interpretation (names, digits, the NUL rule, joining data lines)
-// is shared with the byte parser: lib/parser/field-rules.js.
+// - a line is read where it lies in the feed: its field name is matched on its code units and only its
+//   value is cut out (./string-lines.js); `retry` digits are read without a regular expression; the event
+//   being read is a few fields cleared in place.
+// The standard's part of a field's interpretation (names, digits, the NUL rule, joining data lines) is
+// shared with the byte parser: lib/parser/field-rules.js.
+// What pays its bytes: fields read in place (a line cut out, then its name, then its value, made three
+// strings a line) and the one-line event dispatched where it is found (an event of one data line is most
+// of what LLM and tick streams send). What did not, and is left out: a second loop for feeds without CR,
+// short feeds read unit by unit, each field name compared letter by letter in the loop.
+// It is a class, not closures as eventsource-parser's is: code that V8 optimizes around a parser's own
+// closures is tied to them, and is thrown away once that parser is collected, in every process that
+// makes parsers one after another.
+//
+// Two of eventsource-parser's rules look like optimisations but decide what a caller sees, and are kept:
+// - a first `data:` line with its blank line right after it, in a feed without CR, is dispatched without
+//   the limit check that follows every other line (`crFree` below);
+// - an incomplete line is dropped as soon as its first characters show it cannot become a field.
 
 import { LF, CR, SPACE, COLON } from '../../constants.js'
 import { codes as argumentsCodes } from '../../errors/arguments.js'
 import { codes as dropInCodes } from '../../errors/drop-in.js'
 import {
-  FIELD_UNKNOWN, FIELD_DATA, FIELD_EVENT, FIELD_RETRY, MAX_FIELD_NAME, TAIL_LINES, fieldStartingWith, continuesField, retryValue, isAcceptedId, appendData, joinTail
+  FIELD_UNKNOWN, FIELD_DATA, FIELD_EVENT, FIELD_RETRY, FIELD_CODES, MAX_FIELD_NAME,
+  TAIL_LINES, fieldStartingWith, continuesField, retryValue, isAcceptedId, appendData, joinTail
 } from '../../parser/field-rules.js'
-import {
-  isDataField, isEventField, isIdField, isField, unknownFieldError, invalidRetryError, overflowError
-} from './string-lines.js'
+import { isDataField, isField, unknownFieldError, invalidRetryError, overflowError } from './string-lines.js'
 import { PendingText } from './pending-text.js'
 const { ERR_INVALID_ARG_TYPE } = argumentsCodes
 const { ERR_EVENTSOURCE_PARSER_TERMINATED } = dropInCodes
@@ -36,16 +49,22 @@ const SKIP_LF = 4
 // The kind of an incomplete comment line (kept only when there is an onComment).
 const COMMENT = -1
 
-// eventsource-parser decides whether an incomplete line may still become a field from its first
-// characters: a name (at most 5) and its colon.
-const FIELD_HEAD = MAX_FIELD_NAME + 1
+// Whether units `from` onwards of `text`, units `had` onwards of a line that started as a candidate for
+// `kind`, keep it one within the line's first MAX_FIELD_NAME + 1 units (eventsource-parser decides from a
+// name of at most 5 and its colon); later units are anything.
+function headFits (kind, had, text, from) {
+  for (let i = from; had <= MAX_FIELD_NAME && i < text.length; i++) {
+    if (!continuesField(kind, had++, text.charCodeAt(i))) return false
+  }
+  return true
+}
 
-// A feed up to this long is searched for line ends unit by unit: String#indexOf is a call into the runtime, and a feed
-// without a line end needs two of them. Past 8 units the loop costs more than the calls: with 16, a 9-character event
-// per feed (`data: x` and its blank line) took longer than in eventsource-parser, drips of 1 to 7 no less time.
-const SHORT_FEED = 8
-
-function noop () {}
+// A field's value: from `from`, where its name's colon is (a name alone has none: the value is empty), to
+// `end`, one leading space removed.
+function valueOf (text, from, end) {
+  if (++from < end && text.charCodeAt(from) === SPACE) from++
+  return from < end ? text.slice(from, end) : ''
+}
 
 class StringParser {
   #onEvent
@@ -67,8 +86,8 @@ class StringParser {
   // See BOM_PENDING and the others; #bomPrefix holds what may be the start of a BOM read as Latin-1.
   #boundary = BOM_PENDING
   #bomPrefix = ''
-  // The incomplete line (./pending-text.js), and the
-  // kind of field (or COMMENT) its first character made it a candidate for.
+  // The incomplete line (./pending-text.js), and the kind of field (or COMMENT) its first character made it
+  // a candidate for.
   #pending = new PendingText()
   #lineKind = FIELD_UNKNOWN
   // Set by an overflow of maxBufferSize: feed() throws until reset().
@@ -78,11 +97,11 @@ class StringParser {
 
   /** @param {ReturnType<typeof import('./create-parser').validConfig>} config checked by createParser() */
   constructor (config) {
-    this.#onEvent = config.onEvent ?? noop
-    this.#onId = config.onId ?? null
-    this.#onRetry = config.onRetry ?? null
-    this.#onComment = config.onComment ?? null
-    this.#onError = config.onError ?? null
+    this.#onEvent = config.onEvent
+    this.#onId = config.onId
+    this.#onRetry = config.onRetry
+    this.#onComment = config.onComment
+    this.#onError = config.onError
     this.#maxBufferSize = config.maxBufferSize ?? Infinity
   }
 
@@ -90,18 +109,63 @@ class StringParser {
   feed (chunk) {
     if (typeof chunk !== 'string') throw new ERR_INVALID_ARG_TYPE('chunk', 'of type string', chunk)
     if (this.#terminated) throw new ERR_EVENTSOURCE_PARSER_TERMINATED()
-    if (this.#boundary !== 0) {
-      chunk = this.#crossBoundary(chunk)
-      if (chunk === '') return
+    if (this.#boundary !== 0 && (chunk = this.#crossBoundary(chunk)) === '') return
+    // The next LF and CR at or after `pos` (-1: none left), each searched for again only once `pos` has
+    // passed it: each character is searched at most once for each.
+    let lf = chunk.indexOf('\n')
+    let cr = chunk.indexOf('\r')
+    const crFree = cr === -1
+    // Whether the first line end of this feed ends the incomplete line of earlier feeds.
+    let continues = this.#pending.length !== 0
+    let pos = 0
+    for (;;) {
+      if (lf !== -1 && lf < pos) lf = chunk.indexOf('\n', pos)
+      if (cr !== -1 && cr < pos) cr = chunk.indexOf('\r', pos)
+      const end = cr === -1 || (lf !== -1 && lf < cr) ? lf : cr
+      if (end === -1) break
+      // The line: [start, lineEnd) of `text`.
+      let text = chunk
+      let start = pos
+      let lineEnd = end
+      if (continues) {
+        // Joined once: the line's pieces and the start of this feed; the rest of the feed stays as it is.
+        continues = false
+        text = this.#pending.join(chunk.slice(0, end))
+        start = 0
+        lineEnd = text.length
+      }
+      if (lineEnd === start) {
+        this.#dispatch()
+      } else if (crFree && this.#dataLines === 0 && chunk.charCodeAt(end + 1) === LF && isDataField(text, start)) {
+        // The one-line event (a first data line, its blank line right after it): dispatched from here, and
+        // the limit is not checked before, as eventsource-parser does in a feed without CR.
+        const value = valueOf(text, start + 4, lineEnd)
+        if (this.#id === undefined) {
+          // Nothing else to clear: no ID, and no data line before this one.
+          const type = this.#type
+          this.#type = undefined
+          this.#onEvent?.({ id: undefined, event: type, data: value })
+        } else {
+          // Through #dispatch(), which calls onId first.
+          this.#data = value
+          this.#dataLines = 1
+          this.#dispatch()
+        }
+        if (this.#terminated) return
+        pos = end + 2
+        continue
+      } else {
+        this.#line(text, start, lineEnd)
+      }
+      if (this.#stopped()) return
+      pos = this.#after(chunk, end)
     }
-    if (this.#pending.length !== 0) {
-      this.#continueLine(chunk)
-    } else if (chunk.length <= SHORT_FEED) {
-      this.#shortFeed(chunk)
-    } else {
-      const cr = chunk.indexOf('\r')
-      this.#endFeed(chunk, cr === -1 ? this.#parseLF(chunk, 0, chunk.indexOf('\n'), true) : this.#parse(chunk, 0, cr, false))
+    if (continues) {
+      if (!this.#extendLine(chunk)) return
+    } else if (pos < chunk.length) {
+      this.#keepIncomplete(chunk, pos)
     }
+    if (this.#pastLimit(this.#pending.length)) this.#overflow()
   }
 
   /** @param {{ consume?: boolean }} [options] */
@@ -109,315 +173,117 @@ class StringParser {
     if (options?.consume && this.#pending.length !== 0) {
       // eventsource-parser parses the incomplete line as if it had ended, without checking
       // maxBufferSize: its fields take effect, and the reset below forgets the event.
-      const line = this.#pending.join('')
-      this.#line(line, 0, line.length)
+      const text = this.#pending.join('')
+      this.#line(text, 0, text.length)
     }
     this.#resets++
     this.#boundary = BOM_PENDING
     this.#bomPrefix = ''
-    this.#dropLine()
+    this.#pending.clear()
     this.#terminated = false
     this.#clearEvent()
   }
 
-  // Parses the lines of `text` from `pos`; returns where the incomplete line after them starts, or -1
-  // when parsing stopped (an overflow). `cr` is the index of the first CR at or after `pos` (-1: none);
-  // `crFree` says whether the feed has none at all, which decides one of eventsource-parser's limit
-  // checks (see #parseLF). Nothing after the loops needs type feedback: a loop that V8 compiles while it runs
-  // (on-stack replacement), on the first long feed, would otherwise leave with a deoptimization, and the compiled loop
-  // is kept and reused, deoptimizing at each exit (seen on Node 24, on tiny events). The caller finishes the feed.
-  #parse (text, pos, cr, crFree) {
-    if (cr === -1) return this.#parseLF(text, pos, text.indexOf('\n', pos), crFree)
-    const length = text.length
-    let lf = text.indexOf('\n', pos)
-    for (;;) {
-      let end
-      if (lf !== -1 && (cr === -1 || lf < cr)) end = lf
-      else if (cr !== -1) end = cr
-      else break
-      if (end === pos) {
-        this.#dispatch()
-      } else {
-        this.#line(text, pos, end)
-      }
-      if (this.#stopped()) return -1
-      pos = end + 1
-      if (end === lf) {
-        lf = text.indexOf('\n', pos)
-      } else if (pos === length) {
-        // A CR that ends the feed: its line is parsed; an LF at the start of the next is its CRLF.
-        this.#boundary |= SKIP_LF
-        break
-      } else {
-        if (text.charCodeAt(pos) === LF) pos++
-        cr = text.indexOf('\r', pos)
-        if (lf !== -1 && lf < pos) lf = text.indexOf('\n', pos)
-      }
+  // Where the line that ends at `i` of `text` is followed: past the LF of a CRLF; a CR that ends the feed
+  // takes an LF that starts the next one with it.
+  #after (text, i) {
+    if (text.charCodeAt(i++) === CR) {
+      if (i === text.length) this.#boundary |= SKIP_LF
+      else if (text.charCodeAt(i) === LF) i++
     }
-    return pos
+    return i
   }
 
-  // #parse for text with no CR from `pos`: no CR bookkeeping. `lf` is the index of the first LF at or
-  // after `pos` (-1: none), which the caller has found.
-  #parseLF (text, pos, lf, crFree) {
-    const length = text.length
-    while (lf !== -1) {
-      if (lf === pos) {
-        this.#dispatch()
-        if (this.#terminated) return -1
-      } else if (isDataField(text, pos)) {
-        const value = text.slice(text.charCodeAt(pos + 5) === SPACE ? pos + 6 : pos + 5, lf)
-        if (this.#dataLines === 0 && text.charCodeAt(lf + 1) === LF && crFree) {
-          if (this.#id === undefined) {
-            const type = this.#type
-            if (type !== undefined) this.#type = undefined
-            this.#onEvent({ id: undefined, event: type, data: value })
-          } else {
-            this.#dispatchData(value)
-          }
-          if (this.#terminated) return -1
-          pos = lf + 2
-          lf = pos < length ? text.indexOf('\n', pos) : -1
-          continue
-        }
-        this.#addData(value)
-        if (this.#pastLimit(0)) {
-          this.#overflow()
-          return -1
-        }
-      } else if (isEventField(text, pos)) {
-        const value = text.slice(text.charCodeAt(pos + 6) === SPACE ? pos + 7 : pos + 6, lf)
-        this.#type = value === '' ? undefined : value
-      } else if (isIdField(text, pos)) {
-        const value = text.slice(text.charCodeAt(pos + 3) === SPACE ? pos + 4 : pos + 3, lf)
-        if (isAcceptedId(value)) this.#id = value
-      } else {
-        this.#otherLine(text, pos, lf)
-        if (this.#stopped()) return -1
-      }
-      pos = lf + 1
-      lf = text.indexOf('\n', pos)
-    }
-    return pos
-  }
-
-  // The end of a feed parsed up to `pos` (-1: it stopped): what follows the last line end is kept,
-  // and eventsource-parser's check of what is buffered.
-  #endFeed (text, pos) {
-    if (pos === -1) return
-    if (pos < text.length) this.#keepIncomplete(text, pos)
-    if (this.#pastLimit(this.#pending.length)) this.#overflow()
-  }
-
-  // A feed of at most SHORT_FEED characters with no line pending: one pass over its units tells where
-  // its first LF and its first CR are, which #parseLF and #parse would otherwise search for.
-  #shortFeed (chunk) {
-    let cr = -1
-    let lf = -1
-    for (let i = 0; i < chunk.length; i++) {
-      const code = chunk.charCodeAt(i)
-      if (code === CR) {
-        cr = i
-        break
-      }
-      if (code === LF && lf === -1) lf = i
-    }
-    if (cr !== -1) {
-      this.#endFeed(chunk, this.#parse(chunk, 0, cr, false))
-    } else if (lf !== -1) {
-      this.#endFeed(chunk, this.#parseLF(chunk, 0, lf, true))
-    } else if (chunk !== '') {
-      this.#keepIncomplete(chunk, 0)
-      if (this.#pastLimit(this.#pending.length)) this.#overflow()
-    }
-  }
-
-  // A feed while a line is pending: either more of it, or its end and whatever follows.
-  #continueLine (chunk) {
-    const length = chunk.length
-    let lf = -1
-    let cr = -1
-    if (length <= SHORT_FEED) {
-      for (let i = 0; i < length; i++) {
-        const code = chunk.charCodeAt(i)
-        if (code <= CR) {
-          if (code === LF) {
-            if (lf === -1) lf = i
-          } else if (code === CR) {
-            cr = i
-            break
-          }
-        }
-      }
-    } else {
-      lf = chunk.indexOf('\n')
-      cr = chunk.indexOf('\r')
-    }
-    if (lf === -1 && cr === -1) {
-      this.#extendLine(chunk)
-      return
-    }
-    const end = lf !== -1 && (cr === -1 || lf < cr) ? lf : cr
-    // Join the line once: its pieces and the start of this feed; the rest of the feed stays as it is.
-    const line = this.#pending.join(end === 0 ? '' : chunk.slice(0, end))
-    const crFree = cr === -1
-    let pos = end + 1
-    if (crFree && this.#dataLines === 0 && chunk.charCodeAt(pos) === LF && isDataField(line, 0)) {
-      // The one-line event of #parse, cut in two.
-      this.#dispatchData(line.slice(line.charCodeAt(5) === SPACE ? 6 : 5))
-      if (this.#terminated) return
-      pos++
-    } else {
-      this.#line(line, 0, line.length)
-      if (this.#stopped()) return
-      if (end === cr) {
-        if (pos === length) {
-          this.#boundary |= SKIP_LF
-          cr = -1
-        } else {
-          if (chunk.charCodeAt(pos) === LF) pos++
-          cr = chunk.indexOf('\r', pos)
-        }
-      }
-    }
-    this.#endFeed(chunk, this.#parse(chunk, pos, cr, crFree))
-  }
-
-  // More of the incomplete line, without its end: kept as one more piece, unless eventsource-parser
-  // would drop the line here (its head can no longer become a field).
+  // More of the incomplete line, without its end: kept as one more piece, unless eventsource-parser would
+  // drop the line here (its head can no longer become a field).
   #extendLine (chunk) {
-    const had = this.#pending.length
-    if (had < FIELD_HEAD && this.#lineKind !== COMMENT) {
-      const stop = FIELD_HEAD - had < chunk.length ? FIELD_HEAD - had : chunk.length
-      for (let i = 0; i < stop; i++) {
-        if (!continuesField(this.#lineKind, had + i, chunk.charCodeAt(i))) {
-          this.#dropLine()
-          this.#boundary |= SKIP_LINE
-          return
-        }
-      }
+    const kind = this.#lineKind
+    if (kind !== COMMENT && !headFits(kind, this.#pending.length, chunk, 0)) {
+      this.#pending.clear()
+      this.#boundary |= SKIP_LINE
+      return false
     }
     this.#pending.add(chunk)
-    if (this.#pastLimit(this.#pending.length)) this.#overflow()
+    return true
   }
 
-  // What follows the last line end of a feed, from `pos`: kept if it may become a field (or a comment
-  // that onComment wants), else dropped up to its end.
+  // What follows the last line end of a feed, from `pos`: kept if it may become a field (or a comment that
+  // onComment wants), else dropped up to its end.
   #keepIncomplete (text, pos) {
     const first = text.charCodeAt(pos)
-    let kind = COMMENT
-    if (first !== COLON) {
-      kind = fieldStartingWith(first)
-      const stop = text.length - pos < FIELD_HEAD ? text.length - pos : FIELD_HEAD
-      let i = 1
-      if (kind !== FIELD_UNKNOWN) {
-        while (i < stop && continuesField(kind, i, text.charCodeAt(pos + i))) i++
-      }
-      if (kind === FIELD_UNKNOWN || i < stop) {
-        this.#boundary |= SKIP_LINE
-        return
-      }
-    } else if (this.#onComment === null) {
+    const kind = first === COLON ? COMMENT : fieldStartingWith(first)
+    const dropped = kind === COMMENT
+      ? this.#onComment === undefined
+      : kind === FIELD_UNKNOWN || !headFits(kind, 1, text, pos + 1)
+    if (dropped) {
       this.#boundary |= SKIP_LINE
-      return
+    } else {
+      this.#pending.start(pos === 0 ? text : text.slice(pos))
+      this.#lineKind = kind
     }
-    this.#pending.start(pos === 0 ? text : text.slice(pos))
-    this.#lineKind = kind
   }
 
-  #dropLine () {
-    this.#pending.clear()
-  }
-
-  // Out of line: the start of a stream (the BOM), a line being dropped, a CR that ended the last feed.
-  // Returns what is left of `chunk` to parse ('' for nothing).
+  // Out of line: the start of a stream (the BOM, maybe split), a line being dropped, a CR that ended the
+  // last feed. Returns what is left of `chunk` to parse ('' for nothing).
   #crossBoundary (chunk) {
-    if ((this.#boundary & BOM_PENDING) !== 0) {
+    if (this.#boundary & BOM_PENDING) {
       // Wait while the stream so far may still be a BOM read as Latin-1, then drop one BOM.
       chunk = this.#bomPrefix + chunk
-      if (chunk === '' || chunk === '\xEF' || chunk === '\xEF\xBB') {
+      if ('\xEF\xBB'.startsWith(chunk)) {
         this.#bomPrefix = chunk
         return ''
       }
       this.#bomPrefix = ''
       this.#boundary &= ~BOM_PENDING
-      if (chunk.charCodeAt(0) === 0xfeff) chunk = chunk.slice(1)
-      else if (chunk.startsWith('\xEF\xBB\xBF')) chunk = chunk.slice(3)
+      chunk = chunk.replace(/^(?:\uFEFF|\xEF\xBB\xBF)/, '')
     }
     if (chunk === '' || this.#boundary === 0) return chunk
-    if ((this.#boundary & SKIP_LF) !== 0) {
+    if (this.#boundary & SKIP_LF) {
       this.#boundary &= ~SKIP_LF
       return chunk.charCodeAt(0) === LF ? chunk.slice(1) : chunk
     }
     // SKIP_LINE: drop up to the first line end.
-    const lf = chunk.indexOf('\n')
-    const cr = chunk.indexOf('\r')
-    if (lf === -1 && cr === -1) return ''
+    const end = chunk.search(/[\r\n]/)
+    if (end === -1) return ''
     this.#boundary &= ~SKIP_LINE
-    if (lf === -1 || (cr !== -1 && cr < lf)) {
-      if (cr === chunk.length - 1) {
-        this.#boundary |= SKIP_LF
-        return ''
-      }
-      return chunk.slice(chunk.charCodeAt(cr + 1) === LF ? cr + 2 : cr + 1)
-    }
-    return chunk.slice(lf + 1)
+    return chunk.slice(this.#after(chunk, end))
   }
 
-  // Any line but a blank one: the common fields first, as #parse reads them.
+  // A line [start, end) of `text` that is not blank: a comment, or a field whose name ends at the first
+  // colon (the whole line without one: a name alone has an empty value) and whose value follows it.
   #line (text, start, end) {
-    if (isDataField(text, start)) {
-      this.#addData(text.slice(text.charCodeAt(start + 5) === SPACE ? start + 6 : start + 5, end))
-    } else if (isEventField(text, start)) {
-      const value = text.slice(text.charCodeAt(start + 6) === SPACE ? start + 7 : start + 6, end)
-      this.#type = value === '' ? undefined : value
-    } else if (isIdField(text, start)) {
-      const value = text.slice(text.charCodeAt(start + 3) === SPACE ? start + 4 : start + 3, end)
-      if (isAcceptedId(value)) this.#id = value
-    } else {
-      this.#otherLine(text, start, end)
-    }
-  }
-
-  // Any other line: a comment, or a field, its name ending at the first colon. (`data:`, `event:` and
-  // `id:` were read before: of those three, only a name alone, with an empty value, comes here.)
-  #otherLine (text, start, end) {
     const first = text.charCodeAt(start)
     if (first === COLON) {
-      if (this.#onComment !== null) this.#onComment(text.slice(text.charCodeAt(start + 1) === SPACE ? start + 2 : start + 1, end))
+      if (this.#onComment !== undefined) this.#onComment(valueOf(text, start, end))
       return
     }
     const kind = fieldStartingWith(first)
     if (kind === FIELD_UNKNOWN || !isField(text, start, end, kind)) {
-      this.#unknownField(text, start, end)
-    } else if (kind === FIELD_RETRY) {
-      // After the name and its colon, one leading space removed.
-      let valueStart = start + 6
-      if (valueStart < end && text.charCodeAt(valueStart) === SPACE) valueStart++
-      const value = valueStart < end ? text.slice(valueStart, end) : ''
-      const ms = retryValue(value)
-      if (ms !== -1) {
-        if (this.#onRetry !== null) this.#onRetry(ms)
-      } else if (this.#onError !== null) {
-        this.#onError(invalidRetryError(value, text.slice(start, end)))
+      this.#onError?.(unknownFieldError(text.slice(start, end)))
+      return
+    }
+    const value = valueOf(text, start + FIELD_CODES[kind].length, end)
+    if (kind === FIELD_DATA) {
+      // "Append the field value to the data buffer", its head and rope kept as field-rules.js, joinTail() says.
+      const lines = this.#dataLines++
+      this.#data = appendData(this.#data, lines, value)
+      if (lines % TAIL_LINES === TAIL_LINES - 1) {
+        this.#head = joinTail(this.#head, this.#data)
+        this.#data = ''
       }
-    } else if (kind === FIELD_DATA) {
-      this.#addData('')
     } else if (kind === FIELD_EVENT) {
-      this.#type = undefined
-    } else {
-      this.#id = ''
+      this.#type = value === '' ? undefined : value
+    } else if (kind === FIELD_RETRY) {
+      const ms = retryValue(value)
+      if (ms !== -1) this.#onRetry?.(ms)
+      else this.#onError?.(invalidRetryError(value, text.slice(start, end)))
+    } else if (isAcceptedId(value)) {
+      this.#id = value
     }
   }
 
-  // eventsource-parser's report of a field the standard ignores: the name up to the first colon
-  // (the whole line without one), the value after it, and the line.
-  #unknownField (text, start, end) {
-    if (this.#onError !== null) this.#onError(unknownFieldError(text.slice(start, end)))
-  }
-
-  // The blank line: onId when the block set an ID, then the event when it had data, unless onId
-  // called reset(). The event is cleared first: a callback finds the parser ready for the next one.
+  // The blank line: onId when the block set an ID, then the event when it had data, unless onId called
+  // reset(). The event is cleared first: a callback finds the parser ready for the next one.
   #dispatch () {
     const id = this.#id
     const lines = this.#dataLines
@@ -428,27 +294,12 @@ class StringParser {
     const type = this.#type
     const data = this.#head + this.#data
     this.#clearEvent()
-    if (id !== undefined && this.#onId !== null) {
+    if (id !== undefined && this.#onId !== undefined) {
       const resets = this.#resets
       this.#onId(id)
       if (this.#resets !== resets) return
     }
-    if (lines !== 0) this.#onEvent({ id, event: type, data })
-  }
-
-  // A first data line with its blank line right after it.
-  #dispatchData (value) {
-    if (this.#id !== undefined) {
-      // Through #dispatch, which calls onId first.
-      this.#data = value
-      this.#dataLines = 1
-      this.#dispatch()
-      return
-    }
-    // Nothing else to clear: no ID, and no data line before this one.
-    const type = this.#type
-    if (type !== undefined) this.#type = undefined
-    this.#onEvent({ id: undefined, event: type, data: value })
+    if (lines !== 0) this.#onEvent?.({ id, event: type, data })
   }
 
   #clearEvent () {
@@ -459,17 +310,8 @@ class StringParser {
     this.#dataLines = 0
   }
 
-  // "Append the field value to the data buffer", its head and rope kept as lib/parser/field-rules.js, joinTail() says.
-  #addData (value) {
-    const lines = this.#dataLines++
-    this.#data = appendData(this.#data, lines, value)
-    if (lines % TAIL_LINES !== TAIL_LINES - 1) return
-    this.#head = joinTail(this.#head, this.#data)
-    this.#data = ''
-  }
-
-  // After a line that may have made a callback: whether parsing stops here, because the data buffer
-  // is past the limit now, or because a feed() from the callback went past it.
+  // After a line that may have made a callback: whether parsing stops here, because the data buffer is past
+  // the limit now, or because a feed() from the callback went past it.
   #stopped () {
     if (this.#terminated) return true
     if (!this.#pastLimit(0)) return false
@@ -477,23 +319,21 @@ class StringParser {
     return true
   }
 
-  // Whether the data buffer and `pending` more characters are past maxBufferSize. Without a limit (or with Infinity,
-  // which no length passes) no length is read: the data buffer's strings are of any of V8's kinds (flat, joined,
-  // sliced; one- or two-byte), so a `.length` on them meets more hidden classes than an inline cache keeps, and goes
-  // megamorphic: a stub-cache probe per data line, and a miss into the runtime after every full GC, which empties the
-  // stub cache (measured on UTF-8 text in one 64 KiB feed).
-  #pastLimit (pending) {
-    return this.#maxBufferSize !== Infinity && pending + this.#head.length + this.#data.length > this.#maxBufferSize
+  // Whether the data buffer and `more` characters are past maxBufferSize. Without a limit no length is read:
+  // the data buffer's strings are of any of V8's kinds (flat, joined, sliced; one- or two-byte), so a
+  // `.length` on them meets more hidden classes than an inline cache keeps, and goes megamorphic.
+  #pastLimit (more) {
+    return this.#maxBufferSize !== Infinity && more + this.#head.length + this.#data.length > this.#maxBufferSize
   }
 
   // Past maxBufferSize: what is buffered is dropped, and feed() throws until reset().
   #overflow () {
     this.#terminated = true
-    this.#dropLine()
+    this.#pending.clear()
     this.#clearEvent()
     // A BOM may still come; a line being dropped and a CR's LF are forgotten.
     this.#boundary &= BOM_PENDING
-    if (this.#onError !== null) this.#onError(overflowError(this.#maxBufferSize))
+    this.#onError?.(overflowError(this.#maxBufferSize))
   }
 }
 

@@ -117,3 +117,21 @@ t.test('the entry points, under require and import', async (t) => {
     oneParseError: true
   })
 })
+
+t.test('a bad option throws from the constructor, with Node\'s codes and a stack that starts at the caller', async (t) => {
+  const cases = [
+    [{ maxBufferSize: -1 }, { name: 'RangeError', code: 'ERR_OUT_OF_RANGE' }],
+    [{ maxBufferSize: '1' }, { name: 'TypeError', code: 'ERR_INVALID_ARG_TYPE' }],
+    [{ onRetry: 1 }, { name: 'TypeError', code: 'ERR_INVALID_ARG_TYPE' }]
+  ]
+  for (const [options, expected] of cases) {
+    let error = null
+    try {
+      new EventSourceParserStream(options) // eslint-disable-line no-new
+    } catch (err) {
+      error = err
+    }
+    t.match(error, expected, JSON.stringify(options))
+    t.match(error.stack.split('\n')[1], /parser-drop-in-stream\.test\.cjs/, 'the first frame is this file\'s')
+  }
+})
