@@ -21,8 +21,8 @@
 // makes parsers one after another.
 //
 // Two of eventsource-parser's rules look like optimisations but decide what a caller sees, and are kept:
-// - a first `data:` line with its blank line right after it, in a feed without CR, is dispatched without
-//   the limit check that follows every other line (`crFree` below);
+// - a first `data:` line with its blank line right after it, in a feed without CR (or without a limit), is
+//   dispatched without the limit check that follows every other line (`direct` below);
 // - an incomplete line is dropped as soon as its first characters show it cannot become a field.
 
 import { LF, CR, SPACE, COLON } from '../../constants.js'
@@ -64,6 +64,15 @@ function headFits (kind, had, text, from) {
 function valueOf (text, from, end) {
   if (++from < end && text.charCodeAt(from) === SPACE) from++
   return from < end ? text.slice(from, end) : ''
+}
+
+// Where the line after the line end at `end` of `text` ends, if that line is blank; else -1 (also when
+// `end` is a CR that ends the feed: its line end may be a CRLF).
+function blankAfter (text, end, crFree) {
+  let next = end + 1
+  if (!crFree && text.charCodeAt(end) === CR && text.charCodeAt(next) === LF) next++
+  const code = text.charCodeAt(next)
+  return code === LF || code === CR ? next : -1
 }
 
 class StringParser {
@@ -114,7 +123,10 @@ class StringParser {
     // passed it: each character is searched at most once for each.
     let lf = chunk.indexOf('\n')
     let cr = chunk.indexOf('\r')
+    // Whether the one-line event may skip the limit check: in a feed without CR, as eventsource-parser does,
+    // and wherever there is no limit to check.
     const crFree = cr === -1
+    const direct = crFree || this.#maxBufferSize === Infinity
     // Whether the first line end of this feed ends the incomplete line of earlier feeds.
     let continues = this.#pending.length !== 0
     let pos = 0
@@ -134,9 +146,11 @@ class StringParser {
         start = 0
         lineEnd = text.length
       }
+      let next
       if (lineEnd === start) {
         this.#dispatch()
-      } else if (crFree && this.#dataLines === 0 && chunk.charCodeAt(end + 1) === LF && isDataField(text, start)) {
+      } else if (direct && this.#dataLines === 0 && (next = blankAfter(chunk, end, crFree)) !== -1 &&
+        isDataField(text, start)) {
         // The one-line event (a first data line, its blank line right after it): dispatched from here, and
         // the limit is not checked before, as eventsource-parser does in a feed without CR.
         const value = valueOf(text, start + 4, lineEnd)
@@ -152,7 +166,7 @@ class StringParser {
           this.#dispatch()
         }
         if (this.#terminated) return
-        pos = end + 2
+        pos = crFree ? next + 1 : this.#after(chunk, next)
         continue
       } else {
         this.#line(text, start, lineEnd)
