@@ -130,7 +130,7 @@ class StringParser {
     // Whether the first line end of this feed ends the incomplete line of earlier feeds.
     let continues = this.#pending.length !== 0
     let pos = 0
-    for (;;) {
+    while (pos < chunk.length) {
       if (lf !== -1 && lf < pos) lf = chunk.indexOf('\n', pos)
       if (cr !== -1 && cr < pos) cr = chunk.indexOf('\r', pos)
       const end = cr === -1 || (lf !== -1 && lf < cr) ? lf : cr
