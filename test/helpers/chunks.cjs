@@ -136,4 +136,31 @@ function describeSizes (chunks) {
   return runs.map(([size, n]) => n === 1 ? String(size) : `${size}x${n}`).join(' + ')
 }
 
-module.exports = { toBytes, split, splitString, cutSets, everySplit, sizeCuts, randomCuts, randomSplit, describeBytes, describeSizes }
+/**
+ * What a parser that joined its incomplete line with each new piece (pending + piece) would copy, in
+ * units of the pieces' length (bytes or characters): the bound a linear parser must stay far below.
+ * @param {ArrayLike<unknown>[]} pieces chunks or feeds, in order
+ */
+function quadraticCopies (pieces) {
+  let copied = 0
+  let pending = 0
+  for (const piece of pieces) {
+    copied += pending + piece.length
+    pending += piece.length
+  }
+  return copied
+}
+
+module.exports = {
+  toBytes,
+  split,
+  splitString,
+  cutSets,
+  everySplit,
+  sizeCuts,
+  randomCuts,
+  randomSplit,
+  describeBytes,
+  describeSizes,
+  quadraticCopies
+}

@@ -14,7 +14,9 @@ module.exports = {
   ...require('./dispatcher.cjs'), // countingDispatcher, loopbackLookup
   ...require('./fake-clock.cjs'), // fakeClock, withFakeTimers, stamped, stepThrough
   ...require('./prng.cjs'), // prng
-  ...require('./chunks.cjs'), // toBytes, split, splitString, cutSets, everySplit, sizeCuts, randomCuts, randomSplit, describeBytes, describeSizes
+  // toBytes, split, splitString, cutSets, everySplit, sizeCuts, randomCuts, randomSplit, describeBytes,
+  // describeSizes, quadraticCopies
+  ...require('./chunks.cjs'),
   ...require('./parse.cjs'), // recordingParser, parseAll, parseStreams, feedStrings
   ...require('./reference.cjs'), // reference
   ...require('./errors.cjs'), // catchError, checkError, throwsError

@@ -9,7 +9,7 @@
 const t = require('tap')
 const { Buffer } = require('node:buffer')
 const { EventSourceParser } = require('../..')
-const { prng, randomSplit } = require('../helpers/index.cjs')
+const { prng, randomSplit, quadraticCopies } = require('../helpers/index.cjs')
 const { meterByteWork: meter } = require('../helpers/byte-meter.cjs')
 const { meterStringWork: meterStrings } = require('../helpers/string-meter.cjs')
 
@@ -78,12 +78,7 @@ t.test('a 256 KiB data line dripped in 1-8 byte slices costs linear copying', as
   t.ok(counts.copied <= FACTOR * input.length, `copied ${counts.copied} bytes for ${input.length}`)
   t.ok(counts.allocated <= FACTOR * input.length, `allocated ${counts.allocated} bytes for ${input.length}`)
   // Quadratic appending would copy the pending prefix at every write.
-  let quadratic = 0
-  let pending = 0
-  for (const chunk of chunks) {
-    quadratic += pending + chunk.length
-    pending += chunk.length
-  }
+  const quadratic = quadraticCopies(chunks)
   t.ok(quadratic > 1000 * FACTOR * input.length, `pending + chunk would copy ${quadratic} bytes`)
 })
 

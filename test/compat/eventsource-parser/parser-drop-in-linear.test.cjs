@@ -12,7 +12,7 @@
 
 const t = require('tap')
 const { createParser } = require('../../../lib/entries/parser.js')
-const { prng, randomCuts, splitString, sizeCuts } = require('../../helpers/index.cjs')
+const { prng, randomCuts, splitString, sizeCuts, quadraticCopies } = require('../../helpers/index.cjs')
 const { meterStringWork: meter } = require('../../helpers/string-meter.cjs')
 
 // The methods metered, to check afterwards that each was put back.
@@ -82,12 +82,7 @@ t.test('a 256 KiB data line dripped in 1-8 character feeds costs linear work', a
   t.same(events, [value])
   linear(t, counts, input.length, FACTOR)
   // Joining the incomplete line with each feed would copy it once per feed.
-  let quadratic = 0
-  let pending = 0
-  for (const feed of feeds) {
-    quadratic += pending + feed.length
-    pending += feed.length
-  }
+  const quadratic = quadraticCopies(feeds)
   t.ok(quadratic > 1000 * FACTOR * input.length, `pending + feed would copy ${quadratic} characters`)
 })
 
