@@ -1,6 +1,6 @@
-// `whatwg-eventsource/extensions`: makes every extension of the EventSourceInit dictionary (and
-// `for await`) available where a build leaves them out, browsers' and workers' (lib/extension-registry.js
-// says how). Loaded once, for its effect; it exports nothing. On Node, Bun and Deno every extension is
-// there already, and this does nothing more.
+// `whatwg-eventsource/extensions` on Node, Bun and Deno: the EventSource with every extension of the
+// EventSourceInit dictionary and `for await`, which here is the main entry's (./node-eventsource.js). The
+// entry exists for code shared with browsers, where the main entry's EventSource is the standard's alone
+// (./extensions.browser.js).
 
-import '../eventsource/extensions-all.js'
+export { EventSource } from './node-eventsource.js'

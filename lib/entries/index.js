@@ -1,7 +1,7 @@
 // `whatwg-eventsource` on Node, Bun and Deno (package.json's exports map, every condition but `browser`
 // and `worker`): the EventSource, its error event, the byte parser and the parser's two streams.
 
-import { EventSource } from '../eventsource/eventsource.js'
+import { EventSource } from './node-eventsource.js'
 import { EventSourceErrorEvent } from '../eventsource/error-event.js'
 import { EventSourceParser } from '../parser/event-source-parser.js'
 import { EventSourceStream } from '../parser/node-stream.js'

@@ -8,7 +8,7 @@ import { declare } from './error-class.js'
 const codes = declare({
   ERR_EVENTSOURCE_EXTENSION_NOT_LOADED: [1, TypeError, null, (member) =>
     `${member} is an extension of whatwg-eventsource, not part of this build: ` +
-    "import 'whatwg-eventsource/extensions' once, before using it"]
+    "the EventSource of 'whatwg-eventsource/extensions' has it"]
 })
 
 export { codes }

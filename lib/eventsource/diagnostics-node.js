@@ -8,7 +8,7 @@
 import {
   createChannel, connectChannel, openChannel, messageChannel, errorChannel, closeChannel, tracingAttempts,
   traceAttemptStart, traceAttemptEnd
-} from '#channels'
+} from '../platform/channels-node.js'
 import { displayHref } from '../transport/url.js'
 import { OPEN } from '../constants.js'
 

@@ -3,13 +3,15 @@
 // https://html.spec.whatwg.org/multipage/server-sent-events.html#sse-processing-model
 //
 // This file holds the standard's state machine (readyState, announce, reestablish, fail) and the
-// dispatch of events, and nothing else. Around it, in this folder: the init dictionary (init.js), the
-// task queue that runs each event in a task of its own (task-queue.js), every retry decision
-// (reconnect-policy.js), `for await` (message-iterator.js), the error event (error-event.js) and what is
-// published on diagnostics_channel (diagnostics-node.js). Each attempt is a request (lib/transport/request.js)
-// sent by a transport (lib/transport/transport-node.js), which reports to the source's internals; the
-// body's bytes go to an EventSourceParser (lib/parser/parser.js, through source-parser.js), whose events
-// come back here as tasks.
+// dispatch of events, and nothing else. The parts around it are given by the entry point that builds the
+// class (defineEventSource(), from lib/entries/node-eventsource.js, web-eventsource.js and
+// web-extended-eventsource.js): how the init dictionary resolves (init.js, and init-extensions.js for the
+// extensions), the task queue that runs each event in a task of its own (task-queue.js), every retry
+// decision (reconnect.js, or reconnect-policy.js), the request of each attempt (lib/transport/request.js),
+// the transport that sends it (lib/transport/transport-node.js or transport-web.js), `for await`
+// (message-iterator.js) and what is published on diagnostics_channel (diagnostics-node.js). The transport
+// reports to the source's internals; the body's bytes go to an EventSourceParser (lib/parser/parser.js,
+// through source-parser.js), whose events come back here as tasks.
 // With no extension in the init, every step is the standard's.
 
 import { unshared } from '../parser/unshared-string.js'
@@ -18,487 +20,516 @@ import {
 } from '../constants.js'
 import { fromCallerOf } from '../errors/error-class.js'
 import { codes } from '../errors/connection.js'
+import { codes as extensionCodes } from '../errors/extensions.js'
 import { defineInterface, parseUrl } from './webidl.js'
-import { resolveInit } from './init.js'
-import { nextAttempt } from './reconnect.js'
 import { SourceParser } from './source-parser.js'
-import { TaskQueue } from './task-queue.js'
-import { SourceDiagnostics } from '#diagnostics' // diagnostics-node.js; diagnostics-web.js, doing nothing, in browsers
 import { messageEventClass, eventOrigin } from './message-event.js'
-import { standardRequest } from '../transport/request.js'
 import { mimeEssence } from '../transport/response-headers.js'
 import { displayHref } from '../transport/url.js'
-import { createAttempt } from '#transport' // transport-node.js on Node, Bun and Deno; transport-web.js elsewhere
 import { releaseHandlerMap } from '#listeners' // lib/platform/listeners-node.js; listeners-web.js in browsers
-// `for await` and the request's extensions are found through the registry (lib/extension-registry.js), so
-// that a browser build without them leaves them out.
-import { extension, loadedExtension } from '#extensions'
 const {
   ERR_EVENTSOURCE_BAD_CONTENT_TYPE, ERR_EVENTSOURCE_BAD_STATUS, ERR_EVENTSOURCE_REQUEST_INIT,
   ERR_EVENTSOURCE_STREAM_ENDED
 } = codes
+const { ERR_EVENTSOURCE_EXTENSION_NOT_LOADED } = extensionCodes
 
 // The default reconnection time: "a user-agent-defined value, probably in the region of a few
 // seconds". Chromium and Node's built-in use 3 s (Firefox 5 s).
 const DEFAULT_RECONNECTION_TIME = 3000
 
-// Set in the class's static block, where the private names are in scope.
-let hasEventSourceBrand
-let handlerSlots
-let parserCallbacks
+/**
+ * What an entry point builds an EventSource from: every part that differs from one build to another.
+ * @typedef {object} EventSourceParts
+ * @property {(dict: unknown) => object} resolveInit the constructor's dictionary, resolved
+ *   (lib/eventsource/init.js, createInitResolver)
+ * @property {typeof import('./task-queue.js').TaskQueue} TaskQueue runs the source's tasks
+ * @property {(init: object, error: Error, failsConnection: boolean, counts: object, method: string)
+ *   => Error | number} nextAttempt the decision after a failure: the delay before the next attempt, or the
+ *   error to fail the connection with (lib/eventsource/reconnect.js; reconnect-policy.js's decide)
+ * @property {(init: object, target: object) => object | Promise<object>} buildRequest the request of an
+ *   attempt (lib/transport/request.js: standardRequest, or buildRequest with the extensions)
+ * @property {((error: Error, headers: object | null) => object) | null} previousAttempt what init.request
+ *   is told of the attempt before (lib/transport/request.js); null in a build without init.request
+ * @property {{ createAttempt: Function, maxEventSize: (transport: object) => number | undefined }} transport
+ *   what sends each request (lib/transport/transport-node.js, transport-web.js)
+ * @property {{ MessageIterators: Function, finishedIterator: Function } | null} iterators `for await`
+ *   (lib/eventsource/message-iterator.js); null in a build without it
+ * @property {Function} Diagnostics what a source counts and publishes (lib/eventsource/diagnostics-node.js;
+ *   diagnostics-web.js, doing nothing)
+ */
 
-function brandCheck (object) {
-  if (object === null || typeof object !== 'object' || !hasEventSourceBrand(object)) {
-    throw new TypeError('Illegal invocation: the receiver is not an EventSource')
+/**
+ * The EventSource class of a build.
+ * @param {EventSourceParts} parts
+ */
+function defineEventSource (parts) {
+  const { resolveInit, TaskQueue, nextAttempt, buildRequest, previousAttempt, transport, iterators } = parts
+  const SourceDiagnostics = parts.Diagnostics
+
+  // Set in the class's static block, where the private names are in scope.
+  let hasEventSourceBrand
+  let handlerSlots
+  let parserCallbacks
+
+  function brandCheck (object) {
+    if (object === null || typeof object !== 'object' || !hasEventSourceBrand(object)) {
+      throw new TypeError('Illegal invocation: the receiver is not an EventSource')
+    }
   }
-}
 
-class EventSource extends EventTarget {
-  #url
-  #readyState = CONNECTING
-  // Where requests go when not to the URL with the init's method: the final URL of the last redirected
-  // request (as in Chromium), with the method that request ended with (a redirect may have made it a
-  // GET without a body), as { url, method }; null until a response came from elsewhere.
-  #redirected = null
-  #init
-  #parser
-  // The current attempt (lib/transport/transport-node.js), from its request to its last report.
-  #connection = null
-  #timer = null
-  #reconnectionTime
-  // The origin of the final URL of the current response, for MessageEvent#origin.
-  #origin = ''
-  // Requests started, and attempts in a row that delivered no event (an `open` alone is not progress,
-  // or a server that answers and ends at once would reset the count forever).
-  #attempts = 0
-  #failures = 0
-  // For the reconnection policy: events the current attempt delivered; since when attempts have delivered none.
-  #attemptEvents = 0
-  #failingSince = 0
-  // For init.request: why the previous attempt ended; the last response's headers (only with one).
-  #previous = null
-  #responseHeaders = null
-  // The iterations of `for await` (lib/eventsource/message-iterator.js), once there is one.
-  #iterators = null
-  // Network chunks received, for the iterations' queues.
-  #chunks = 0
-  #onAbort = null
-  // The values of onopen, onmessage and onerror (lib/eventsource/webidl.js): fields rather than an array
-  // made at the first, which would cost a source that sets all three more than the fields do.
-  #onopen = undefined
-  #onmessage = undefined
-  #onerror = undefined
-  // What the source counts and publishes on diagnostics_channel (lib/eventsource/diagnostics-node.js).
-  #diagnostics
+  class EventSource extends EventTarget {
+    #url
+    #readyState = CONNECTING
+    // Where requests go when not to the URL with the init's method: the final URL of the last redirected
+    // request (as in Chromium), with the method that request ended with (a redirect may have made it a
+    // GET without a body), as { url, method }; null until a response came from elsewhere.
+    #redirected = null
+    #init
+    #parser
+    // The current attempt (lib/transport/transport-node.js), from its request to its last report.
+    #connection = null
+    #timer = null
+    #reconnectionTime
+    // The origin of the final URL of the current response, for MessageEvent#origin.
+    #origin = ''
+    // Requests started, and attempts in a row that delivered no event (an `open` alone is not progress,
+    // or a server that answers and ends at once would reset the count forever).
+    #attempts = 0
+    #failures = 0
+    // For the reconnection policy: events the current attempt delivered; since when attempts have delivered none.
+    #attemptEvents = 0
+    #failingSince = 0
+    // For init.request: why the previous attempt ended; the last response's headers (only with one).
+    #previous = null
+    #responseHeaders = null
+    // The iterations of `for await` (lib/eventsource/message-iterator.js), once there is one.
+    #iterators = null
+    // Network chunks received, for the iterations' queues.
+    #chunks = 0
+    #onAbort = null
+    // The values of onopen, onmessage and onerror (lib/eventsource/webidl.js): fields rather than an array
+    // made at the first, which would cost a source that sets all three more than the fields do.
+    #onopen = undefined
+    #onmessage = undefined
+    #onerror = undefined
+    // What the source counts and publishes on diagnostics_channel (lib/eventsource/diagnostics-node.js;
+    // nothing in browsers, lib/eventsource/diagnostics-web.js).
+    #diagnostics
 
-  // The source's side of its transport (the sink of lib/transport/transport-node.js), its task queue
-  // (a TaskQueue, whose runner it is) and its iterations: a class of its own, so that the public surface
-  // stays the standard's, declared where the private names are in scope. One small object per source,
-  // with shared methods: a closure per report would cost hundreds of bytes on every idle connection.
-  static #Internals = class EventSourceInternals extends TaskQueue {
-    #source
+    // The source's side of its transport (the sink of lib/transport/transport-node.js), its task queue
+    // (a TaskQueue, whose runner it is) and its iterations: a class of its own, so that the public surface
+    // stays the standard's, declared where the private names are in scope. One small object per source,
+    // with shared methods: a closure per report would cost hundreds of bytes on every idle connection.
+    static #Internals = class EventSourceInternals extends TaskQueue {
+      #source
 
-    constructor (source) {
-      super(source)
-      this.#source = source
+      constructor (source) {
+        super(source)
+        this.#source = source
+      }
+
+      // The transport's reports.
+      opened (response) { this.#source.#onOpen(response) }
+
+      // The last call of the socket-to-parser path: the parser's onEvent queues each event.
+      data (chunk) {
+        const source = this.#source
+        source.#chunks++
+        source.#diagnostics.received(chunk.length)
+        try {
+          source.#parser.write(chunk)
+        } catch (err) {
+          // Only the parser's own limit throws here: an event over maxEventSize fails the connection.
+          source.#onFail(err)
+        }
+      }
+
+      ended () { this.#source.#onEnd() }
+      networkError (error) { this.#source.#onNetworkError(error) }
+      failed (error) { this.#source.#onFail(error) }
+      // The body of a response the source does not take is read for its error (lib/transport/error-body.js).
+      refused (error) { this.#source.#onFail(error, TASK_REESTABLISH) }
+
+      // The task queue's.
+      get iterating () { return this.#source.#iterators !== null }
+
+      runTask (kind, a, b, c, listened) {
+        const source = this.#source
+        switch (kind) {
+          case TASK_MESSAGE: {
+            if (!listened) {
+              source.#diagnostics.message(a, b, c)
+              break
+            }
+            // HTML 9.2.6 "dispatch the event", step 7: the task that fires the MessageEvent, when someone
+            // listens (the task queue asks). Here rather than in a method of its own: one frame fewer on
+            // the path every event takes.
+            let type = a
+            let data = b
+            let lastEventId = c
+            // A queue that already spans many chunks gets strings of their own (lib/eventsource/message-iterator.js).
+            if (source.#iterators !== null && source.#iterators.keepsChunksBefore(source.#chunks)) {
+              type = unshared(type)
+              data = unshared(data)
+              lastEventId = unshared(lastEventId)
+            }
+            const MessageEvent = messageEventClass()
+            const event = new MessageEvent(type, data, source.#origin, lastEventId)
+            source.#diagnostics.message(type, data, lastEventId)
+            source.dispatchEvent(event)
+            if (source.#iterators !== null && source.#readyState !== CLOSED) {
+              source.#iterators.push(event, source.#chunks)
+            }
+            break
+          }
+          case TASK_ANNOUNCE: source.#announce(); break
+          case TASK_REESTABLISH: source.#reestablish(a, b === true); break
+          case TASK_FAIL: source.#failConnection(a); break
+          default: source.#end()
+        }
+      }
+
+      // The iterations': their queues pause and resume the connection, and leaving a loop closes the source.
+      pause () { this.#source.#connection?.pause() }
+      resume () { this.#source.#connection?.resume() }
+      close () { this.#source.close() }
     }
 
-    // The transport's reports.
-    opened (response) { this.#source.#onOpen(response) }
+    static {
+      hasEventSourceBrand = (object) => #url in object
+      handlerSlots = [
+        { type: 'open', get: (source) => source.#onopen, set: (source, value) => { source.#onopen = value } },
+        { type: 'message', get: (source) => source.#onmessage, set: (source, value) => { source.#onmessage = value } },
+        { type: 'error', get: (source) => source.#onerror, set: (source, value) => { source.#onerror = value } }
+      ]
+      // The parser's callbacks, shared by every source: `this` is the source's parser (./source-parser.js).
+      parserCallbacks = {
+        onEvent (type, data, lastEventId) {
+          const source = this.source
+          // An event is progress: the reconnection policy counts failures from here (see #failures).
+          source.#failures = 0
+          source.#attemptEvents++
+          // HTML 9.2.6 "dispatch the event", steps 4-6 done by the parser; step 7 queues a task.
+          if (source.#readyState !== CLOSED) source.#internals.push(TASK_MESSAGE, type, data, lastEventId)
+        },
+        onRetry (ms) {
+          this.source.#reconnectionTime = ms
+        }
+      }
+    }
 
-    // The last call of the socket-to-parser path: the parser's onEvent queues each event.
-    data (chunk) {
-      const source = this.#source
-      source.#chunks++
-      source.#diagnostics.received(chunk.length)
+    #internals = new EventSource.#Internals(this)
+
+    /**
+     * @param {string | URL} url
+     * @param {import('../../types').EventSourceInit} [eventSourceInitDict]
+     */
+    constructor (url, eventSourceInitDict = undefined) {
+      if (arguments.length === 0) {
+        throw new TypeError("Failed to construct 'EventSource': 1 argument required, but only 0 present.")
+      }
+      super()
+      releaseHandlerMap(this)
+      // WebIDL: url is a USVString, the dictionary a dictionary (undefined and null mean "empty").
+      const urlString = `${url}`
+      let init
       try {
-        source.#parser.write(chunk)
+        init = resolveInit(eventSourceInitDict)
       } catch (err) {
-        // Only the parser's own limit throws here: an event over maxEventSize fails the connection.
-        source.#onFail(err)
+        // A bad option's stack starts at the user's `new EventSource()`.
+        throw fromCallerOf(err, new.target)
+      }
+
+      // Steps 3-5: parse the URL against the document's base URL, when there is a document.
+      const urlRecord = parseUrl(urlString)
+      this.#url = urlRecord.href
+      this.#init = init
+      this.#reconnectionTime = init.reconnect?.delay ?? DEFAULT_RECONNECTION_TIME
+      this.#parser = new SourceParser(this, init, parserCallbacks, transport.maxEventSize(init.transport))
+      this.#diagnostics = new SourceDiagnostics(this, urlRecord)
+      if (init.signal !== null) {
+        if (init.signal.aborted) {
+          this.#close('abort')
+          return
+        }
+        this.#onAbort = () => this.#close('abort')
+        init.signal.addEventListener('abort', this.#onAbort, { once: true })
+      }
+      // The fetch runs "in parallel": start it once the constructor has returned, so listeners added
+      // right after construction see every event, and close() before then sends no request at all. A
+      // promise job, not queueMicrotask(), which test suites' fake timers replace. The `eventsource`
+      // package's entry departs from this (init.departures): its first fetch is called from here, and
+      // what the attempt reports at once waits, as a task, for a microtask checkpoint.
+      if (init.departures.connectInConstructor) {
+        this.#internals.waitForCheckpoint()
+        this.#connect()
+      } else {
+        Promise.resolve().then(() => this.#connect())
       }
     }
 
-    ended () { this.#source.#onEnd() }
-    networkError (error) { this.#source.#onNetworkError(error) }
-    failed (error) { this.#source.#onFail(error) }
-    // The body of a response the source does not take is read for its error (lib/transport/error-body.js).
-    refused (error) { this.#source.#onFail(error, TASK_REESTABLISH) }
+    get url () {
+      brandCheck(this)
+      return this.#url
+    }
 
-    // The task queue's.
-    get iterating () { return this.#source.#iterators !== null }
+    get withCredentials () {
+      brandCheck(this)
+      return this.#init.withCredentials
+    }
 
-    runTask (kind, a, b, c, listened) {
-      const source = this.#source
-      switch (kind) {
-        case TASK_MESSAGE:
-          if (listened) source.#dispatchMessage(a, b, c)
-          else source.#diagnostics.message(a, b, c)
-          break
-        case TASK_ANNOUNCE: source.#announce(); break
-        case TASK_REESTABLISH: source.#reestablish(a, b === true); break
-        case TASK_FAIL: source.#failConnection(a); break
-        default: source.#end()
+    get readyState () {
+      brandCheck(this)
+      return this.#readyState
+    }
+
+    /** Aborts any connection or pending reconnection and sets readyState to CLOSED. */
+    close () {
+      brandCheck(this)
+      this.#close('close')
+    }
+
+    // close(), or the abort signal (extension): `reason` is what diagnostics say.
+    #close (reason) {
+      if (this.#readyState === CLOSED) return
+      this.#setReadyState(CLOSED)
+      this.#stop(null)
+      this.#diagnostics.closed(reason, this.#attempts)
+    }
+
+    /**
+     * Extension: `for await (const event of source)` yields every MessageEvent, whatever its type.
+     * @returns {AsyncIterableIterator<MessageEvent>}
+     */
+    [Symbol.asyncIterator] () {
+      brandCheck(this)
+      if (iterators === null) throw new ERR_EVENTSOURCE_EXTENSION_NOT_LOADED('for await (Symbol.asyncIterator)')
+      if (this.#readyState === CLOSED) return iterators.finishedIterator()
+      this.#iterators ??= new iterators.MessageIterators(this.#internals, this.#init.highWaterMark,
+        this.#init.highWaterMarkBytes)
+      return this.#iterators.add()
+    }
+
+    // Releases everything that could run later: the request, its socket, the reconnection timer, the
+    // abort listener, the tasks not yet run. Iterations end (error null) or throw the error.
+    #stop (error) {
+      this.#abortConnection()
+      this.#internals.clear()
+      if (this.#onAbort !== null) {
+        this.#init.signal.removeEventListener('abort', this.#onAbort)
+        this.#onAbort = null
+      }
+      if (this.#iterators !== null) {
+        this.#iterators.finish(error)
+        this.#iterators = null
       }
     }
 
-    // The iterations': their queues pause and resume the connection, and leaving a loop closes the source.
-    pause () { this.#source.#connection?.pause() }
-    resume () { this.#source.#connection?.resume() }
-    close () { this.#source.close() }
-  }
-
-  static {
-    hasEventSourceBrand = (object) => #url in object
-    handlerSlots = [
-      { type: 'open', get: (source) => source.#onopen, set: (source, value) => { source.#onopen = value } },
-      { type: 'message', get: (source) => source.#onmessage, set: (source, value) => { source.#onmessage = value } },
-      { type: 'error', get: (source) => source.#onerror, set: (source, value) => { source.#onerror = value } }
-    ]
-    // The parser's callbacks, shared by every source: `this` is the source's parser (./source-parser.js).
-    parserCallbacks = {
-      onEvent (type, data, lastEventId) {
-        const source = this.source
-        // An event is progress: the reconnection policy counts failures from here (see #failures).
-        source.#failures = 0
-        source.#attemptEvents++
-        // HTML 9.2.6 "dispatch the event", steps 4-6 done by the parser; step 7 queues a task.
-        if (source.#readyState !== CLOSED) source.#internals.push(TASK_MESSAGE, type, data, lastEventId)
-      },
-      onRetry (ms) {
-        this.source.#reconnectionTime = ms
+    // Ends the current attempt at once (a failure is announced by a task, later), and drops the events
+    // still to come from the chunk being parsed.
+    #abortConnection () {
+      this.#parser.end()
+      this.#diagnostics.attemptOver(null)
+      const connection = this.#connection
+      this.#connection = null
+      connection?.abort()
+      if (this.#timer !== null) {
+        clearTimeout(this.#timer)
+        this.#timer = null
       }
     }
-  }
 
-  #internals = new EventSource.#Internals(this)
-
-  /**
-   * @param {string | URL} url
-   * @param {import('../../types').EventSourceInit} [eventSourceInitDict]
-   */
-  constructor (url, eventSourceInitDict = undefined) {
-    if (arguments.length === 0) {
-      throw new TypeError("Failed to construct 'EventSource': 1 argument required, but only 0 present.")
-    }
-    super()
-    releaseHandlerMap(this)
-    // WebIDL: url is a USVString, the dictionary a dictionary (undefined and null mean "empty").
-    const urlString = `${url}`
-    let init
-    try {
-      init = resolveInit(eventSourceInitDict)
-    } catch (err) {
-      // A bad option's stack starts at the user's `new EventSource()`.
-      throw fromCallerOf(err, new.target)
-    }
-
-    // Steps 3-5: parse the URL against the document's base URL, when there is a document.
-    const urlRecord = parseUrl(urlString)
-    this.#url = urlRecord.href
-    this.#init = init
-    this.#reconnectionTime = init.reconnect?.delay ?? DEFAULT_RECONNECTION_TIME
-    this.#parser = new SourceParser(this, init, parserCallbacks)
-    this.#diagnostics = new SourceDiagnostics(this, urlRecord)
-    if (init.signal !== null) {
-      if (init.signal.aborted) {
-        this.#close('abort')
+    #connect () {
+      if (this.#readyState === CLOSED) return
+      const target = {
+        attempt: ++this.#attempts,
+        sourceUrl: this.#url,
+        url: this.#redirected?.url ?? this.#url,
+        method: this.#redirected?.method ?? this.#init.method,
+        lastEventId: this.#parser.lastEventId,
+        previous: this.#previous
+      }
+      let request
+      try {
+        // The standard's request, or the one that reads the extensions' members too (lib/transport/request.js).
+        request = buildRequest(this.#init, target)
+      } catch (err) {
+        this.#requestError(err)
         return
       }
-      this.#onAbort = () => this.#close('abort')
-      init.signal.addEventListener('abort', this.#onAbort, { once: true })
+      if (typeof request.then !== 'function') {
+        // init.headers or init.body may have called close() (or aborted the signal): then nothing is sent.
+        if (this.#readyState !== CLOSED) this.#send(request)
+        return
+      }
+      // init.headers or init.body returned a promise. close() may come meanwhile; so may nothing else.
+      request.then((request) => {
+        if (this.#readyState !== CLOSED) this.#send(request)
+      }, (err) => {
+        if (this.#readyState !== CLOSED) this.#requestError(err)
+      })
     }
-    // The fetch runs "in parallel": start it once the constructor has returned, so listeners added
-    // right after construction see every event, and close() before then sends no request at all. A
-    // promise job, not queueMicrotask(), which test suites' fake timers replace. The `eventsource`
-    // package's entry departs from this (init.departures): its first fetch is called from here, and
-    // what the attempt reports at once waits, as a task, for a microtask checkpoint.
-    if (init.departures.connectInConstructor) {
-      this.#internals.waitForCheckpoint()
-      this.#connect()
-    } else {
-      Promise.resolve().then(() => this.#connect())
+
+    // A user function for headers or body threw: reestablish, as for a network error. A value it
+    // returned that cannot be sent fails the connection: retrying would send the same.
+    #requestError (err) {
+      if (err instanceof ERR_EVENTSOURCE_REQUEST_INIT) this.#onNetworkError(err)
+      else this.#onFail(err)
+    }
+
+    #send (request) {
+      this.#parser.reset()
+      this.#attemptEvents = 0
+      const connection = this.#connection = transport.createAttempt(request, this.#internals)
+      if (this.#iterators?.full) connection.pause()
+      this.#diagnostics.startAttempt(request, this.#parser.lastEventId, connection)
+    }
+
+    // What the transport reports (through the internals). Each step of the standard that fires an event
+    // does so from a task; the attempt itself is ended at once.
+
+    // The final response of an attempt. Processing model: "if res's status is not 200, or if res's
+    // `Content-Type` is not `text/event-stream`, then fail the connection"; else announce it.
+    #onOpen (response) {
+      const { status, statusText, headers } = response
+      const url = new URL(response.url)
+      if (status !== 200 || mimeEssence(headers['content-type']) !== 'text/event-stream') {
+        const details = { status, statusText, headers, url: displayHref(url) }
+        const error = status !== 200
+          ? new ERR_EVENTSOURCE_BAD_STATUS(status, statusText, details)
+          : new ERR_EVENTSOURCE_BAD_CONTENT_TYPE(headers['content-type'], details)
+        // Extension (init.errorBody): its body is read first, then refused(); the reader (lib/transport/error-body.js)
+        // takes the attempt's reports, and stands for the attempt until then, so that close() stops it.
+        const bounds = this.#init.errorBody
+        if (bounds === null) this.#onFail(error, TASK_REESTABLISH)
+        else this.#connection = bounds.read(error, this.#internals, this.#connection)
+        return
+      }
+      this.#origin = eventOrigin(url)
+      if (this.#init.request !== null) this.#responseHeaders = headers
+      this.#diagnostics.opened(response, url, this.#attempts)
+      // Where a reconnection goes after a redirect: the final URL, as Chromium does, unless an entry
+      // point departs from it (init.departures.reconnectToFinalUrl: the `eventsource` package always
+      // reconnects to the URL given, and code written for it may rely on it).
+      if (response.method !== null && this.#init.departures.reconnectToFinalUrl) {
+        this.#redirected = response.url === this.#url && response.method === this.#init.method
+          ? null
+          : { url: response.url, method: response.method }
+      }
+      this.#queueTask(TASK_ANNOUNCE)
+    }
+
+    #onEnd () {
+      this.#connection = null
+      this.#diagnostics.attemptOver(null)
+      if (this.#init.closeOnEnd) this.#queueTask(TASK_END)
+      else this.#queueTask(TASK_REESTABLISH, new ERR_EVENTSOURCE_STREAM_ENDED())
+    }
+
+    #onNetworkError (error) {
+      this.#connection = null
+      this.#diagnostics.attemptOver(error)
+      this.#queueTask(TASK_REESTABLISH, error)
+    }
+
+    // The attempt ends, and the connection fails; for a response the source does not take (TASK_REESTABLISH,
+    // its body read or not), the standard fails it, and the reconnection policy may retry it (retryOnStatus).
+    #onFail (error, kind = TASK_FAIL) {
+      this.#diagnostics.attemptOver(error)
+      this.#abortConnection()
+      this.#queueTask(kind, error, kind === TASK_REESTABLISH)
+    }
+
+    // Every step that fires an event does so from a task (lib/eventsource/task-queue.js); none after close().
+    // `failsConnection`, for TASK_REESTABLISH: the standard fails the connection here (a response it does not take).
+    #queueTask (kind, error, failsConnection) {
+      if (this.#readyState !== CLOSED) this.#internals.push(kind, error, failsConnection)
+    }
+
+    // The tasks, run by the task queue (through the internals).
+
+    // "Announce the connection": a task that, if readyState is not CLOSED, sets it to OPEN and fires open.
+    #announce () {
+      if (this.#readyState === CLOSED) return
+      this.#setReadyState(OPEN)
+      this.dispatchEvent(new Event('open'))
+    }
+
+    // "Fail the connection": readyState CLOSED and one `error` event; no reconnection.
+    #failConnection (error) {
+      if (this.#readyState === CLOSED) return
+      this.#setReadyState(CLOSED)
+      this.#stop(error)
+      this.#diagnostics.error(error, undefined)
+      this.#diagnostics.closed('failure', this.#attempts)
+      // The error event: ours (lib/eventsource/error-event.js), or an entry point's (init.departures).
+      this.dispatchEvent(this.#init.departures.errorEvent(error, undefined))
+    }
+
+    // Extension (init.closeOnEnd): the end of the response is the end of the stream. readyState CLOSED,
+    // iterations end normally, and an `end` event rather than an `error`, so that a program can tell a
+    // complete answer from a failure.
+    #end () {
+      if (this.#readyState === CLOSED) return
+      this.#setReadyState(CLOSED)
+      this.#stop(null)
+      this.#diagnostics.closed('end', this.#attempts)
+      this.dispatchEvent(new Event('end'))
+    }
+
+    // "Reestablish the connection". `error` says why; `failsConnection`: the standard fails the connection on it
+    // (a response it does not take), unless the reconnection policy retries it.
+    #reestablish (error, failsConnection) {
+      // Step 1: if the readyState attribute is set to CLOSED, abort these steps.
+      if (this.#readyState === CLOSED) return
+      // Whether to try again, and when: the reconnection time (lib/eventsource/reconnect.js), or what the
+      // extensions say (reconnect-policy.js).
+      const now = performance.now()
+      if (++this.#failures === 1) this.#failingSince = now
+      const next = nextAttempt(this.#init, error, failsConnection, {
+        events: this.#attemptEvents,
+        retry: this.#reconnectionTime,
+        failures: this.#failures,
+        attempts: this.#attempts,
+        elapsed: now - this.#failingSince
+      }, this.#redirected?.method ?? this.#init.method)
+      // The policy may have called close().
+      if (this.#readyState === CLOSED) return
+      if (typeof next !== 'number') {
+        this.#failConnection(next)
+        return
+      }
+      if (this.#init.request !== null) {
+        this.#previous = previousAttempt(error, this.#responseHeaders)
+        this.#responseHeaders = null
+      }
+      // Step 2: set readyState to CONNECTING and fire an event named error.
+      this.#setReadyState(CONNECTING)
+      this.#diagnostics.error(error, next)
+      this.dispatchEvent(this.#init.departures.errorEvent(error, next))
+      // A listener may have called close().
+      if (this.#readyState !== CONNECTING) return
+      // Steps 3-5: wait the reconnection time, then fetch again. By default the timer keeps the process
+      // alive, as the open connection would: an EventSource that is not CLOSED has not ended. Extension
+      // (init.keepAliveWhileReconnecting false, the `eventsource` package's choice): it does not.
+      this.#timer = setTimeout(() => {
+        this.#timer = null
+        this.#connect()
+      }, next)
+      // (A browser's timer is a number, and fake timers' may have no unref.)
+      if (!this.#init.keepAliveWhileReconnecting) this.#timer.unref?.()
+    }
+
+    // Every change of readyState goes through here: the time spent OPEN is counted for diagnostics.
+    #setReadyState (state) {
+      this.#diagnostics.readyStateChanged(this.#readyState, state)
+      this.#readyState = state
     }
   }
 
-  get url () {
-    brandCheck(this)
-    return this.#url
-  }
-
-  get withCredentials () {
-    brandCheck(this)
-    return this.#init.withCredentials
-  }
-
-  get readyState () {
-    brandCheck(this)
-    return this.#readyState
-  }
-
-  /** Aborts any connection or pending reconnection and sets readyState to CLOSED. */
-  close () {
-    brandCheck(this)
-    this.#close('close')
-  }
-
-  // close(), or the abort signal (extension): `reason` is what diagnostics say.
-  #close (reason) {
-    if (this.#readyState === CLOSED) return
-    this.#setReadyState(CLOSED)
-    this.#stop(null)
-    this.#diagnostics.closed(reason, this.#attempts)
-  }
-
-  /**
-   * Extension: `for await (const event of source)` yields every MessageEvent, whatever its type.
-   * @returns {AsyncIterableIterator<MessageEvent>}
-   */
-  [Symbol.asyncIterator] () {
-    brandCheck(this)
-    const messageIterator = extension('iterator', 'for await (Symbol.asyncIterator)')
-    if (this.#readyState === CLOSED) return messageIterator.finishedIterator()
-    this.#iterators ??= new messageIterator.MessageIterators(this.#internals, this.#init.highWaterMark,
-      this.#init.highWaterMarkBytes)
-    return this.#iterators.add()
-  }
-
-  // Releases everything that could run later: the request, its socket, the reconnection timer, the
-  // abort listener, the tasks not yet run. Iterations end (error null) or throw the error.
-  #stop (error) {
-    this.#abortConnection()
-    this.#internals.clear()
-    if (this.#onAbort !== null) {
-      this.#init.signal.removeEventListener('abort', this.#onAbort)
-      this.#onAbort = null
-    }
-    if (this.#iterators !== null) {
-      this.#iterators.finish(error)
-      this.#iterators = null
-    }
-  }
-
-  // Ends the current attempt at once (a failure is announced by a task, later), and drops the events
-  // still to come from the chunk being parsed.
-  #abortConnection () {
-    this.#parser.end()
-    this.#diagnostics.attemptOver(null)
-    const connection = this.#connection
-    this.#connection = null
-    connection?.abort()
-    if (this.#timer !== null) {
-      clearTimeout(this.#timer)
-      this.#timer = null
-    }
-  }
-
-  #connect () {
-    if (this.#readyState === CLOSED) return
-    const target = {
-      attempt: ++this.#attempts,
-      sourceUrl: this.#url,
-      url: this.#redirected?.url ?? this.#url,
-      method: this.#redirected?.method ?? this.#init.method,
-      lastEventId: this.#parser.lastEventId,
-      previous: this.#previous
-    }
-    // The request: the standard's, or, once the extensions are registered (always on Node), the one
-    // that reads their members too (lib/transport/request.js has both). A browser build without them
-    // has no other: its init cannot hold an extension.
-    const requests = loadedExtension('request')
-    let request
-    try {
-      request = requests === null ? standardRequest(this.#init, target) : requests.buildRequest(this.#init, target)
-    } catch (err) {
-      this.#requestError(err)
-      return
-    }
-    if (typeof request.then !== 'function') {
-      // init.headers or init.body may have called close() (or aborted the signal): then nothing is sent.
-      if (this.#readyState !== CLOSED) this.#send(request)
-      return
-    }
-    // init.headers or init.body returned a promise. close() may come meanwhile; so may nothing else.
-    request.then((request) => {
-      if (this.#readyState !== CLOSED) this.#send(request)
-    }, (err) => {
-      if (this.#readyState !== CLOSED) this.#requestError(err)
-    })
-  }
-
-  // A user function for headers or body threw: reestablish, as for a network error. A value it
-  // returned that cannot be sent fails the connection: retrying would send the same.
-  #requestError (err) {
-    if (err instanceof ERR_EVENTSOURCE_REQUEST_INIT) this.#onNetworkError(err)
-    else this.#onFail(err)
-  }
-
-  #send (request) {
-    this.#parser.reset()
-    this.#attemptEvents = 0
-    const connection = this.#connection = createAttempt(request, this.#internals)
-    if (this.#iterators?.full) connection.pause()
-    this.#diagnostics.startAttempt(request, this.#parser.lastEventId, connection)
-  }
-
-  // What the transport reports (through the internals). Each step of the standard that fires an event
-  // does so from a task; the attempt itself is ended at once.
-
-  // The final response of an attempt. Processing model: "if res's status is not 200, or if res's
-  // `Content-Type` is not `text/event-stream`, then fail the connection"; else announce it.
-  #onOpen (response) {
-    const { status, statusText, headers } = response
-    const url = new URL(response.url)
-    if (status !== 200 || mimeEssence(headers['content-type']) !== 'text/event-stream') {
-      const details = { status, statusText, headers, url: displayHref(url) }
-      const error = status !== 200
-        ? new ERR_EVENTSOURCE_BAD_STATUS(status, statusText, details)
-        : new ERR_EVENTSOURCE_BAD_CONTENT_TYPE(headers['content-type'], details)
-      // Extension (init.errorBody): its body is read first, then refused(); the reader (lib/transport/error-body.js)
-      // takes the attempt's reports, and stands for the attempt until then, so that close() stops it.
-      const bounds = this.#init.errorBody
-      if (bounds === null) this.#onFail(error, TASK_REESTABLISH)
-      else this.#connection = bounds.read(error, this.#internals, this.#connection)
-      return
-    }
-    this.#origin = eventOrigin(url)
-    if (this.#init.request !== null) this.#responseHeaders = headers
-    this.#diagnostics.opened(response, url, this.#attempts)
-    // Where a reconnection goes after a redirect: the final URL, as Chromium does, unless an entry
-    // point departs from it (init.departures.reconnectToFinalUrl: the `eventsource` package always
-    // reconnects to the URL given, and code written for it may rely on it).
-    if (response.method !== null && this.#init.departures.reconnectToFinalUrl) {
-      this.#redirected = response.url === this.#url && response.method === this.#init.method
-        ? null
-        : { url: response.url, method: response.method }
-    }
-    this.#queueTask(TASK_ANNOUNCE)
-  }
-
-  #onEnd () {
-    this.#connection = null
-    this.#diagnostics.attemptOver(null)
-    if (this.#init.closeOnEnd) this.#queueTask(TASK_END)
-    else this.#queueTask(TASK_REESTABLISH, new ERR_EVENTSOURCE_STREAM_ENDED())
-  }
-
-  #onNetworkError (error) {
-    this.#connection = null
-    this.#diagnostics.attemptOver(error)
-    this.#queueTask(TASK_REESTABLISH, error)
-  }
-
-  // The attempt ends, and the connection fails; for a response the source does not take (TASK_REESTABLISH,
-  // its body read or not), the standard fails it, and the reconnection policy may retry it (retryOnStatus).
-  #onFail (error, kind = TASK_FAIL) {
-    this.#diagnostics.attemptOver(error)
-    this.#abortConnection()
-    this.#queueTask(kind, error, kind === TASK_REESTABLISH)
-  }
-
-  // Every step that fires an event does so from a task (lib/eventsource/task-queue.js); none after close().
-  // `failsConnection`, for TASK_REESTABLISH: the standard fails the connection here (a response it does not take).
-  #queueTask (kind, error, failsConnection) {
-    if (this.#readyState !== CLOSED) this.#internals.push(kind, error, failsConnection)
-  }
-
-  // The tasks, run by the task queue (through the internals).
-
-  // "Announce the connection": a task that, if readyState is not CLOSED, sets it to OPEN and fires open.
-  #announce () {
-    if (this.#readyState === CLOSED) return
-    this.#setReadyState(OPEN)
-    this.dispatchEvent(new Event('open'))
-  }
-
-  // "Fail the connection": readyState CLOSED and one `error` event; no reconnection.
-  #failConnection (error) {
-    if (this.#readyState === CLOSED) return
-    this.#setReadyState(CLOSED)
-    this.#stop(error)
-    this.#diagnostics.error(error, undefined)
-    this.#diagnostics.closed('failure', this.#attempts)
-    // The error event: ours (lib/eventsource/error-event.js), or an entry point's (init.departures).
-    this.dispatchEvent(this.#init.departures.errorEvent(error, undefined))
-  }
-
-  // Extension (init.closeOnEnd): the end of the response is the end of the stream. readyState CLOSED,
-  // iterations end normally, and an `end` event rather than an `error`, so that a program can tell a
-  // complete answer from a failure.
-  #end () {
-    if (this.#readyState === CLOSED) return
-    this.#setReadyState(CLOSED)
-    this.#stop(null)
-    this.#diagnostics.closed('end', this.#attempts)
-    this.dispatchEvent(new Event('end'))
-  }
-
-  // "Reestablish the connection". `error` says why; `failsConnection`: the standard fails the connection on it
-  // (a response it does not take), unless the reconnection policy retries it.
-  #reestablish (error, failsConnection) {
-    // Step 1: if the readyState attribute is set to CLOSED, abort these steps.
-    if (this.#readyState === CLOSED) return
-    // Whether to try again, and when (lib/eventsource/reconnect.js): the reconnection time, or what the extensions say.
-    const now = performance.now()
-    if (++this.#failures === 1) this.#failingSince = now
-    const next = nextAttempt(this.#init, error, failsConnection, {
-      events: this.#attemptEvents,
-      retry: this.#reconnectionTime,
-      failures: this.#failures,
-      attempts: this.#attempts,
-      elapsed: now - this.#failingSince
-    }, this.#redirected?.method ?? this.#init.method)
-    // The policy may have called close().
-    if (this.#readyState === CLOSED) return
-    if (typeof next !== 'number') {
-      this.#failConnection(next)
-      return
-    }
-    if (this.#init.request !== null) {
-      this.#previous = extension('request', 'init.request').previousAttempt(error, this.#responseHeaders)
-      this.#responseHeaders = null
-    }
-    // Step 2: set readyState to CONNECTING and fire an event named error.
-    this.#setReadyState(CONNECTING)
-    this.#diagnostics.error(error, next)
-    this.dispatchEvent(this.#init.departures.errorEvent(error, next))
-    // A listener may have called close().
-    if (this.#readyState !== CONNECTING) return
-    // Steps 3-5: wait the reconnection time, then fetch again. By default the timer keeps the process
-    // alive, as the open connection would: an EventSource that is not CLOSED has not ended. Extension
-    // (init.keepAliveWhileReconnecting false, the `eventsource` package's choice): it does not.
-    this.#timer = setTimeout(() => {
-      this.#timer = null
-      this.#connect()
-    }, next)
-    // (A browser's timer is a number, and fake timers' may have no unref.)
-    if (!this.#init.keepAliveWhileReconnecting) this.#timer.unref?.()
-  }
-
-  // HTML 9.2.6 "dispatch the event", step 7: the task that fires the MessageEvent, when someone
-  // listens (the task queue asks).
-  #dispatchMessage (type, data, lastEventId) {
-    // A queue that already spans many chunks gets strings of their own (see lib/eventsource/message-iterator.js).
-    if (this.#iterators !== null && this.#iterators.keepsChunksBefore(this.#chunks)) {
-      type = unshared(type)
-      data = unshared(data)
-      lastEventId = unshared(lastEventId)
-    }
-    const MessageEvent = messageEventClass()
-    const event = new MessageEvent(type, data, this.#origin, lastEventId)
-    this.#diagnostics.message(type, data, lastEventId)
-    this.dispatchEvent(event)
-    if (this.#iterators !== null && this.#readyState !== CLOSED) this.#iterators.push(event, this.#chunks)
-  }
-
-  // Every change of readyState goes through here: the time spent OPEN is counted for diagnostics.
-  #setReadyState (state) {
-    this.#diagnostics.readyStateChanged(this.#readyState, state)
-    this.#readyState = state
-  }
+  // The constants, the event handlers and the attributes' descriptors, as WebIDL and HTML have them.
+  defineInterface(EventSource, brandCheck, handlerSlots, { CONNECTING, OPEN, CLOSED })
+  return EventSource
 }
 
-// The constants, the event handlers and the attributes' descriptors, as WebIDL and HTML have them.
-defineInterface(EventSource, brandCheck, handlerSlots, { CONNECTING, OPEN, CLOSED })
-
-export { EventSource }
+export { defineEventSource }

@@ -1,15 +1,11 @@
 // The EventSourceInit dictionary: WebIDL conversion of the standard member (withCredentials), and the
 // resolved init every source reads, each extension at its default. The extensions (every other member,
 // at the top level of the dictionary: docs/extensions.md says why) are resolved by init-extensions.js,
-// which the core asks the registry for (lib/extension-registry.js): always there on Node, in a
-// browser build once `whatwg-eventsource/extensions` is imported. Without it, a dictionary that gives any
-// of them is refused with ERR_EVENTSOURCE_EXTENSION_NOT_LOADED, never ignored.
+// which the entry point that builds the EventSource hands to createInitResolver(): Node's always, a
+// browser's in `whatwg-eventsource/extensions` (lib/entries/). Without it, a dictionary that gives any of
+// them is refused with ERR_EVENTSOURCE_EXTENSION_NOT_LOADED, never ignored.
 
-// extensions-all.js on Node, Bun and Deno; lib/extension-registry.js, empty until the application registers them,
-// elsewhere.
-import { loadedExtension, notLoaded } from '#extensions'
-// lib/eventsource/shared-init-node.js on Node, Bun and Deno; shared-init-web.js, sharing nothing, elsewhere.
-import { sharedInit } from '#shared-init'
+import { codes } from '../errors/extensions.js'
 import { errorEventFor } from './error-event.js'
 
 // Where an entry point departs from the standard, and how: one object of this shape, which the core
@@ -52,6 +48,8 @@ const DEFAULT_HIGH_WATER_MARK_BYTES = 16 * 1024 * 1024
 const NO_HEADER_NAMES = Object.freeze([])
 const NO_TRANSPORT = Object.freeze({ dispatcher: undefined, fetch: undefined, http2: null })
 
+const { ERR_EVENTSOURCE_EXTENSION_NOT_LOADED } = codes
+
 function isObject (value) {
   return value !== null && (typeof value === 'object' || typeof value === 'function')
 }
@@ -64,29 +62,36 @@ const EXTENSION_MEMBERS = [
   'idleTimeout', 'connectTimeout', 'signal', 'credentialHeaders', 'highWaterMark', 'highWaterMarkBytes', 'errorBody'
 ]
 
-// Every EventSource constructed without a dictionary shares one resolved default: nothing writes to it
-// (but init.reconnect.policy, made once from options that do not change).
-let defaultInit = null
-
 /**
- * @param {unknown} dict the constructor's second argument
+ * How a build resolves the constructor's dictionary.
+ * @param {{ resolveExtensions?: (dict: object, init: object) => object, share?: (init: object) => object }}
+ *   [parts] resolveExtensions: init-extensions.js's, in a build with the extensions (without it, a dictionary
+ *   that gives one is refused); share: the resolved init a source keeps (lib/eventsource/shared-init.js, on
+ *   Node; without it each source keeps its own)
+ * @returns {(dict: unknown) => object}
  */
-function resolveInit (dict) {
-  // WebIDL: undefined and null are an empty dictionary; other non-objects are a TypeError.
-  if (dict === undefined || dict === null) return (defaultInit ??= resolveDictionary({}))
-  if (!isObject(dict)) {
-    throw new TypeError("Failed to construct 'EventSource': The provided value is not of type 'EventSourceInit'.")
-  }
-  // Every member is read and checked each time, as WebIDL converts a dictionary; only the result is shared.
-  return sharedInit(resolveDictionary(dict))
-}
+function createInitResolver ({ resolveExtensions = null, share = null } = {}) {
+  // Every EventSource constructed without a dictionary shares one resolved default: nothing writes to it
+  // (but init.reconnect.policy, made once from options that do not change).
+  let defaultInit = null
 
-function resolveDictionary (dict) {
-  const init = standardInit(Boolean(dict.withCredentials))
-  const resolveExtensions = loadedExtension('init')
-  if (resolveExtensions !== null) return resolveExtensions(dict, init)
-  refuseExtensions(dict)
-  return init
+  function resolveDictionary (dict) {
+    const init = standardInit(Boolean(dict.withCredentials))
+    if (resolveExtensions !== null) return resolveExtensions(dict, init)
+    refuseExtensions(dict)
+    return init
+  }
+
+  return function resolveInit (dict) {
+    // WebIDL: undefined and null are an empty dictionary; other non-objects are a TypeError.
+    if (dict === undefined || dict === null) return (defaultInit ??= resolveDictionary({}))
+    if (!isObject(dict)) {
+      throw new TypeError("Failed to construct 'EventSource': The provided value is not of type 'EventSourceInit'.")
+    }
+    // Every member is read and checked each time, as WebIDL converts a dictionary; only the result is shared.
+    const init = resolveDictionary(dict)
+    return share === null ? init : share(init)
+  }
 }
 
 /**
@@ -95,7 +100,7 @@ function resolveDictionary (dict) {
  */
 function refuseExtensions (dict) {
   for (const name of EXTENSION_MEMBERS) {
-    if (dict[name] !== undefined) throw notLoaded(`init.${name}`)
+    if (dict[name] !== undefined) throw new ERR_EVENTSOURCE_EXTENSION_NOT_LOADED(`init.${name}`)
   }
 }
 
@@ -135,4 +140,4 @@ function standardInit (withCredentials) {
   }
 }
 
-export { resolveInit, refuseExtensions, kDepartures, NO_DEPARTURES, EXTENSION_MEMBERS }
+export { createInitResolver, refuseExtensions, kDepartures, NO_DEPARTURES, EXTENSION_MEMBERS }

@@ -1,12 +1,11 @@
-// The decision after each failure (HTML "reestablish the connection"): the delay before the next attempt,
-// or the error to fail the connection with. Without init.reconnect in the init (a browser build without
-// the extensions), the standard's: a response the standard does not take fails the connection; anything
-// else waits the reconnection time, with the storm floor below (the standard only ever sends GET, which
-// may be repeated). Otherwise the extensions decide (reconnect-policy.js, found through
-// lib/extension-registry.js): a request that is not idempotent fails rather than being sent again
-// unless the user said otherwise; else the reconnection policy, which with its defaults decides the same.
+// The standard's decision after each failure (HTML "reestablish the connection"), in a build without the
+// extensions: a response the standard does not take fails the connection; anything else waits the
+// reconnection time, with the storm floor below (the standard only ever sends GET, which may be
+// repeated). With the extensions, reconnect-policy.js decides instead (its decide(), which the entry
+// point hands to the EventSource), and puts the same floor under every policy: a request that is not
+// idempotent fails rather than being sent again unless the user said otherwise; else the reconnection
+// policy, which with its defaults decides the same as this file.
 
-import { extension } from '#extensions'
 import { MAX_TIMER_DELAY } from '../constants.js'
 
 // The standard lets a server set the reconnection time to 0 (`retry: 0`) and end every response at
@@ -38,22 +37,17 @@ function clampDelay (ms) {
 }
 
 /**
- * @param {{ reconnect: object | null }} init the source's init; its reconnect resolved
- *   (lib/eventsource/init-extensions.js), or null for the standard's reconnection
+ * @param {object} init the source's init (the standard's: no init.reconnect)
  * @param {Error} error why the attempt ended
  * @param {boolean} failsConnection the standard fails the connection here (a response it does not take)
- * @param {{ events: number, retry: number, failures: number, attempts: number, elapsed: number }} counts
- * @param {string} method the method the next attempt would be sent with
+ * @param {{ retry: number, failures: number }} counts the reconnection time; attempts in a row that
+ *   delivered no event
  * @returns {Error | number} the error to fail with, or the delay in ms
  */
-function nextAttempt (init, error, failsConnection, counts, method) {
-  if (init.reconnect === null) {
-    if (failsConnection) return error
-    // (clampDelay() caps at MAX_TIMER_DELAY and rounds; the floor is a whole number below it.)
-    return Math.max(clampDelay(counts.retry), stormFloor(counts.failures))
-  }
-  const decide = extension('reconnect', 'init.reconnect')
-  return decide(init, error, failsConnection, counts, method)
+function nextAttempt (init, error, failsConnection, counts) {
+  if (failsConnection) return error
+  // (clampDelay() caps at MAX_TIMER_DELAY and rounds; the floor is a whole number below it.)
+  return Math.max(clampDelay(counts.retry), stormFloor(counts.failures))
 }
 
 export { nextAttempt, stormFloor, clampDelay, MAX_TIMER_DELAY }

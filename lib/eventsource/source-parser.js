@@ -4,22 +4,21 @@
 // cost every idle connection two functions and their context.
 
 import { EventStreamParser } from '../parser/parser.js'
-// lib/transport/transport-node.js on Node, Bun and Deno; lib/transport/transport-web.js elsewhere.
-import { transportMaxEventSize } from '#transport'
 
 class SourceParser extends EventStreamParser {
   /**
    * @param {EventTarget} source the EventSource, which `callbacks` reach as `this.source`
    * @param {object} init its resolved init dictionary (lib/eventsource/init.js)
    * @param {{ onEvent(type: string, data: string, lastEventId: string): void, onRetry(ms: number): void }} callbacks
+   * @param {number | undefined} transportMaxEventSize the limit on one event the transport is configured
+   *   with (an undici dispatcher's, as undici's EventSource reads it), if any
    */
-  constructor (source, init, callbacks) {
+  constructor (source, init, callbacks, transportMaxEventSize) {
     super({
       onEvent: callbacks.onEvent,
       onRetry: callbacks.onRetry,
-      // Extension: without init.maxEventSize, the limit the transport is configured with (an undici
-      // dispatcher's, as undici's EventSource reads it), else the parser's default.
-      maxEventSize: init.maxEventSize ?? transportMaxEventSize(init.transport),
+      // Extension: init.maxEventSize, else the transport's limit, else the parser's default.
+      maxEventSize: init.maxEventSize ?? transportMaxEventSize,
       lastEventId: init.lastEventId
     })
     this.source = source

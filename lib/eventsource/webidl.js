@@ -101,4 +101,20 @@ function parseUrl (urlString) {
   }
 }
 
-export { defineInterface, parseUrl }
+/**
+ * Defines globalThis.EventSource as `EventSource` when the runtime has none (the polyfill entry points):
+ * with the shape of a Web IDL interface object on the global, writable and configurable, not enumerable.
+ * An existing one is left alone.
+ * @param {Function} EventSource
+ */
+function defineGlobalEventSource (EventSource) {
+  if (typeof globalThis.EventSource !== 'undefined') return
+  Object.defineProperty(globalThis, 'EventSource', {
+    value: EventSource,
+    writable: true,
+    configurable: true,
+    enumerable: false
+  })
+}
+
+export { defineInterface, parseUrl, defineGlobalEventSource }

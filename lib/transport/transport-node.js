@@ -140,4 +140,7 @@ function dispatcherFor (transport) {
   return http2Dispatcher(transport.http2)
 }
 
-export { createAttempt, transportMaxEventSize }
+// The transport of Node's EventSource (lib/entries/node-eventsource.js).
+const nodeTransport = { createAttempt, maxEventSize: transportMaxEventSize }
+
+export { nodeTransport, createAttempt, transportMaxEventSize }

@@ -1,18 +1,18 @@
 'use strict'
 
-// The extensions as a browser build has them (lib/extension-registry.js): without
-// `whatwg-eventsource/extensions`, the standard EventSource, which refuses an init member it does not
-// have (ERR_EVENTSOURCE_EXTENSION_NOT_LOADED, naming it and what to import) rather than ignoring it; with
-// it, every extension. Run on the browser build (lib/ bundled for a page, test/helpers/bundle.cjs), with
-// `whatwg-eventsource/extensions` in a chunk of its own that the test imports later, as a page may: one
-// process holds a build without the extensions until then. On Node (lib/), every extension is always
-// there. Also: the list of members a build without them refuses is every member the extensions read, and
-// the standard's reconnection decision is the one the reconnection policy makes with its defaults.
+// The extensions as the entry points compose them (lib/entries/): the browsers' main entry has the standard
+// EventSource, which refuses an init member it does not have (ERR_EVENTSOURCE_EXTENSION_NOT_LOADED, naming
+// it and where it is) rather than ignoring it; `whatwg-eventsource/extensions` has every extension. Run on
+// the browser build (lib/ bundled for a page, test/helpers/bundle.cjs), both classes in one bundle, as a page
+// may have them. On Node (lib/), the main entry's EventSource has every extension. Also: the list of members
+// a build without them refuses is every member the extensions read, and the standard's reconnection decision
+// is the one the reconnection policy makes with its defaults.
 
 const t = require('tap')
 const { serve, sse, bounded } = require('../helpers/index.cjs')
 const { importBrowserBuild } = require('../helpers/bundle.cjs')
-const { resolveInit, refuseExtensions, EXTENSION_MEMBERS } = require('../../lib/eventsource/init')
+const { createInitResolver, refuseExtensions, EXTENSION_MEMBERS } = require('../../lib/eventsource/init')
+const { resolveExtensions } = require('../../lib/eventsource/init-extensions')
 const reconnect = require('../../lib/eventsource/reconnect')
 const policy = require('../../lib/eventsource/reconnect-policy')
 const {
@@ -20,7 +20,10 @@ const {
 } = require('../../lib/errors/connection')
 
 const NOT_LOADED = (member) =>
-  `${member} is an extension of whatwg-eventsource, not part of this build: import 'whatwg-eventsource/extensions' once, before using it`
+  `${member} is an extension of whatwg-eventsource, not part of this build: the EventSource of 'whatwg-eventsource/extensions' has it`
+
+// The init resolver of Node's EventSource and of `whatwg-eventsource/extensions` (lib/entries/).
+const resolveInit = createInitResolver({ resolveExtensions })
 
 // What `fn` throws (undefined when it returns).
 function thrown (fn) {
@@ -49,19 +52,14 @@ t.test('a build without the extensions refuses every member they read', async (t
     'withCredentials, members left undefined and members of no one\'s are taken, as WebIDL takes them')
 })
 
-t.test('the registry: a part not registered is an error naming what needed it', async (t) => {
-  // A registry of its own, as a browser build has it before anything is registered.
-  const { exports: registry } = await importBrowserBuild(t, "export * from './lib/extension-registry.js'")
-  t.equal(registry.loadedExtension('iterator'), null)
-  const err = thrown(() => registry.extension('iterator', 'for await'))
-  t.same([err?.code, err?.message], ['ERR_EVENTSOURCE_EXTENSION_NOT_LOADED', NOT_LOADED('for await')])
-  let loads = 0
-  const part = {}
-  registry.registerExtensions({ init: null, reconnect: null, iterator: () => { loads++; return part } })
-  registry.registerExtensions({ iterator: () => ({ other: true }) })
-  t.equal(registry.extension('iterator', 'for await'), part, 'registered: the first registration stays')
-  t.equal(registry.extension('iterator', 'for await'), part)
-  t.equal(loads, 1, 'loaded once, when first asked for')
+t.test('a resolver without the extensions refuses them; each resolver shares its own default', async (t) => {
+  const standard = createInitResolver()
+  const err = thrown(() => standard({ withCredentials: true, reconnect: {} }))
+  t.same([err?.code, err?.message], ['ERR_EVENTSOURCE_EXTENSION_NOT_LOADED', NOT_LOADED('init.reconnect')])
+  t.equal(standard(), standard(null), 'no dictionary: one resolved default')
+  t.equal(standard().reconnect, null, 'the standard\'s default has no reconnection policy')
+  t.not(resolveInit().reconnect, null, 'the extensions\' default has one: the defaults are not shared across resolvers')
+  t.equal(standard({ withCredentials: 1 }).withCredentials, true)
 })
 
 t.test('the standard\'s reconnection decision is the policy\'s with its defaults', async (t) => {
@@ -75,7 +73,7 @@ t.test('the standard\'s reconnection decision is the policy\'s with its defaults
       for (const failures of [1, 2, 3, 12, 40]) {
         const counts = { events: 0, retry, failures, attempts: failures, elapsed: 0 }
         const standard = reconnect.nextAttempt({ reconnect: null }, error, failsConnection, counts, 'GET')
-        const declarative = reconnect.nextAttempt({ reconnect: { ...defaults, policy: null }, idempotent: null }, error,
+        const declarative = policy.decide({ reconnect: { ...defaults, policy: null }, idempotent: null }, error,
           failsConnection, counts, 'GET')
         t.equal(standard, declarative, `${error.code}, retry ${retry}, failures ${failures}: ${standard?.code ?? standard}`)
         compared++
@@ -88,15 +86,16 @@ t.test('the standard\'s reconnection decision is the policy\'s with its defaults
   t.equal(policy.parseRetryAfter('2', 0), 2000, 'the policy module still has its own parts')
 })
 
-t.test('a browser build without the extensions: the standard EventSource; with them, every extension', async (t) => {
+t.test('a browser build: the main entry\'s EventSource is the standard\'s; the extensions\' has every extension', async (t) => {
   const server = await serve(t, (req, res) => {
     if (req.url === '/ended') return sse(res, 'retry: 5\ndata: once\n\n')
     sse(res, `data: ${req.headers['x-token'] ?? 'none'}\n\n`, { end: false })
   })
-  const { exports: { EventSource, importExtensions } } = await importBrowserBuild(t, `
+  const { exports: { EventSource, ExtendedEventSource } } = await importBrowserBuild(t, `
     export { EventSource } from './lib/entries/browser.js'
-    export const importExtensions = () => import('./lib/entries/extensions.js')
+    export { EventSource as ExtendedEventSource } from './lib/entries/extensions.browser.js'
   `)
+  t.not(EventSource, ExtendedEventSource, 'two classes')
 
   const err = thrown(() => new EventSource(server.url('/'), { headers: { 'x-token': 't' } }))
   t.same([err?.code, err?.name, err?.message], ['ERR_EVENTSOURCE_EXTENSION_NOT_LOADED', 'TypeError', NOT_LOADED('init.headers')])
@@ -116,11 +115,12 @@ t.test('a browser build without the extensions: the standard EventSource; with t
   t.equal((await next(ended, 'message')).data, 'once', 'reconnected')
   ended.close()
 
-  await importExtensions()
-  const extended = new EventSource(server.url('/'), { headers: { 'x-token': 't' } })
+  const extended = new ExtendedEventSource(server.url('/'), { headers: { 'x-token': 't' } })
   for await (const event of extended) { // eslint-disable-line no-unreachable-loop -- leaving the loop is what is tested
-    t.equal(event.data, 't', 'headers, and for await, once the extensions are imported')
+    t.equal(event.data, 't', 'headers, and for await, on the EventSource of whatwg-eventsource/extensions')
     break
   }
   t.equal(extended.readyState, EventSource.CLOSED)
+  t.equal(thrown(() => new EventSource(server.url('/'), { headers: {} }))?.code, 'ERR_EVENTSOURCE_EXTENSION_NOT_LOADED',
+    'the main entry\'s stays the standard\'s')
 })

@@ -110,12 +110,11 @@ async function bundle (bundler, target, source, dir) {
 
 /**
  * The browser build of part of lib/, in this process: `source`, an ES module importing files of lib/ by
- * paths from the repository's root (`export { EventSource } from './lib/eventsource/eventsource.js'`),
+ * paths from the repository's root (`export { EventSource } from './lib/entries/web-eventsource.js'`),
  * bundled by esbuild for a page as a front-end build bundles the package (each of package.json's "imports"
  * resolved to its `default` side, the web one; what `source` imports with import() split into chunks
  * loaded when it runs, as a page loads them), written to a temporary directory removed at teardown, and
- * imported. Every call is a build of its own: fresh instances of the modules it holds (a registry with
- * nothing registered, until the build imports lib/entries/extensions.js or the test registers).
+ * imported. Every call is a build of its own: fresh instances of the modules it holds.
  * @param {import('tap').Test} t
  * @param {string} source
  * @returns {Promise<{ exports: Record<string, any>, modules: string[], resolved: Record<string, string> }>} what

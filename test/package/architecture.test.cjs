@@ -95,8 +95,8 @@ t.test('the rules themselves: each would catch an import the wrong way', async (
   t.ok(allowed('entries', 'compat/eventsource'), 'an entry point composes any layer')
   t.ok(allowed('compat/eventsource', 'eventsource'), 'a drop-in is built on the core')
   t.same(layerOf('compat/eventsource/departures.js'), 'compat/eventsource')
-  t.same(requiresOf('eventsource/eventsource.js').filter((file) => file.startsWith('transport/transport-')).sort(),
-    ['transport/transport-node.js', 'transport/transport-web.js'], 'an import counts with its Node and its web file')
+  t.same(requiresOf('eventsource/eventsource.js').filter((file) => file.startsWith('platform/listeners-')).sort(),
+    ['platform/listeners-node.js', 'platform/listeners-web.js'], 'an import counts with its Node and its web file')
 })
 
 t.test('only the entry points and the drop-in itself import a drop-in', async (t) => {

@@ -14,7 +14,7 @@ const root = path.join(__dirname, '..', '..')
 const ENTRIES = {
   'whatwg-eventsource': ['EventSource', 'EventSourceErrorEvent', 'EventSourceParser', 'EventSourceParserStream', 'EventSourceStream', 'default'],
   'whatwg-eventsource/polyfill': [],
-  'whatwg-eventsource/extensions': [],
+  'whatwg-eventsource/extensions': ['EventSource'],
   'whatwg-eventsource/eventsource': ['ErrorEvent', 'EventSource'],
   'whatwg-eventsource/parser': ['ParseError', 'createParser'],
   'whatwg-eventsource/parser/stream': ['EventSourceParserStream', 'ParseError']

@@ -21,7 +21,11 @@ const hasListenerWeb = require('../../lib/platform/listeners-web')
 const transportWeb = require('../../lib/transport/transport-web')
 const { FetchAttempt } = require('../../lib/transport/fetch-transport')
 const { buildRequest } = require('../../lib/transport/request')
-const { resolveInit } = require('../../lib/eventsource/init')
+const { createInitResolver } = require('../../lib/eventsource/init')
+const { resolveExtensions } = require('../../lib/eventsource/init-extensions')
+
+// The init resolver of the browsers' EventSource with the extensions (lib/entries/web-extended-eventsource.js).
+const resolveInit = createInitResolver({ resolveExtensions })
 
 const SEED = 0x3eb
 
@@ -53,22 +57,20 @@ t.test('on Node, the imports give Node\'s own functions: the hot path calls what
   t.equal(require('#error-messages'), nodeMessages)
   t.equal(require('#listeners'), require('../../lib/platform/listeners-node'))
   t.equal(require('#stacks'), require('../../lib/platform/stacks-node'))
-  t.equal(require('#transport'), require('../../lib/transport/transport-node'))
   t.equal(require('#redirect-policy'), require('../../lib/transport/redirect-policy-node'))
-  t.equal(require('#diagnostics'), require('../../lib/eventsource/diagnostics-node'))
 })
 
 t.test('in a browser build, the imports give the web side', async (t) => {
   // What a bundler resolves each of them to for a page (the `default` condition): the modules this file
-  // tests. (An import with no `default`, #channels, is imported by Node's modules only.)
+  // tests.
   const { imports } = require('../../package.json')
   const names = Object.keys(imports).filter((name) => imports[name].default !== undefined)
-  t.ok(names.includes('#bytes') && names.includes('#transport'), names.join(', '))
+  t.ok(names.includes('#bytes') && names.includes('#listeners'), names.join(', '))
   const source = names.map((name, i) => `export * as m${i} from '${name}'\n`).join('')
   const { resolved } = await importBrowserBuild(t, source)
   for (const name of names) t.equal(`./${resolved[name]}`, imports[name].default, `${name}: ${resolved[name]}`)
   t.equal(resolved['#bytes'], 'lib/platform/bytes-web.js')
-  t.equal(resolved['#transport'], 'lib/transport/transport-web.js')
+  t.equal(resolved['#listeners'], 'lib/platform/listeners-web.js')
 })
 
 t.test('#bytes: decoding, searching and checking bytes as Buffer does', async (t) => {
@@ -133,10 +135,10 @@ t.test('#error-messages: the code in words and the values it was made from; the 
   t.equal(new dropIn.ERR_EVENTSOURCE_PARSER_TERMINATED().message,
     'Cannot feed parser: it was terminated after exceeding the configured max buffer size. Call `reset()` to resume parsing.',
     'eventsource-parser\'s message, whatever #error-messages is')
-  // So does the code that tells a browser's developer what to import: its message is the same everywhere.
+  // So does the code that tells a browser's developer where an extension is: its message is the same everywhere.
   const { ERR_EVENTSOURCE_EXTENSION_NOT_LOADED } = require('../../lib/errors/extensions').codes
   t.equal(new ERR_EVENTSOURCE_EXTENSION_NOT_LOADED('init.headers').message,
-    "init.headers is an extension of whatwg-eventsource, not part of this build: import 'whatwg-eventsource/extensions' once, before using it")
+    "init.headers is an extension of whatwg-eventsource, not part of this build: the EventSource of 'whatwg-eventsource/extensions' has it")
   const fixed = { ...dropIn, ERR_EVENTSOURCE_EXTENSION_NOT_LOADED }
   t.same(Object.keys(nodeMessages.MESSAGES).sort(), Object.keys(codes).filter((code) => !Object.hasOwn(fixed, code)).sort(),
     'Node\'s wording for every other code')
@@ -191,7 +193,7 @@ t.test('#listeners: no listener count, and no handler map to drop', async (t) =>
   t.same(Object.getOwnPropertySymbols(target).map((symbol) => [symbol, target[symbol]]), before, 'the target as it was')
 })
 
-t.test('#transport: every attempt through a fetch, called as a plain function', async (t) => {
+t.test('the browsers\' fetch transport: every attempt through a fetch, called as a plain function', async (t) => {
   const server = await serve(t, (req, res) => sse(res, 'data: hello\n\n'))
   const attempt = async (fetchOption, dispatcher) => {
     const init = resolveInit({ fetch: fetchOption, dispatcher })
@@ -206,7 +208,7 @@ t.test('#transport: every attempt through a fetch, called as a plain function', 
       networkError: (err) => { seen.push(['networkError', err.code]); ended() },
       failed: (err) => { seen.push(['failed', err.code]); ended() }
     }
-    const made = transportWeb.createAttempt(request, sink)
+    const made = transportWeb.fetchTransport.createAttempt(request, sink)
     t.ok(made instanceof FetchAttempt, 'a fetch attempt')
     made.start()
     await bounded(done, 'the attempt to end')
@@ -232,7 +234,8 @@ t.test('#transport: every attempt through a fetch, called as a plain function', 
   // A dispatcher (here, something with dispatch()) has nothing to run on in a browser: ignored.
   await attempt(undefined, { dispatch () { throw new Error('not here') } })
   t.equal(calls, 1, 'without init.fetch, the runtime\'s fetch, looked up at the attempt; the dispatcher ignored')
-  t.equal(transportWeb.transportMaxEventSize(resolveInit({}).transport), undefined, 'no transport limit on events')
+  t.equal(transportWeb.fetchTransport.maxEventSize(resolveInit({}).transport), undefined, 'no transport limit on events')
+  t.equal(transportWeb.standardTransport.maxEventSize(createInitResolver()({}).transport), undefined)
 })
 
 t.test('#redirect-policy: the fetch follows every redirect; credentials stay with their origin', async (t) => {
@@ -268,7 +271,7 @@ t.test('#redirect-policy: the fetch follows every redirect; credentials stay wit
   t.equal(allowed.followedTo('http://a.example/clear'), null, 'unless allowInsecureRedirect')
 })
 
-t.test('#diagnostics: nobody can subscribe, so nothing is counted; the attempt still starts', async (t) => {
+t.test('the browsers\' diagnostics: nobody can subscribe, so nothing is counted; the attempt still starts', async (t) => {
   const diagnostics = new webDiagnostics.SourceDiagnostics(new EventTarget(), new URL('http://a.example/'))
   let started = 0
   diagnostics.startAttempt({}, '', { start: () => { started++ } })
@@ -288,7 +291,7 @@ t.test('lib/entries/browser.js: classes of lib/, to require() and import; bundle
   const cjs = require('../../lib/entries/browser.js')
   const names = ['EventSource', 'EventSourceErrorEvent', 'EventSourceParser', 'EventSourceParserStream']
   const modules = {
-    EventSource: '../../lib/eventsource/eventsource.js',
+    EventSource: '../../lib/entries/web-eventsource.js',
     EventSourceErrorEvent: '../../lib/eventsource/error-event.js',
     EventSourceParser: '../../lib/parser/event-source-parser.js',
     EventSourceParserStream: '../../lib/parser/web-stream.js'

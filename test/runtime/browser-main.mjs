@@ -5,10 +5,11 @@
 
 /* global location, postMessage */
 
-// The suite uses every extension of the init: a browser build has them once this is imported
-// (test/runtime/browser-standard.mjs runs the standard's tests without it).
-import 'whatwg-eventsource/extensions'
-import * as pkg from 'whatwg-eventsource'
+// The suite uses every extension of the init: in a browser build, the EventSource of
+// whatwg-eventsource/extensions has them (test/runtime/browser-standard.mjs runs the standard's tests on the
+// main entry's, which has none).
+import * as main from 'whatwg-eventsource'
+import { EventSource } from 'whatwg-eventsource/extensions'
 import { runSuite } from './suite.mjs'
 
 // The drop-in entry points, each imported by the test that needs it (bundled into this file: esbuild
@@ -24,6 +25,8 @@ const inWorker = typeof document === 'undefined'
 const config = JSON.parse(new URL(location.href).searchParams.get('config'))
 const log = inWorker ? (line) => postMessage({ line }) : (line) => console.log(line)
 log(`# runtime: ${navigator.userAgent}${inWorker ? ' (dedicated worker)' : ''}`)
+
+const pkg = { ...main, EventSource }
 
 runSuite({
   ...config,

@@ -129,7 +129,7 @@ async function unbundled (options) {
   return reasons
 }
 
-// The extensions' modules: in the bundles that import whatwg-eventsource/extensions, and in no other.
+// The extensions' modules: in the bundles that import the EventSource of whatwg-eventsource/extensions, and in no other.
 const EXTENSION_MODULES = ['lib/eventsource/init-extensions.js', 'lib/eventsource/reconnect-policy.js', 'lib/eventsource/message-iterator.js', 'lib/transport/request-init.js']
 
 async function bundle (options, entry = 'browser-main.mjs') {

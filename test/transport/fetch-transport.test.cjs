@@ -12,7 +12,10 @@ const { Readable } = require('node:stream')
 const { EventSource } = require('../../')
 const { FetchAttempt } = require('../../lib/transport/fetch-transport')
 const { buildRequest } = require('../../lib/transport/request')
-const { resolveInit } = require('../../lib/eventsource/init')
+const { createInitResolver } = require('../../lib/eventsource/init')
+const { resolveExtensions } = require('../../lib/eventsource/init-extensions')
+
+const resolveInit = createInitResolver({ resolveExtensions })
 const { SSE_HEADERS, serve, sse, open, record, bounded, deferred, onceBounded, runChild } = require('../helpers/index.cjs')
 
 const { CONNECTING, OPEN, CLOSED } = EventSource

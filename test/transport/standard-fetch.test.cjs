@@ -11,7 +11,10 @@ const t = require('tap')
 const { StandardFetchAttempt } = require('../../lib/transport/standard-fetch')
 const { FetchAttempt } = require('../../lib/transport/fetch-transport')
 const { standardRequest, buildRequest } = require('../../lib/transport/request')
-const { resolveInit } = require('../../lib/eventsource/init')
+const { createInitResolver } = require('../../lib/eventsource/init')
+const { resolveExtensions } = require('../../lib/eventsource/init-extensions')
+
+const resolveInit = createInitResolver({ resolveExtensions })
 const { serve, sse, closedPort, deferred, bounded, macrotask } = require('../helpers/index.cjs')
 const { importBrowserBuild } = require('../helpers/bundle.cjs')
 
@@ -213,12 +216,11 @@ t.test('pause() stops reading the body until resume(); abort() ends it with no r
   t.equal(calls, 0, 'no fetch for an attempt aborted before it started')
 })
 
-t.test('a web build sends with it until the extensions are registered, then with FetchAttempt', async (t) => {
-  // The registry and `#transport` of a browser build (lib/transport/transport-web.js), as they are before
-  // `whatwg-eventsource/extensions`: nothing registered. The build's own copies of both attempts' classes.
+t.test('the browsers\' standard EventSource sends with it; the one with the extensions, with FetchAttempt', async (t) => {
+  // The two transports of a browser build (lib/transport/transport-web.js), each the part of one EventSource
+  // (lib/entries/web-eventsource.js, web-extended-eventsource.js). The build's own copies of both attempts' classes.
   const { exports: web } = await importBrowserBuild(t, `
-    export { registerExtensions } from './lib/extension-registry.js'
-    export { createAttempt } from '#transport'
+    export { standardTransport, fetchTransport } from './lib/transport/transport-web.js'
     export { StandardFetchAttempt } from './lib/transport/standard-fetch.js'
     export { FetchAttempt } from './lib/transport/fetch-transport.js'
     export { standardRequest } from './lib/transport/request.js'
@@ -226,10 +228,9 @@ t.test('a web build sends with it until the extensions are registered, then with
   t.not(web.StandardFetchAttempt, StandardFetchAttempt, 'a build of its own')
 
   const request = web.standardRequest(STANDARD_INIT, target('http://127.0.0.1:1/'))
-  const standard = web.createAttempt(request, {})
+  const standard = web.standardTransport.createAttempt(request, {})
   t.ok(standard instanceof web.StandardFetchAttempt && !(standard instanceof web.FetchAttempt), 'the standard attempt')
-  web.registerExtensions({ fetch: () => web.FetchAttempt })
-  // The request as the core builds it once the extensions are there (a plain object: Node's lib/ builds it).
-  const full = web.createAttempt(buildRequest(resolveInit({}), target('http://127.0.0.1:1/')), {})
-  t.ok(full instanceof web.FetchAttempt, 'registered: FetchAttempt')
+  // The request as the core builds it with the extensions (a plain object: Node's lib/ builds it).
+  const full = web.fetchTransport.createAttempt(buildRequest(resolveInit({}), target('http://127.0.0.1:1/')), {})
+  t.ok(full instanceof web.FetchAttempt, 'with the extensions: FetchAttempt')
 })

@@ -2,7 +2,7 @@
 // @types/node, skipLibCheck false. The entries that need no Node types compile with only the web
 // globals a worker (or Deno) declares.
 import 'whatwg-eventsource/polyfill'
-import 'whatwg-eventsource/extensions'
+import { EventSource as ExtendedEventSource } from 'whatwg-eventsource/extensions'
 import { EventSource, ErrorEvent, type EventSourceInit } from 'whatwg-eventsource/eventsource'
 import { createParser, type EventSourceMessage } from 'whatwg-eventsource/parser'
 import { EventSourceParserStream } from 'whatwg-eventsource/parser/stream'
@@ -30,3 +30,7 @@ const messages: ReadableStream<EventSourceMessage> = text.pipeThrough(new EventS
 const native: globalThis.EventSource = source
 const ours: EventSource = new globalThis.EventSource('/events')
 void [messages, native, ours]
+
+// whatwg-eventsource/extensions: an EventSource whose init takes the extensions.
+const extended = new ExtendedEventSource('/events', { headers: { authorization: 'Bearer t' }, closeOnEnd: true })
+void extended.readyState

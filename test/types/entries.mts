@@ -14,7 +14,7 @@ import {
   type ParsedEvent
 } from 'whatwg-eventsource'
 import 'whatwg-eventsource/polyfill'
-import 'whatwg-eventsource/extensions'
+import { EventSource as ExtendedEventSource } from 'whatwg-eventsource/extensions'
 import { EventSource as DropIn, ErrorEvent as DropInErrorEvent } from 'whatwg-eventsource/eventsource'
 import { createParser, type EventSourceMessage } from 'whatwg-eventsource/parser'
 import { EventSourceParserStream as DropInParserStream } from 'whatwg-eventsource/parser/stream'
@@ -91,3 +91,7 @@ createParser({ onEvent (event: EventSourceMessage) { void event.data } }).feed('
 const dropInStream: TransformStream<string, EventSourceMessage> = new DropInParserStream({ onError: 'terminate' })
 
 void [web, ms, dropInStream]
+
+// The EventSource of whatwg-eventsource/extensions is the main entry's class.
+const extended: typeof EventSource = ExtendedEventSource
+void extended

@@ -1,40 +1,45 @@
 // `whatwg-eventsource/eventsource`: the `eventsource` package's EventSource (its API of versions 3 to 5),
 // for code and tests written against it, which switch by changing the import. It is this package's
-// EventSource (lib/eventsource/eventsource.js: the same state machine, fetch transport and parser), with
-// that package's departures from the standard (lib/compat/eventsource/departures.js).
+// EventSource with every extension (the same state machine, fetch transport and parser: that package's
+// init members, fetch and maxBufferSize, are extensions of ours), with that package's departures from the
+// standard (lib/compat/eventsource/departures.js). The entry point gives the class it extends: Node's
+// (lib/entries/eventsource.js) or a browser's (eventsource.browser.js).
 
-import { EventSource as CoreEventSource } from '../../eventsource/eventsource.js'
-// That package's init members (fetch, maxBufferSize) are extensions of ours: this entry has them all,
-// in a browser build too (lib/extension-registry.js).
-import '../../eventsource/extensions-all.js'
 import { fromCallerOf } from '../../errors/error-class.js'
 import { parseUrl, coreInit } from './departures.js'
 
-class EventSource extends CoreEventSource {
-  /**
-   * @param {string | URL} url
-   * @param {{ withCredentials?: boolean, fetch?: Function, maxBufferSize?: number,
-   *   keepAliveWhileReconnecting?: boolean }} [eventSourceInitDict]
-   */
-  constructor (url, eventSourceInitDict = undefined) {
-    let href, init
-    try {
-      href = parseUrl(url)
-      init = coreInit(eventSourceInitDict)
-    } catch (err) {
-      throw fromCallerOf(err, new.target)
+/**
+ * That package's EventSource, on `CoreEventSource`.
+ * @param {typeof EventTarget} CoreEventSource an EventSource class with the extensions
+ */
+function defineEventSourcePackage (CoreEventSource) {
+  class EventSource extends CoreEventSource {
+    /**
+     * @param {string | URL} url
+     * @param {{ withCredentials?: boolean, fetch?: Function, maxBufferSize?: number,
+     *   keepAliveWhileReconnecting?: boolean }} [eventSourceInitDict]
+     */
+    constructor (url, eventSourceInitDict = undefined) {
+      let href, init
+      try {
+        href = parseUrl(url)
+        init = coreInit(eventSourceInitDict)
+      } catch (err) {
+        throw fromCallerOf(err, new.target)
+      }
+      super(href, init)
     }
-    super(href, init)
   }
+
+  // How code finds out that an EventSource takes a `fetch` (that package's marker, from version 4.1): a
+  // constant, non-enumerable property of the constructor.
+  Object.defineProperty(EventSource, Symbol.for('eventsource.supports-fetch-override'), {
+    value: true,
+    writable: false,
+    enumerable: false,
+    configurable: false
+  })
+  return EventSource
 }
 
-// How code finds out that an EventSource takes a `fetch` (that package's marker, from version 4.1): a
-// constant, non-enumerable property of the constructor.
-Object.defineProperty(EventSource, Symbol.for('eventsource.supports-fetch-override'), {
-  value: true,
-  writable: false,
-  enumerable: false,
-  configurable: false
-})
-
-export { EventSource }
+export { defineEventSourcePackage }

@@ -1,8 +1,8 @@
-// Node's side of lib/eventsource/init.js: a source whose dictionary resolves to the same values as the
-// last one resolved shares that one. Programs open their sources with the same options, often the same
-// object; a resolved dictionary is an object of its own, which every idle source would keep. (A browser opens
-// a few sources, not thousands: lib/eventsource/shared-init-web.js shares nothing, and keeps this code out
-// of its bundle.)
+// Node's side of lib/eventsource/init.js (lib/entries/node-eventsource.js hands it to createInitResolver()):
+// a source whose dictionary resolves to the same values as the last one resolved shares that one.
+// Programs open their sources with the same options, often the same object; a resolved dictionary is an
+// object of its own, which every idle source would keep. (A browser opens a few sources, not thousands:
+// the browsers' builds share nothing, and keep this code out of their bundles.)
 
 // The last dictionary resolved.
 let lastInit = null
