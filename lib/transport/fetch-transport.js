@@ -6,8 +6,8 @@
 // FetchAttempt is StandardFetchAttempt (./standard-fetch.js: the standard's request with the runtime's
 // fetch, the body, the timers, abort) with what the extensions need: a user's fetch, the request of
 // lib/transport/request.js (method, headers, body, credentials kept to their origin), the redirect rules
-// below, decoding errors. A browser build loads it with `whatwg-eventsource/extensions` (through the
-// registry, lib/extension-registry.js); Node, Bun and Deno always have it.
+// below, decoding errors. Node's EventSource has it (lib/transport/transport-node.js), and a browser's with
+// the extensions (transport-web.js), each giving it its redirect rules.
 //
 // Redirects:
 // - The runtime's fetch (Bun, a Node without undici) is asked for `redirect: 'manual'` where the runtime
@@ -29,9 +29,6 @@
 // would add its credentials to a request it did not see redirected.
 
 import { codes } from '../errors/connection.js'
-// lib/transport/redirect-policy-node.js on Node, Bun and Deno; lib/transport/redirect-policy-web.js elsewhere, where
-// the runtime's fetch follows every redirect itself (package.json's "imports").
-import { RedirectPolicy, isRedirect, fetchRedirects } from '#redirect-policy'
 import { StandardFetchAttempt, discardBody } from './standard-fetch.js'
 import { AttemptTimers } from './attempt-timers.js'
 import { fromFetchHeaders } from './response-headers.js'
@@ -59,8 +56,17 @@ function underlyingError (err) {
   return err
 }
 
+/**
+ * The redirect rules of a platform: a module with these exports.
+ * @typedef {object} RedirectRules
+ * @property {typeof import('./redirect-policy-node.js').RedirectPolicy} RedirectPolicy
+ * @property {(status: number, headers: object) => boolean} isRedirect
+ * @property {(request: object, usersFetch: boolean) => { redirect: string, withinOrigin: boolean }} fetchRedirects
+ */
+
 class FetchAttempt extends StandardFetchAttempt {
   #fetch
+  #redirects
   #policy
   #redirect
   // A user's fetch (init.fetch), as opposed to the runtime's: it follows redirects itself (see above).
@@ -74,16 +80,19 @@ class FetchAttempt extends StandardFetchAttempt {
    * @param {import('./request').EventSourceRequest} request
    * @param {import('./transport-node').TransportSink} sink
    * @param {boolean} usersFetch init.fetch (true), or the runtime's globalThis.fetch (false)
+   * @param {RedirectRules} redirects lib/transport/redirect-policy-node.js on Node, Bun and Deno;
+   *   redirect-policy-web.js in browsers and workers, where the runtime's fetch follows every redirect itself
    */
-  constructor (fetch, request, sink, usersFetch) {
+  constructor (fetch, request, sink, usersFetch, redirects) {
     super(request, sink)
     this.#fetch = fetch
     this.#usersFetch = usersFetch
     this.#credentialOrigin = request.credentialOrigin
     // Who follows redirects: see the top of this file.
-    const { redirect, withinOrigin } = fetchRedirects(request, usersFetch)
+    const { redirect, withinOrigin } = redirects.fetchRedirects(request, usersFetch)
+    this.#redirects = redirects
     this.#redirect = redirect
-    this.#policy = new RedirectPolicy(request, { withinOrigin })
+    this.#policy = new redirects.RedirectPolicy(request, { withinOrigin })
   }
 
   // The hop under way is the policy's.
@@ -126,7 +135,7 @@ class FetchAttempt extends StandardFetchAttempt {
     }
     const status = response.status
     const headers = fromFetchHeaders(response.headers)
-    if (this.#redirect === 'manual' && isRedirect(status, headers)) {
+    if (this.#redirect === 'manual' && this.#redirects.isRedirect(status, headers)) {
       discardBody(response)
       const error = policy.follow(status, headers.location)
       if (error === null) this.send()

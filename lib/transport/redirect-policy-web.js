@@ -1,7 +1,7 @@
 // The redirect policy of the fetch transport where the runtime's fetch follows every redirect itself:
-// browsers and workers, whose fetch hides redirects from code anyway (package.json's "imports" maps
-// `#redirect-policy` here for any runtime that does not match the `node` condition, and to
-// lib/transport/redirect-policy-node.js, fetch's rules applied hop by hop, for Node, Bun and Deno). Redirects are
+// browsers and workers, whose fetch hides redirects from code anyway (lib/transport/transport-web.js gives it
+// to FetchAttempt there; Node, Bun and Deno give lib/transport/redirect-policy-node.js, fetch's rules applied
+// hop by hop). Redirects are
 // the browser's business there, by its own rules (credentials, CORS, mixed content); what remains ours is
 // what lib/transport/redirect-policy-node.js does around the hops, the same here:
 // - the request's credentials (Authorization, Cookie, Proxy-Authorization, credentialHeaders) are not sent

@@ -34,6 +34,7 @@
 import { DispatcherAttempt } from './dispatcher-transport.js'
 import { globalDispatcher, dispatcherMaxEventSize } from './dispatchers.js'
 import { FetchAttempt } from './fetch-transport.js'
+import { RedirectPolicy, isRedirect, fetchRedirects } from './redirect-policy-node.js'
 import { http2Dispatcher } from './http2-sessions.js'
 
 /**
@@ -107,8 +108,11 @@ function fetchReplaced () {
   return lastReplaced
 }
 
+// FetchAttempt's redirect rules: fetch's, applied hop by hop where the fetch shows redirects.
+const nodeRedirects = { RedirectPolicy, isRedirect, fetchRedirects }
+
 function fetchAttempt (fetch, request, sink, usersFetch) {
-  return new FetchAttempt(fetch, request, sink, usersFetch)
+  return new FetchAttempt(fetch, request, sink, usersFetch, nodeRedirects)
 }
 
 /**

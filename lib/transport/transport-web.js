@@ -10,6 +10,12 @@
 
 import { StandardFetchAttempt } from './standard-fetch.js'
 import { FetchAttempt } from './fetch-transport.js'
+import { RedirectPolicy, isRedirect, fetchRedirects } from './redirect-policy-web.js'
+
+// FetchAttempt's redirect rules here: the runtime's fetch follows every redirect itself, and these keep
+// credentials to their origin (an object of the functions rather than the module's namespace, which a
+// bundle would build whole).
+const webRedirects = { RedirectPolicy, isRedirect, fetchRedirects }
 
 function noMaxEventSize () {
   return undefined
@@ -37,8 +43,8 @@ const fetchTransport = {
     // The runtime's fetch is looked up at each attempt, as Node's global dispatcher is: an application may
     // wrap it after the source was made.
     const fetch = request.transport.fetch
-    if (fetch !== undefined) return new FetchAttempt(fetch, request, sink, true)
-    return new FetchAttempt(globalThis.fetch, request, sink, false)
+    if (fetch !== undefined) return new FetchAttempt(fetch, request, sink, true, webRedirects)
+    return new FetchAttempt(globalThis.fetch, request, sink, false, webRedirects)
   },
   maxEventSize: noMaxEventSize
 }

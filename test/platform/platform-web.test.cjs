@@ -1,7 +1,8 @@
 'use strict'
 
-// The web side of package.json's "imports" (lib/**/*-web.js: what browsers and workers load for `#bytes`,
-// `#error-messages`, `#listeners`, `#transport`, `#redirect-policy` and `#diagnostics`), run here on Node and
+// The web side of each platform difference (lib/**/*-web.js: what browsers and workers load for package.json's
+// "imports" `#bytes`, `#error-messages`, `#listeners` and `#stacks`, and what their EventSources are composed of:
+// the transport, the redirect rules and the diagnostics, lib/entries/web-*.js), run here on Node and
 // checked against the Node side, which every other test runs; and that a bundle for a page takes that side
 // (test/helpers/bundle.cjs). test/package/bundle.test.cjs runs the package bundled for browsers on them, and
 // test/runtime/ runs it in Chromium.
@@ -57,7 +58,6 @@ t.test('on Node, the imports give Node\'s own functions: the hot path calls what
   t.equal(require('#error-messages'), nodeMessages)
   t.equal(require('#listeners'), require('../../lib/platform/listeners-node'))
   t.equal(require('#stacks'), require('../../lib/platform/stacks-node'))
-  t.equal(require('#redirect-policy'), require('../../lib/transport/redirect-policy-node'))
 })
 
 t.test('in a browser build, the imports give the web side', async (t) => {
@@ -238,7 +238,7 @@ t.test('the browsers\' fetch transport: every attempt through a fetch, called as
   t.equal(transportWeb.standardTransport.maxEventSize(createInitResolver()({}).transport), undefined)
 })
 
-t.test('#redirect-policy: the fetch follows every redirect; credentials stay with their origin', async (t) => {
+t.test('the browsers\' redirect rules: the fetch follows every redirect; credentials stay with their origin', async (t) => {
   t.same(webRedirects.fetchRedirects(), { redirect: 'follow', withinOrigin: false })
   t.equal(webRedirects.isRedirect(302, { location: '/' }), false, 'no response is a redirect for the policy to follow')
   const request = (url, more) => ({

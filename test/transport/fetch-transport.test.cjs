@@ -11,6 +11,7 @@ const path = require('node:path')
 const { Readable } = require('node:stream')
 const { EventSource } = require('../../')
 const { FetchAttempt } = require('../../lib/transport/fetch-transport')
+const nodeRedirects = require('../../lib/transport/redirect-policy-node')
 const { buildRequest } = require('../../lib/transport/request')
 const { createInitResolver } = require('../../lib/eventsource/init')
 const { resolveExtensions } = require('../../lib/eventsource/init-extensions')
@@ -208,7 +209,7 @@ function attempt (fetch, url, dict, usersFetch) {
     networkError: (error) => reported.resolve(['networkError', error]),
     failed: (error) => reported.resolve(['failed', error])
   }
-  connection = new FetchAttempt(fetch, request, sink, usersFetch)
+  connection = new FetchAttempt(fetch, request, sink, usersFetch, nodeRedirects)
   connection.start()
   return bounded(reported.promise, 'the attempt\'s first report')
 }

@@ -10,6 +10,7 @@
 const t = require('tap')
 const { StandardFetchAttempt } = require('../../lib/transport/standard-fetch')
 const { FetchAttempt } = require('../../lib/transport/fetch-transport')
+const nodeRedirects = require('../../lib/transport/redirect-policy-node')
 const { standardRequest, buildRequest } = require('../../lib/transport/request')
 const { createInitResolver } = require('../../lib/eventsource/init')
 const { resolveExtensions } = require('../../lib/eventsource/init-extensions')
@@ -48,7 +49,7 @@ function run (Attempt, url, { lastEventId = '', init = STANDARD_INIT, onOpened }
   }
   const attempt = Attempt === StandardFetchAttempt
     ? new StandardFetchAttempt(standardRequest(init, target(url, lastEventId)), sink)
-    : new FetchAttempt(globalThis.fetch, buildRequest(resolveInit({}), target(url, lastEventId)), sink, false)
+    : new FetchAttempt(globalThis.fetch, buildRequest(resolveInit({}), target(url, lastEventId)), sink, false, nodeRedirects)
   attempt.start()
   return { attempt, log: reports, reports: bounded(done.promise, `the last report of ${url}`) }
 }
