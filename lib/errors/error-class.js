@@ -42,7 +42,6 @@ function toString () {
 
 /**
  * Declares one code.
- * @param {string} code
  * @param {number} arity how many of the constructor's leading arguments the message is made from (the
  *   message of each code takes as many: test/errors/errors-table.test.cjs checks)
  * @param {ErrorConstructor} Base Error, TypeError or RangeError
@@ -98,7 +97,6 @@ function declare (table) {
  * An error of ours thrown out of a public entry point (a constructor, createParser) gets a stack that
  * starts at the user's call, as Node's validators do with hideStackFrames: the frames of our option
  * checks below it are noise to the user. Anything else is returned as it is.
- * @param {unknown} error
  * @param {Function} entry the entry point the user called (a constructor: `new.target`)
  * @returns {unknown} the error
  */

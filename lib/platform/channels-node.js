@@ -46,7 +46,6 @@ let endedWhileStarting = false
 /**
  * Starts the transport of an attempt inside the attempt's tracing context.
  * @param {object} context the attempt's message ({ source, attempt, url, method, ... })
- * @param {() => void} start
  */
 function traceAttemptStart (context, start) {
   starting = context
@@ -68,7 +67,6 @@ function traceAttemptStart (context, start) {
 /**
  * The attempt is over; `error` is why, when it ended in one (a clean end of the body is not).
  * @param {object} context the same object traceAttemptStart was given
- * @param {Error | null} error
  */
 function traceAttemptEnd (context, error) {
   if (error !== null) context.error = error

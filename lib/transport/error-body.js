@@ -63,10 +63,7 @@ class ErrorBodyReader {
 
   // The attempt's reports (the sink of lib/transport/transport-node.js), after opened().
 
-  /**
-   * Decoded body bytes.
-   * @param {Uint8Array} chunk
-   */
+  // Decoded body bytes.
   data (chunk) {
     if (this.#done) return
     const room = this.#maxBytes - this.#length
@@ -140,10 +137,7 @@ class ErrorBodyReader {
 
 /**
  * The text of `bytes` in the encoding `label` names (UTF-8 when it names none TextDecoder knows).
- * @param {Uint8Array} bytes
- * @param {string} label
  * @param {boolean} truncated the bytes stop before the body's end: a character they end inside is left out
- * @returns {string}
  */
 function decode (bytes, label, truncated) {
   let decoder

@@ -70,7 +70,6 @@ class FetchAttempt extends StandardFetchAttempt {
   #decodingDetails = null
 
   /**
-   * @param {typeof fetch} fetch
    * @param {import('./request').EventSourceRequest} request
    * @param {import('./transport-node').TransportSink} sink
    * @param {boolean} usersFetch init.fetch (true), or the runtime's globalThis.fetch (false)

@@ -75,7 +75,6 @@ const NO_CHANGES = Object.freeze({})
 
 /**
  * Adds Last-Event-ID to `headers` (lower-case names) when the last event ID string is one to send.
- * @param {Record<string, string>} headers
  * @param {string} lastEventId the source's last event ID string
  */
 function addLastEventId (headers, lastEventId) {
@@ -136,7 +135,6 @@ function buildRequest (init, target) {
  * response, or of the last response before it ended (a stream that ended or dropped); the text of the body
  * of a response the source did not take (lib/transport/error-body.js).
  * @param {Error & { status?: number, headers?: Record<string, string> }} error
- * @param {Record<string, string> | null} responseHeaders
  */
 function previousAttempt (error, responseHeaders) {
   const headers = error.headers ?? responseHeaders
@@ -148,7 +146,6 @@ function previousAttempt (error, responseHeaders) {
 }
 
 /**
- * @param {object} init
  * @param {RequestTarget} target
  * @param {RequestChanges} changes
  * @returns {EventSourceRequest}

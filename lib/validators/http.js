@@ -32,12 +32,8 @@ const MANAGED_HEADERS = new Set([
 ])
 const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK'])
 
-/**
- * Request headers, as fetch's HeadersInit: a Headers, an iterable of [name, value] pairs, or a record.
- * (A function, which init.headers may also be, is told apart before.)
- * @param {unknown} value
- * @param {string} name
- */
+// Request headers, as fetch's HeadersInit: a Headers, an iterable of [name, value] pairs, or a record.
+// (A function, which init.headers may also be, is told apart before.)
 function validateHeadersInit (value, name) {
   if (value === null || typeof value !== 'object') {
     throw new ERR_INVALID_ARG_TYPE(name, 'of type object (a Headers, an array of pairs, a record) or function', value)
@@ -46,7 +42,6 @@ function validateHeadersInit (value, name) {
 
 /**
  * One entry of an iterable HeadersInit.
- * @param {unknown} value
  * @param {string} name the option it comes from
  */
 function validateHeaderPair (value, name) {
@@ -58,7 +53,6 @@ function validateHeaderPair (value, name) {
 /**
  * The name of a request header a user sets: a token, and none that EventSource or the HTTP client
  * sets itself.
- * @param {unknown} value
  * @param {string} name the option it comes from
  */
 function validateHeaderName (value, name) {
@@ -75,7 +69,6 @@ function validateHeaderName (value, name) {
 
 /**
  * A request header's value, its leading and trailing whitespace already removed.
- * @param {string} value
  * @param {string} header the header's name, for the message
  * @param {string} name the option it comes from
  */
@@ -87,12 +80,8 @@ function validateHeaderValue (value, header, name) {
   }
 }
 
-/**
- * Header names given as an option on their own (credentialHeaders): strings that are tokens once the
- * leading and trailing HTTP whitespace is removed.
- * @param {unknown} value
- * @param {string} name
- */
+// Header names given as an option on their own (credentialHeaders): strings that are tokens once the
+// leading and trailing HTTP whitespace is removed.
 function validateHeaderNameList (value, name) {
   if (!Array.isArray(value)) throw new ERR_INVALID_ARG_TYPE(name, 'an array of header names', value)
   for (const header of value) {
@@ -101,11 +90,7 @@ function validateHeaderNameList (value, name) {
   }
 }
 
-/**
- * A request method: a token, and not one that fetch forbids.
- * @param {unknown} value
- * @param {string} name
- */
+// A request method: a token, and not one that fetch forbids.
 function validateMethod (value, name) {
   if (typeof value !== 'string') throw new ERR_INVALID_ARG_TYPE(name, 'of type string', value)
   if (!TOKEN.test(value)) throw new ERR_INVALID_HTTP_TOKEN(`The method in ${name}`, value)
@@ -117,7 +102,6 @@ function validateMethod (value, name) {
 /**
  * A body is sent with any method but GET and HEAD, as fetch allows.
  * @param {unknown} value the body (a function stands for the bodies it will return)
- * @param {string} name
  * @param {string} method the normalized method
  */
 function validateBodyMethod (value, name, method) {
@@ -127,21 +111,14 @@ function validateBodyMethod (value, name, method) {
   }
 }
 
-/**
- * The last event ID to start from: it goes into a header, so it must be one.
- * @param {unknown} value
- * @param {string} name
- */
+// The last event ID to start from: it goes into a header, so it must be one.
 function validateLastEventId (value, name) {
   if (typeof value !== 'string') throw new ERR_INVALID_ARG_TYPE(name, 'of type string', value)
   if (INVALID_LAST_EVENT_ID.test(value)) throw new ERR_INVALID_CHAR(name, value)
 }
 
-/**
- * Whether a last event ID a server sent can go into a Last-Event-ID header at all (the rule of
- * validateLastEventId, as a question: a server's ID is not an argument to reject).
- * @param {string} id
- */
+// Whether a last event ID a server sent can go into a Last-Event-ID header at all (the rule of
+// validateLastEventId, as a question: a server's ID is not an argument to reject).
 function isSendableLastEventId (id) {
   return !INVALID_LAST_EVENT_ID.test(id)
 }

@@ -40,11 +40,7 @@ import { validateFetch } from '../../validators/options.js'
 // That package's default limit on what the parser buffers (version 5; earlier versions had none).
 const DEFAULT_MAX_BUFFER_SIZE = 100 * 1024 * 1024
 
-/**
- * The core's Departures for a source with this limit on an event (the error event's message names it).
- * @param {number} maxBufferSize
- * @returns {Readonly<import('../../eventsource/init').Departures>}
- */
+// The core's Departures for a source with this limit on an event (the error event's message names it).
 function departures (maxBufferSize) {
   return Object.freeze({
     errorEvent: errorEventFactory(maxBufferSize),
@@ -56,13 +52,9 @@ function departures (maxBufferSize) {
 // The Departures of every source with the default limit, shared.
 let defaultDepartures = null
 
-/**
- * The URL as that package takes it: a URL, or a string resolved against the document's base URL when
- * there is a document; anything else, or a string that is not a URL, is a SyntaxError with its message.
- * (The standard converts any value to a string, as our main entry does.)
- * @param {unknown} url
- * @returns {string}
- */
+// The URL as that package takes it: a URL, or a string resolved against the document's base URL when
+// there is a document; anything else, or a string that is not a URL, is a SyntaxError with its message.
+// (The standard converts any value to a string, as our main entry does.)
 function parseUrl (url) {
   try {
     if (url instanceof URL) return url.href
@@ -80,7 +72,6 @@ function documentBaseUrl () {
  * The core's init for that package's init dictionary.
  * @param {{ withCredentials?: boolean, fetch?: Function, maxBufferSize?: number,
  *   keepAliveWhileReconnecting?: boolean } | undefined} dict
- * @returns {object}
  */
 function coreInit (dict) {
   const fetch = dict?.fetch ?? globalThis.fetch
