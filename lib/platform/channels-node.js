@@ -81,13 +81,6 @@ function publishAttemptEnd (context) {
 }
 
 export {
-  createChannel,
-  connectChannel,
-  openChannel,
-  messageChannel,
-  errorChannel,
-  closeChannel,
-  tracingAttempts,
-  traceAttemptStart,
-  traceAttemptEnd
+  createChannel, connectChannel, openChannel, messageChannel, errorChannel, closeChannel, tracingAttempts,
+  traceAttemptStart, traceAttemptEnd
 }

@@ -124,13 +124,6 @@ function isSendableLastEventId (id) {
 }
 
 export {
-  validateHeadersInit,
-  validateHeaderPair,
-  validateHeaderName,
-  validateHeaderValue,
-  validateHeaderNameList,
-  validateMethod,
-  validateBodyMethod,
-  validateLastEventId,
-  isSendableLastEventId
+  validateHeadersInit, validateHeaderPair, validateHeaderName, validateHeaderValue, validateHeaderNameList,
+  validateMethod, validateBodyMethod, validateLastEventId, isSendableLastEventId
 }

@@ -57,10 +57,5 @@ function validateAbortSignal (value, name) {
 }
 
 export {
-  validateOneOf,
-  validateBooleanOrObject,
-  validateStatusList,
-  validateDispatcher,
-  validateFetch,
-  validateAbortSignal
+  validateOneOf, validateBooleanOrObject, validateStatusList, validateDispatcher, validateFetch, validateAbortSignal
 }

@@ -58,11 +58,6 @@ function validateTime (value, name) {
 }
 
 export {
-  validateObject,
-  validateFunction,
-  validateOptionalFunction,
-  validateString,
-  validateNumber,
-  validateLimit,
+  validateObject, validateFunction, validateOptionalFunction, validateString, validateNumber, validateLimit,
   validateTime
 }
