@@ -16,8 +16,8 @@
 // https://html.spec.whatwg.org/multipage/server-sent-events.html#reestablish-the-connection (Last-Event-ID)
 
 import { utf8AsLatin1 } from '#bytes'
+import { UNSENDABLE_LAST_EVENT_ID } from '../constants.js'
 import { codes } from '../errors/arguments.js'
-import { isSendableLastEventId } from '../validators/http.js'
 const { ERR_INVALID_ARG_VALUE } = codes
 
 /**
@@ -83,7 +83,7 @@ function addLastEventId (headers, lastEventId) {
   // are written as latin1, so the UTF-8 bytes are spelled one character per byte.
   // An ID with a control character (a server may send one) cannot be sent as a header by undici or
   // Node's http; the header is left out rather than the request failing again at every attempt.
-  if (lastEventId !== '' && isSendableLastEventId(lastEventId)) {
+  if (lastEventId !== '' && !UNSENDABLE_LAST_EVENT_ID.test(lastEventId)) {
     headers['last-event-id'] = utf8AsLatin1(lastEventId)
   }
 }

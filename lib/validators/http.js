@@ -1,6 +1,7 @@
 // validateX(value, name) for the request a user describes: headers, method, body, last event ID. As in
 // lib/validators/values.js, each throws the Node-style error for the first thing wrong with the value.
 
+import { UNSENDABLE_LAST_EVENT_ID } from '../constants.js'
 import { codes as argumentsCodes } from '../errors/arguments.js'
 import { codes as httpCodes } from '../errors/http.js'
 const { ERR_INVALID_ARG_TYPE, ERR_INVALID_ARG_VALUE } = argumentsCodes
@@ -20,9 +21,6 @@ const INVALID_HEADER_VALUE = /[^\t\x20-\x7e\x80-\xff]/
 // sends it and the server resets the stream (PROTOCOL_ERROR), which looks like a network error and would
 // reconnect for ever, where HTTP/1.1 answers 400. Refused for every transport, at the start.
 const HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~!$&'()*+,;=%]+)(?::[0-9]*)?$/
-// The same for a last event ID, whose characters above U+007F are sent as their UTF-8 bytes.
-// eslint-disable-next-line no-control-regex -- control characters are what it matches
-const INVALID_LAST_EVENT_ID = /[\0-\x08\x0a-\x1f\x7f]/
 // Headers the HTTP client manages (framing, connection). HTTP2-Settings belongs to an Upgrade to h2c,
 // which is the client's to make; node:http2 refuses a request that carries it (init.http2), as it
 // refuses the other connection headers.
@@ -114,16 +112,10 @@ function validateBodyMethod (value, name, method) {
 // The last event ID to start from: it goes into a header, so it must be one.
 function validateLastEventId (value, name) {
   if (typeof value !== 'string') throw new ERR_INVALID_ARG_TYPE(name, 'of type string', value)
-  if (INVALID_LAST_EVENT_ID.test(value)) throw new ERR_INVALID_CHAR(name, value)
-}
-
-// Whether a last event ID a server sent can go into a Last-Event-ID header at all (the rule of
-// validateLastEventId, as a question: a server's ID is not an argument to reject).
-function isSendableLastEventId (id) {
-  return !INVALID_LAST_EVENT_ID.test(id)
+  if (UNSENDABLE_LAST_EVENT_ID.test(value)) throw new ERR_INVALID_CHAR(name, value)
 }
 
 export {
   validateHeadersInit, validateHeaderPair, validateHeaderName, validateHeaderValue, validateHeaderNameList,
-  validateMethod, validateBodyMethod, validateLastEventId, isSendableLastEventId
+  validateMethod, validateBodyMethod, validateLastEventId
 }
