@@ -11,4 +11,4 @@ function unshared (string) {
   return string.length < SLICE_MIN ? string : (string + ' ').slice(0, -1)
 }
 
-export { SLICE_MIN, unshared }
+export { unshared }

@@ -48,10 +48,8 @@ class ConnectTimer {
     return false
   }
 
-  /** Bytes came. */
   bytesReceived () {}
 
-  /** The consumer paused the body. */
   pause () {}
 
   resume () {}

@@ -165,4 +165,4 @@ function packageFetch (fetch) {
   }
 }
 
-export { packageFetch, packageMessageOf, flattenError }
+export { packageFetch, packageMessageOf }
