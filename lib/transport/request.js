@@ -2,16 +2,11 @@
 // (lib/transport/transport-node.js). Two builders:
 // - standardRequest(): the standard's request, a GET of the source's URL (or of the final URL of the
 //   last redirected response) that accepts `text/event-stream`, with Last-Event-ID once there is a last
-//   event ID, in the credentials mode withCredentials says. All a source sends when no extension is
-//   registered, which is all a browser build without `whatwg-eventsource/extensions` can send
-//   (lib/transport/standard-fetch.js sends it).
-// - buildRequest(): the request the extensions' members describe too. The source finds it through the
-//   registry (lib/extension-registry.js), so that a standard browser build leaves it out: on Node always,
-//   in a browser once the extensions are imported.
-// The extended request holds everything the transport needs to send it and to follow its redirects as
-// fetch would; nothing about it changes once built. The init's headers, method
-// and body (beyond the standard's GET), and the functions that make them per attempt, are resolved by
-// lib/transport/request-init.js, an extension: what it made is read here from the init.
+//   event ID, in the credentials mode withCredentials says: all a browser build without
+//   `whatwg-eventsource/extensions` sends (lib/transport/standard-fetch.js sends it).
+// - buildRequest(): the request the extensions' members describe too, with everything the transport needs
+//   to send it and to follow its redirects as fetch would. The init's headers, method and body, and the
+//   functions that make them per attempt, are resolved by lib/transport/request-init.js.
 // https://html.spec.whatwg.org/multipage/server-sent-events.html#dom-eventsource (steps 7-13: the request)
 // https://html.spec.whatwg.org/multipage/server-sent-events.html#reestablish-the-connection (Last-Event-ID)
 
@@ -42,14 +37,9 @@ const { ERR_INVALID_ARG_VALUE } = codes
  */
 
 /**
- * @typedef {object} RequestTarget where an attempt goes, and what the source knows at that point
- * @property {number} attempt
- * @property {string} sourceUrl the source's URL (its `url` attribute)
- * @property {string} url where requests go now
- * @property {string} method the method requests go with now
- * @property {string} lastEventId the source's last event ID string
- * @property {{ code: string, status: number | undefined, headers: Headers | undefined } | null} previous
- *   why the previous attempt ended, and its response's headers; null for the first
+ * @typedef {import('../../types/index').AttemptContext & { sourceUrl: string }} RequestTarget where an
+ *   attempt goes, and what the source knows at that point: what init.request() is given (AttemptContext),
+ *   and the source's URL (its `url` attribute)
  */
 
 /**
