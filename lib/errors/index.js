@@ -2,7 +2,7 @@
 // lib/ imports the table it throws from (./error-class.js says why); this is for whoever needs every code
 // at once (the tests, docs/errors.md's check).
 
-import { codes, fromCallerOf } from './error-class.js'
+import { codes } from './error-class.js'
 import './arguments.js'
 import './http.js'
 import './parser.js'
@@ -12,4 +12,4 @@ import './reconnect-policy.js'
 import './drop-in.js'
 import './extensions.js'
 
-export { codes, fromCallerOf }
+export { codes }

@@ -23,4 +23,4 @@ function isDecoded (coding) {
     (ZSTD && coding === 'zstd')
 }
 
-export { acceptEncoding, isDecoded, ZSTD }
+export { acceptEncoding, isDecoded }

@@ -150,17 +150,11 @@ function decode (bytes, label, truncated) {
   return decoder.decode(bytes, { stream: truncated })
 }
 
-/**
- * The reader of the body of a response a source does not take: it takes the attempt's reports, and stands
- * for the attempt until the body is read (then the owner's refused(error)).
- * @param {Error & { headers: Record<string, string> }} error
- * @param {ErrorBodyBounds} bounds
- * @param {{ refused: (error: Error) => void }} owner
- * @param {import('./transport-node').TransportAttempt} attempt
- * @returns {ErrorBodyReader}
- */
+// The reader of the body of a response a source does not take: it takes the attempt's reports, and stands
+// for the attempt until the body is read (then the owner's refused(error)). The arguments are
+// ErrorBodyReader's.
 function readErrorBody (error, bounds, owner, attempt) {
   return new ErrorBodyReader(error, bounds, owner, attempt)
 }
 
-export { readErrorBody, decode }
+export { readErrorBody }
