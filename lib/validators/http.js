@@ -1,5 +1,5 @@
-// validateX(value, name) for the request a user describes: headers, method, body, last event ID. As in
-// lib/validators/values.js, each throws the Node-style error for the first thing wrong with the value.
+// validateX(value, name), as in ./values.js, for the request a user describes: headers, method, body,
+// last event ID.
 
 import { UNSENDABLE_LAST_EVENT_ID } from '../constants.js'
 import { codes as argumentsCodes } from '../errors/arguments.js'

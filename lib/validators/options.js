@@ -1,6 +1,5 @@
-// validateX(value, name) for the kinds of value the EventSourceInit extensions take beyond plain values
-// (lib/validators/values.js): one of a few strings, statuses, a dispatcher, a fetch, a signal. As there,
-// each throws the Node-style error for the first thing wrong with the value.
+// validateX(value, name), as in ./values.js, for the kinds of value the EventSourceInit extensions take
+// beyond plain values: one of a few strings, statuses, a dispatcher, a fetch, a signal.
 
 import { codes } from '../errors/arguments.js'
 import { validateFunction, validateLimit } from './values.js'
