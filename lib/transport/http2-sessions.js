@@ -10,12 +10,10 @@
 // Why node:http2's sessions and not undici's HTTP/2 client (its memory per idle source, a server's stream
 // limit it does not keep, PINGs it never times out), and how GOAWAY, RST_STREAM, flow control and cleartext
 // are handled, is docs/http2.md's "Why sessions are managed here", with undici's lines.
-// What is kept of undici's h2 client, so that a server sees the same: ALPN (a server that does not choose
-// h2 gets HTTP/1.1, through an undici Agent, a connection per source; h2 is offered first, as browsers
-// do), the windows (256 KiB per stream, 512 KiB per connection), no server push, TCP keep-alive after
-// 60 s, a connect timeout of 10 s (or connect.timeout), a headers timeout of 300 s, the request's headers
-// as undici maps them, RST_STREAM (NO_ERROR) when a request is aborted, and undici's errors for a connect
-// timeout and a stream that closes before its response is complete.
+// What is kept of undici's h2 client, so that a server sees the same: its connection settings
+// (./http2-connection.js), HTTP/1.1 through an undici Agent for a server that does not choose h2, a
+// headers timeout of 300 s, the request's headers as undici maps them, RST_STREAM (NO_ERROR) when a
+// request is aborted, and undici's error for a stream that closes before its response is complete.
 
 import { globalDispatcher } from './dispatchers.js'
 import { OriginSessions } from './http2-origin.js'

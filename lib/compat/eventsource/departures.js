@@ -6,10 +6,8 @@
 //
 // What departs, and where:
 // - every attempt is one call of the `fetch` init member (globalThis.fetch without one, as read at
-//   construction), with that package's arguments: the URL given, as a URL, and
-//   `{ mode, redirect: 'follow', headers: { Accept, Last-Event-ID }, cache, signal }`, plus `credentials`
-//   only where `window` exists; what it resolves with is read as that package reads it (packageFetch,
-//   lib/compat/eventsource/fetch.js);
+//   construction), with that package's arguments, and what it resolves with is read as that package reads
+//   it (packageFetch, lib/compat/eventsource/fetch.js);
 // - the fetch follows redirects itself, by its own rules (`redirect: 'follow'`), as any user's fetch does
 //   on the main entry: a fetch wrapper's redirect policy, such as the MCP SDK's same-origin one, stays in
 //   charge; a redirect it does not follow is a response like any other (a status other than 200: the
@@ -68,11 +66,7 @@ function documentBaseUrl () {
   return typeof baseURI === 'string' ? baseURI : undefined
 }
 
-/**
- * The core's init for that package's init dictionary.
- * @param {{ withCredentials?: boolean, fetch?: Function, maxBufferSize?: number,
- *   keepAliveWhileReconnecting?: boolean } | undefined} dict
- */
+// The core's init for that package's init dictionary (its members: ./eventsource.js's constructor).
 function coreInit (dict) {
   const fetch = dict?.fetch ?? globalThis.fetch
   validateFetch(fetch, 'init.fetch')
