@@ -36,7 +36,7 @@ function splitHeaderValue (value) {
 }
 
 // The essence (type/subtype, lower case) of a Content-Type value, as fetch's "extract a MIME type"
-// finds it: of a combined value, the last part that is a valid MIME type other than *\/*.
+// finds it: of a combined value, the last part that is a valid MIME type other than */*.
 // '' when there is none.
 function mimeEssence (value) {
   if (value === undefined) return ''
