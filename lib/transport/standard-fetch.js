@@ -1,11 +1,10 @@
-// StandardFetchAttempt: one attempt of the standard's request (./request.js, standardRequest) with the runtime's
-// fetch, as a browser's EventSource makes it: mode "cors", cache mode "no-store", the credentials mode
-// withCredentials says, redirects followed by the fetch. It is what a browser or worker build sends while
-// `whatwg-eventsource/extensions` is not imported (./transport-web.js), and the base of FetchAttempt
-// (./fetch-transport.js), which adds what the extensions need: a user's fetch, request bodies, redirects
-// followed hop by hop, decoding errors. What is here is both classes' own: the body read into the sink
-// (paused and resumed, for `for await`), the timers, the errors, abort. What it reports, and when, is the
-// transport interface of lib/transport/transport-node.js.
+// StandardFetchAttempt: one attempt of the standard's request (./request.js, standardRequest) with the runtime's fetch,
+// as a browser's EventSource makes it (fetchHop() says with which modes), redirects followed by the fetch. It is what a
+// browser or worker build sends while `whatwg-eventsource/extensions` is not imported (./transport-web.js), and the
+// base of FetchAttempt (./fetch-transport.js), which adds what the extensions need: a user's fetch, request bodies,
+// redirects followed hop by hop, decoding errors. What is here is both classes' own: the body read into the sink
+// (paused and resumed, for `for await`), the timers, the errors, abort. What it reports, and when, is the transport
+// interface of lib/transport/transport-node.js.
 //
 // For FetchAttempt, these methods are its to override (plain methods: the private fields of this class
 // are not its): `url` and `displayUrl` (the hop under way), `fetchName`, createTimers(request), send()
