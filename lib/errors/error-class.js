@@ -1,13 +1,8 @@
 // How a code of this package becomes a class, as Node core declares its own in lib/internal/errors.js,
-// and `codes`, the one registry every class is in. The codes themselves are declared in tables, by the
-// layer that makes them, in this folder: arguments.js (arguments and options), http.js (a request's
-// headers, method and last event ID), parser.js (the parsers), connection.js (connections; those only
-// Node's transports make in node-transports.js, the reconnection policy's in reconnect-policy.js),
-// drop-in.js (the drop-ins' own) and extensions.js (an extension a build left out); index.js loads them
-// all. A module imports the table it throws from, so a bundle holds the codes it can make and not the
-// others. A throw site writes `throw new ERR_X(...args)`; a code is never spelled out where an error is made.
-// Each code's message is in lib/errors/messages-node.js, but for a code whose message is another
-// package's wording, which its table holds (the same on every platform).
+// and `codes`, the one registry every class is in. The codes are declared in tables, one per layer that
+// makes them (./index.js loads them all), and a module imports the table it throws from, so a bundle holds
+// the codes it can make and not the others. A throw site writes `throw new ERR_X(...args)`; a code is never
+// spelled out where an error is made.
 //
 // Each code's class extends Base (TypeError, RangeError or Error), so `err instanceof ERR_X` and
 // `err instanceof TypeError` both hold; `name` stays the plain class name (inherited, not own), `code`
@@ -42,7 +37,6 @@ function toString () {
 
 /**
  * Declares one code.
- * @param {string} code
  * @param {number} arity how many of the constructor's leading arguments the message is made from (the
  *   message of each code takes as many: test/errors/errors-table.test.cjs checks)
  * @param {ErrorConstructor} Base Error, TypeError or RangeError
@@ -98,7 +92,6 @@ function declare (table) {
  * An error of ours thrown out of a public entry point (a constructor, createParser) gets a stack that
  * starts at the user's call, as Node's validators do with hideStackFrames: the frames of our option
  * checks below it are noise to the user. Anything else is returned as it is.
- * @param {unknown} error
  * @param {Function} entry the entry point the user called (a constructor: `new.target`)
  * @returns {unknown} the error
  */

@@ -6,11 +6,7 @@
 
 import { inspect } from 'node:util'
 
-/**
- * Describes a received value the way Node's ERR_INVALID_ARG_TYPE message does.
- * @param {unknown} value
- * @returns {string}
- */
+// Describes a received value the way Node's ERR_INVALID_ARG_TYPE message does.
 function describeReceived (value) {
   if (value == null) return ` Received ${value}`
   if (typeof value === 'function') return ` Received function ${value.name || '<anonymous>'}`
@@ -81,9 +77,7 @@ const MESSAGES = {
 }
 
 /**
- * @param {string} code
  * @param {unknown[]} args the constructor's leading arguments, as many as the code's message takes
- * @returns {string}
  */
 function message (code, args) {
   return MESSAGES[code](...args)

@@ -14,9 +14,7 @@ function show (value) {
 }
 
 /**
- * @param {string} code
  * @param {unknown[]} args the constructor's leading arguments, as many as the code's message takes
- * @returns {string}
  */
 function message (code, args) {
   const words = code.replace(/^ERR_(?:EVENTSOURCE_)?/, '').toLowerCase().replaceAll('_', ' ')

@@ -1,34 +1,11 @@
 // The `error` events of an EventSource. Browser code sees a plain Event (this is one); Node code can
-// read why it fired. Every property is undefined where it is not known.
+// read why it fired. Every property is undefined where it is not known; each is an own property, made
+// by the constructor in the order types/index.d.ts declares them, where they are described.
 
 class EventSourceErrorEvent extends Event {
-  /** @type {string | undefined} a message that says why */
-  message
-  /** @type {string | undefined} ERR_EVENTSOURCE_* */
-  code
-  /** @type {Error | undefined} the underlying error (e.g. ECONNREFUSED, a TLS error, the parser's too-large error) */
-  cause
-  /** @type {number | undefined} the response status, when a response arrived */
-  status
-  /** @type {string | undefined} */
-  statusText
-  /** @type {Headers | undefined} the response headers */
-  headers
-  /**
-   * @type {string | undefined} the text of the body of a response the source did not take (a status
-   *   other than 200, another Content-Type), as far as init.errorBody let it be read
-   */
-  body
-  /** @type {boolean | undefined} whether `body` stops before the body's end (init.errorBody's bounds) */
-  bodyTruncated
-  /** @type {boolean} whether the EventSource will reconnect (readyState CONNECTING) */
-  willReconnect = false
-  /** @type {number | undefined} in how many ms, when it will */
-  reconnectDelay
-
   /**
    * @param {string} type
-   * @param {object} [init] the fields above, plus the EventInit members
+   * @param {object} [init] the event's properties, plus the EventInit members
    */
   constructor (type, init = {}) {
     super(type, init)

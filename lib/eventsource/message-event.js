@@ -26,10 +26,7 @@ let EventSourceMessageEvent = null
 
 const NO_PORTS = Object.freeze([])
 
-/**
- * The class of an EventSource's MessageEvents, for the global MessageEvent of the moment.
- * @returns {new (type: string, data: string, origin: string, lastEventId: string) => MessageEvent}
- */
+// The class of an EventSource's MessageEvents, for the global MessageEvent of the moment.
 function messageEventClass () {
   const Runtime = globalThis.MessageEvent
   if (Runtime !== base) {
@@ -45,12 +42,6 @@ function makeClass (Runtime) {
     #origin
     #lastEventId
 
-    /**
-     * @param {string} type
-     * @param {string} data
-     * @param {string} origin
-     * @param {string} lastEventId
-     */
     constructor (type, data, origin, lastEventId) {
       super(type)
       this.#data = data
@@ -108,11 +99,7 @@ function makeClass (Runtime) {
 // idle source would keep.
 let lastOrigin = ''
 
-/**
- * The origin of the events of a response from `url` (MessageEvent#origin), shared with the last one.
- * @param {URL} url
- * @returns {string}
- */
+// The origin of the events of a response from `url` (MessageEvent#origin), shared with the last one.
 function eventOrigin (url) {
   const origin = url.origin
   if (origin !== lastOrigin) lastOrigin = unshared(origin)

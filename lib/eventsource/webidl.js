@@ -18,8 +18,6 @@
 const { addEventListener, removeEventListener } = EventTarget.prototype
 
 /**
- * @param {object} prototype
- * @param {string} type
  * @param {(receiver: unknown) => void} brandCheck throws on a foreign receiver
  * @param {{ get(receiver: object): unknown, set(receiver: object, value: unknown): void }} slot
  *   where each receiver keeps its handler value (undefined when none is set)
@@ -63,10 +61,7 @@ function defineEventHandler (prototype, type, brandCheck, slot) {
  * Defines the interface's members that the class syntax cannot: WebIDL constants (read-only, on the
  * constructor and the prototype), the onopen, onmessage and onerror event handlers, enumerable
  * attributes and operations, and the toStringTag.
- * @param {Function} EventSource
- * @param {(receiver: unknown) => void} brandCheck
  * @param {{ type: string, get(receiver: object): unknown, set(receiver: object, value: unknown): void }[]} handlerSlots
- * @param {Record<string, number>} constants
  */
 function defineInterface (EventSource, brandCheck, handlerSlots, constants) {
   for (const [name, value] of Object.entries(constants)) {
@@ -87,7 +82,6 @@ function defineInterface (EventSource, brandCheck, handlerSlots, constants) {
 /**
  * The constructor's steps 3-5: the URL parsed against the document's base URL, when there is a document.
  * @param {string} urlString the url argument, converted to a USVString
- * @returns {URL}
  */
 function parseUrl (urlString) {
   const base = globalThis.location?.href

@@ -14,11 +14,7 @@ class StringChunkEncoder {
   // A high surrogate held back from the end of the last chunk, or ''.
   #held = ''
 
-  /**
-   * The bytes of `string`, less a high surrogate at its end (kept for the next chunk).
-   * @param {string} string
-   * @returns {Uint8Array}
-   */
+  // The bytes of `string`, less a high surrogate at its end (kept for the next chunk).
   encode (string) {
     if (this.#held !== '') {
       string = this.#held + string
@@ -32,10 +28,7 @@ class StringChunkEncoder {
     return utf8Bytes(string)
   }
 
-  /**
-   * What is held back, as bytes (U+FFFD), when the strings end or bytes come next; null if nothing.
-   * @returns {Uint8Array | null}
-   */
+  // What is held back, as bytes (U+FFFD), when the strings end or bytes come next; null if nothing.
   flush () {
     if (this.#held === '') return null
     const held = utf8Bytes(this.#held)

@@ -5,14 +5,10 @@
 
 const SLICE_MIN = 13
 
-/**
- * The same characters in a string that shares no memory with the one it was taken from: flattening the
- * concatenation allocates one new string, and the slice is a view of that one alone.
- * @param {string} string
- * @returns {string}
- */
+// The same characters in a string that shares no memory with the one it was taken from: flattening the
+// concatenation allocates one new string, and the slice is a view of that one alone.
 function unshared (string) {
   return string.length < SLICE_MIN ? string : (string + ' ').slice(0, -1)
 }
 
-export { SLICE_MIN, unshared }
+export { unshared }

@@ -35,12 +35,8 @@ const TEXT_CHUNK = 128
 // finds its line ends (see shortText()). So does the end of a line cut in two, and the events after it.
 const SHORT_TEXT_CHUNK = 16
 
-/**
- * The text of a whole chunk of at least SHORT_TEXT_CHUNK bytes, when it is ASCII and worth decoding
- * whole, else null.
- * @param {Uint8Array} chunk
- * @param {number} length
- */
+// The text of a whole chunk of at least SHORT_TEXT_CHUNK bytes, when it is ASCII and worth decoding
+// whole, else null.
 function chunkText (chunk, length) {
   if (length >= TEXT_CHUNK) return isAscii(chunk) ? asciiSlice.call(chunk, 0, length) : null
   return shortText(chunk, length)

@@ -78,6 +78,6 @@ function utf8AsLatin1 (string) {
 }
 
 export {
-  utf8Slice, utf8Slice as asciiSlice, indexOf, isAscii, isUint8Array, isArrayBuffer, allocUnsafe, bytesView, utf8Bytes,
-  utf8AsLatin1
+  utf8Slice, utf8Slice as asciiSlice, indexOf, isAscii, isUint8Array, isArrayBuffer, allocUnsafe, bytesView,
+  utf8Bytes, utf8AsLatin1
 }

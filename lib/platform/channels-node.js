@@ -4,14 +4,6 @@
 // paid when nobody listens. docs/diagnostics.md lists every channel and its message; types/diagnostics.d.ts
 // types them.
 //
-//   whatwg-eventsource:create   { source, url }
-//   whatwg-eventsource:connect  { source, attempt, url, method, headers, lastEventId }
-//   whatwg-eventsource:open     { source, attempt, status, statusText, headers, url, ms }
-//   whatwg-eventsource:message  { source, type, lastEventId, dataLength }
-//   whatwg-eventsource:error    { source, error, code, status, cause, willReconnect, delay }
-//   whatwg-eventsource:close    { source, reason, events, bytes, attempts, msOpen }
-//   tracing:whatwg-eventsource:attempt:{start,end,asyncStart,asyncEnd,error}   one attempt, as a TracingChannel
-//
 // `message` is published for every message dispatched, to listeners or to nobody (no MessageEvent is
 // created for a type nobody listens for, but the message is still dispatched, and counted in close's
 // `events`); `error`'s cause is the error event's (the underlying error, else the error itself).
@@ -46,7 +38,6 @@ let endedWhileStarting = false
 /**
  * Starts the transport of an attempt inside the attempt's tracing context.
  * @param {object} context the attempt's message ({ source, attempt, url, method, ... })
- * @param {() => void} start
  */
 function traceAttemptStart (context, start) {
   starting = context
@@ -68,7 +59,6 @@ function traceAttemptStart (context, start) {
 /**
  * The attempt is over; `error` is why, when it ended in one (a clean end of the body is not).
  * @param {object} context the same object traceAttemptStart was given
- * @param {Error | null} error
  */
 function traceAttemptEnd (context, error) {
   if (error !== null) context.error = error
@@ -83,13 +73,6 @@ function publishAttemptEnd (context) {
 }
 
 export {
-  createChannel,
-  connectChannel,
-  openChannel,
-  messageChannel,
-  errorChannel,
-  closeChannel,
-  tracingAttempts,
-  traceAttemptStart,
-  traceAttemptEnd
+  createChannel, connectChannel, openChannel, messageChannel, errorChannel, closeChannel, tracingAttempts,
+  traceAttemptStart, traceAttemptEnd
 }

@@ -43,8 +43,6 @@ const UNKNOWN = Object.freeze({ size: 1 })
  * Elsewhere it asks getEventListeners() at each read. `size` is 1 when it cannot be asked (an
  * object with a `listeners` method of its own: getEventListeners() would call it instead of asking
  * EventTarget).
- * @param {EventTarget} target
- * @param {string} type
  * @returns {{ readonly size: number }}
  */
 function listenersOf (target, type) {
@@ -67,11 +65,8 @@ const kHandlers = (() => {
   return symbol !== undefined && probe[symbol]?.size === 0 && typeof probe[symbol].get === 'function' ? symbol : null
 })()
 
-/**
- * Drops the handler map a new EventTarget of Node 20 and 22 makes for Node's own classes, as Node 24 and
- * later never make it unless such a handler is set: for a subclass whose `on<type>` handlers are its own.
- * @param {EventTarget} target
- */
+// Drops the handler map a new EventTarget of Node 20 and 22 makes for Node's own classes, as Node 24 and
+// later never make it unless such a handler is set: for a subclass whose `on<type>` handlers are its own.
 function releaseHandlerMap (target) {
   if (kHandlers !== null) target[kHandlers] = undefined
 }

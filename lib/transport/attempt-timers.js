@@ -29,7 +29,6 @@ class ConnectTimer {
 
   /**
    * A request was sent to `url`: its head must come within connectTimeout.
-   * @param {URL} url
    * @param {string} displayUrl the URL as errors show it
    */
   requestSent (url, displayUrl) {
@@ -49,10 +48,8 @@ class ConnectTimer {
     return false
   }
 
-  /** Bytes came. */
   bytesReceived () {}
 
-  /** The consumer paused the body. */
   pause () {}
 
   resume () {}
@@ -66,17 +63,13 @@ class ConnectTimer {
 
   /**
    * Arms the one timer: `fire(error)` is called when it expires, unless stop() comes first.
-   * @param {() => void} callback
    * @param {number} delay ms
    */
   arm (callback, delay) {
     this.#timer = setTimeout(callback, delay)
   }
 
-  /**
-   * The timer expired: the owner is told.
-   * @param {Error} error
-   */
+  // The timer expired: the owner is told.
   fire (error) {
     this.#timer = null
     this.#owner.timedOut(error)
@@ -99,8 +92,6 @@ class AttemptTimers extends ConnectTimer {
 
   /**
    * The body is read from now on: a silence longer than idleTimeout ends it.
-   * @param {URL} url
-   * @param {string} displayUrl
    * @returns {boolean} whether a clock runs (idleTimeout); if not, the timers have nothing more to do
    */
   bodyStarted (url, displayUrl) {

@@ -12,22 +12,15 @@ const ZSTD = typeof globalThis.process?.versions?.zstd === 'string'
 const OVER_HTTP = 'gzip, deflate'
 const OVER_HTTPS = ZSTD ? 'br, gzip, deflate, zstd' : 'br, gzip, deflate'
 
-/**
- * The Accept-Encoding a request to `url` offers.
- * @param {URL} url
- * @returns {string}
- */
+// The Accept-Encoding a request to `url` offers.
 function acceptEncoding (url) {
   return url.protocol === 'https:' ? OVER_HTTPS : OVER_HTTP
 }
 
-/**
- * Whether a content coding (lower-cased) is one that is decoded here.
- * @param {string} coding
- */
+// Whether a content coding (lower-cased) is one that is decoded here.
 function isDecoded (coding) {
   return coding === 'gzip' || coding === 'x-gzip' || coding === 'deflate' || coding === 'br' ||
     (ZSTD && coding === 'zstd')
 }
 
-export { acceptEncoding, isDecoded, ZSTD }
+export { acceptEncoding, isDecoded }

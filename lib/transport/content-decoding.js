@@ -32,12 +32,8 @@ function loadZlib () {
 // urllib3's GHSA-gm62-xv2j-4w53), and so do we.
 const MAX_CODINGS = 5
 
-/**
- * The codings of a Content-Encoding value, lower-cased, in the order they were applied, or null
- * when the body is not to be decoded.
- * @param {string | undefined} value
- * @returns {string[] | null}
- */
+// The codings of a Content-Encoding value, lower-cased, in the order they were applied, or null
+// when the body is not to be decoded.
 function parseContentEncoding (value) {
   if (value === undefined || value === '') return null
   const codings = []
@@ -69,18 +65,16 @@ function createStage (coding, firstByte) {
   }
 }
 
-/**
- * Decodes a body through one zlib stage per coding. Decoded bytes go to onData; onEnd after the last
- * byte of a complete body; onError once, on corrupt input. Stages are created on the first chunk,
- * when the deflate variant can be told.
- *
- * Backpressure goes all the way through. A few hundred compressed bytes can hold gigabytes, so
- * pausing the socket alone bounds nothing: the stages would go on turning the bytes they already have
- * into output. While paused, the last stage is not read, so zlib stops once its output buffer is full
- * (about one highWaterMark of decoded bytes per stage; zlib streams wait for a read before producing
- * more), stages in between wait on each other through pipe(), and write() returns false once the
- * first stage holds enough input: the connection then stops reading the socket until onDrain.
- */
+// Decodes a body through one zlib stage per coding. Decoded bytes go to onData; onEnd after the last
+// byte of a complete body; onError once, on corrupt input. Stages are created on the first chunk,
+// when the deflate variant can be told.
+//
+// Backpressure goes all the way through. A few hundred compressed bytes can hold gigabytes, so
+// pausing the socket alone bounds nothing: the stages would go on turning the bytes they already have
+// into output. While paused, the last stage is not read, so zlib stops once its output buffer is full
+// (about one highWaterMark of decoded bytes per stage; zlib streams wait for a read before producing
+// more), stages in between wait on each other through pipe(), and write() returns false once the
+// first stage holds enough input: the connection then stops reading the socket until onDrain.
 class ContentDecoder {
   #codings
   #stages = null

@@ -78,11 +78,7 @@ function installDefaultAgent () {
   }
 }
 
-/**
- * The limit on one event that a dispatcher asks for, or undefined when it asks for none.
- * @param {unknown} dispatcher
- * @returns {number | undefined}
- */
+// The limit on one event that a dispatcher asks for, or undefined when it asks for none.
 function dispatcherMaxEventSize (dispatcher) {
   const value = dispatcher?.eventSourceOptions?.maxEventSize
   // The getter fills in buffer.kStringMaxLength when the dispatcher was given no maxEventSize: that

@@ -63,10 +63,7 @@ class ErrorBodyReader {
 
   // The attempt's reports (the sink of lib/transport/transport-node.js), after opened().
 
-  /**
-   * Decoded body bytes.
-   * @param {Uint8Array} chunk
-   */
+  // Decoded body bytes.
   data (chunk) {
     if (this.#done) return
     const room = this.#maxBytes - this.#length
@@ -140,10 +137,7 @@ class ErrorBodyReader {
 
 /**
  * The text of `bytes` in the encoding `label` names (UTF-8 when it names none TextDecoder knows).
- * @param {Uint8Array} bytes
- * @param {string} label
  * @param {boolean} truncated the bytes stop before the body's end: a character they end inside is left out
- * @returns {string}
  */
 function decode (bytes, label, truncated) {
   let decoder
@@ -156,17 +150,11 @@ function decode (bytes, label, truncated) {
   return decoder.decode(bytes, { stream: truncated })
 }
 
-/**
- * The reader of the body of a response a source does not take: it takes the attempt's reports, and stands
- * for the attempt until the body is read (then the owner's refused(error)).
- * @param {Error & { headers: Record<string, string> }} error
- * @param {ErrorBodyBounds} bounds
- * @param {{ refused: (error: Error) => void }} owner
- * @param {import('./transport-node').TransportAttempt} attempt
- * @returns {ErrorBodyReader}
- */
+// The reader of the body of a response a source does not take: it takes the attempt's reports, and stands
+// for the attempt until the body is read (then the owner's refused(error)). The arguments are
+// ErrorBodyReader's.
 function readErrorBody (error, bounds, owner, attempt) {
   return new ErrorBodyReader(error, bounds, owner, attempt)
 }
 
-export { readErrorBody, decode }
+export { readErrorBody }

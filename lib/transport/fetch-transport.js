@@ -1,13 +1,10 @@
-// The fetch transport: one attempt of an EventSource made with a fetch() (the runtime's, or init.fetch),
-// for runtimes without a usable undici Dispatcher (Bun, browsers, workers) and for users who bring their
-// own fetch. The response body's bytes are read from its reader straight into the sink; pause() stops
-// reading, which is backpressure through the stream. What it reports, and when, is the transport
-// interface of lib/transport/transport-node.js, with the same errors as the Dispatcher transport.
-// FetchAttempt is StandardFetchAttempt (./standard-fetch.js: the standard's request with the runtime's
-// fetch, the body, the timers, abort) with what the extensions need: a user's fetch, the request of
-// lib/transport/request.js (method, headers, body, credentials kept to their origin), the redirect rules
-// below, decoding errors. Node's EventSource has it (lib/transport/transport-node.js), and a browser's with
-// the extensions (transport-web.js), each giving it its redirect rules.
+// FetchAttempt: one attempt of an EventSource made with a fetch (the runtime's, or init.fetch), on runtimes
+// without a usable undici Dispatcher (Bun, browsers, workers) and for users who bring their own fetch. It is
+// StandardFetchAttempt (./standard-fetch.js: the body read into the sink, the timers, abort) with what the
+// extensions need: a user's fetch, any request of ./request.js (method, headers, body, credentials kept to
+// their origin), the redirect rules below, and the Dispatcher transport's errors, decoding errors included.
+// Node's transport (./transport-node.js) and a browser's with the extensions (./transport-web.js) each give
+// it their redirect rules.
 //
 // Redirects:
 // - The runtime's fetch (Bun, a Node without undici) is asked for `redirect: 'manual'` where the runtime
@@ -24,9 +21,6 @@
 //   a redirect elsewhere fails the connection.
 // - Browsers and workers hide redirects from code (an "opaqueredirect" response): there fetch follows them
 //   itself, by the browser's rules.
-// When the fetch followed redirects, the next attempt goes to the final URL only when the method is sure
-// to be the same (a GET), and, for a user's fetch, only within the source's origin: elsewhere the wrapper
-// would add its credentials to a request it did not see redirected.
 
 import { codes } from '../errors/connection.js'
 import { StandardFetchAttempt, discardBody } from './standard-fetch.js'
@@ -76,7 +70,6 @@ class FetchAttempt extends StandardFetchAttempt {
   #decodingDetails = null
 
   /**
-   * @param {typeof fetch} fetch
    * @param {import('./request').EventSourceRequest} request
    * @param {import('./transport-node').TransportSink} sink
    * @param {boolean} usersFetch init.fetch (true), or the runtime's globalThis.fetch (false)
@@ -168,7 +161,8 @@ class FetchAttempt extends StandardFetchAttempt {
   // After redirects the fetch followed: whether the next attempt may go straight to the final URL, null
   // (for the sink) leaving it to start from the first URL again. Only when the method is sure to be the
   // same (a 303 turns other methods into GET, a 307 keeps them: only a GET stays a GET for sure), and with
-  // a user's fetch only within the source's origin, where the fetch's own credentials are meant to go.
+  // a user's fetch only within the source's origin: elsewhere the wrapper would add its credentials to a
+  // request it did not see redirected.
   #reconnectsToFinalUrl () {
     const policy = this.#policy
     if (policy.method !== 'GET') return false

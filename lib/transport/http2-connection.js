@@ -27,7 +27,6 @@ function loadUndici () {
  * Opens the connection to `url`'s origin. `onTimeout` is called, once, when it has not connected
  * within the connect timeout, with the error it is then destroyed with; the caller clears `timer` once
  * it connects or goes.
- * @param {URL} url
  * @param {object | undefined} connectOptions init.http2.connect: TLS options, and undici's `timeout` and
  *   `socketPath` (a Unix socket in place of the URL's host and port, which still name the server: TLS server
  *   name, :authority)
@@ -58,7 +57,6 @@ function connectSocket (url, connectOptions) {
 
 /**
  * The HTTP/2 session over a connection that is up (and, over TLS, chose h2).
- * @param {string} origin
  * @param {import('node:net').Socket} socket
  */
 function startSession (origin, socket) {

@@ -27,11 +27,9 @@ const WAITING = 0
 const RESPONDED = 1
 const DONE = 2
 
-/**
- * One request on a session: from dispatch() (queued), on a session (pending until the session is up), on
- * its stream, to its one last report. It is also the controller its handler is given (abort, pause,
- * resume), as undici's API has it.
- */
+// One request on a session: from dispatch() (queued), on a session (pending until the session is up), on
+// its stream, to its one last report. It is also the controller its handler is given (abort, pause,
+// resume), as undici's API has it.
 class StreamRequest {
   handler
   // The request's options until its stream is opened.
@@ -181,7 +179,6 @@ function onHeadersTimeout (request) {
 /**
  * Opens the stream of `request` on `h2`, with the shared listeners.
  * @param {import('node:http2').ClientHttp2Session} h2
- * @param {StreamRequest} request
  * @param {URL} url the session's origin
  */
 function startStream (h2, request, url) {

@@ -7,34 +7,13 @@
 // calls of undici's handler API (onRequestStart ... onResponseError), so that the Dispatcher transport
 // (lib/transport/dispatcher-transport.js) sends a request here as it sends one on any dispatcher.
 //
-// Why not undici's HTTP/2 client (undici 7.30, lib/dispatcher/client-h2.js and client.js; undici 8.12
-// where it differs):
-// - Memory: undici's h2 client keeps, per request, a Request, its handler wrappers, a closure context
-//   and nine stream listeners (six through once(), each a wrapper and a state object), a Timeout and
-//   the headers twice: more on every idle source than the node:http2 stream itself (benchmarks/memory
-//   with --tls; benchmarks/README.md, "Where an idle h2 source's memory goes"). Here a stream has one
-//   small object (StreamRequest) and four listeners that every stream shares.
-// - SETTINGS_MAX_CONCURRENT_STREAMS: undici 7 stores the server's value and never reads it again:
-//   streams past the server's limit sent before its SETTINGS arrive are refused (RST_STREAM
-//   REFUSED_STREAM), those sent after wait inside nghttp2 forever. So sessions are counted here: one
-//   request on a new session until its SETTINGS arrive, then up to the server's limit, capped at
-//   MAX_STREAMS_PER_SESSION; past that, another session.
-// - PING: undici sends one every pingInterval and acts only on an error; node:http2 puts no time limit
-//   on the answer, so a peer that went silent is never noticed. Pings are sent here, with a timeout that
-//   destroys the session.
-// What is kept of undici's h2 client, so that a server sees the same: ALPN (a server that does not choose
-// h2 gets HTTP/1.1, through an undici Agent, a connection per source; h2 is offered first, as browsers
-// do), the windows (256 KiB per stream, 512 KiB per connection), no server push, TCP keep-alive after
-// 60 s, a connect timeout of 10 s (or connect.timeout), a headers timeout of 300 s, the request's headers
-// as undici maps them, RST_STREAM (NO_ERROR) when a request is aborted, and undici's errors for a connect
-// timeout and a stream that closes before its response is complete.
-// - GOAWAY: the session takes no new request; node:http2 lets the streams the server accepted run on
-//   after a graceful one, and ends them with an error otherwise (each source reconnects).
-// - RST_STREAM: only its own request ends, with an error (its source reconnects).
-// - Flow control: pausing a response pauses its Http2Stream only: the server stops at the stream's
-//   window, while node:http2 gives the connection window back as data arrives, so the other streams go on.
-// - Cleartext: h2 with prior knowledge on http: (init.http2.priorKnowledge); without it, http: goes to the
-//   global dispatcher over HTTP/1.1, as in browsers.
+// Why node:http2's sessions and not undici's HTTP/2 client (its memory per idle source, a server's stream
+// limit it does not keep, PINGs it never times out), and how GOAWAY, RST_STREAM, flow control and cleartext
+// are handled, is docs/http2.md's "Why sessions are managed here", with undici's lines.
+// What is kept of undici's h2 client, so that a server sees the same: its connection settings
+// (./http2-connection.js), HTTP/1.1 through an undici Agent for a server that does not choose h2, a
+// headers timeout of 300 s, the request's headers as undici maps them, RST_STREAM (NO_ERROR) when a
+// request is aborted, and undici's error for a stream that closes before its response is complete.
 
 import { globalDispatcher } from './dispatchers.js'
 import { OriginSessions } from './http2-origin.js'

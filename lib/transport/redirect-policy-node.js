@@ -46,7 +46,6 @@ const BODY_HEADERS = ['content-type', 'content-length', 'content-encoding', 'con
  * another origin: fetch drops only Authorization there (undici also Cookie and Proxy-Authorization; other
  * runtimes need not), and knows nothing of the user's credentialHeaders.
  * @param {import('./request').EventSourceRequest} request
- * @returns {boolean}
  */
 function carriesCredentialsFetchKeeps (request) {
   const headers = request.headers
@@ -54,12 +53,8 @@ function carriesCredentialsFetchKeeps (request) {
   return request.credentialHeaders.some((name) => headers[name] !== undefined)
 }
 
-/**
- * Whether a response is a redirect to follow: a redirect status with a Location. (Without one, it is
- * the response, as in fetch.)
- * @param {number} status
- * @param {Record<string, string>} headers
- */
+// Whether a response is a redirect to follow: a redirect status with a Location. (Without one, it is
+// the response, as in fetch.)
 function isRedirect (status, headers) {
   return REDIRECT_STATUSES.has(status) && headers.location !== undefined
 }
@@ -101,7 +96,6 @@ function credentialBytes (text) {
 
 /**
  * The Authorization value for a URL's credentials: `Basic` and base64 of "user:password".
- * @param {URL} url
  * @returns {string | null} null when the URL includes none
  */
 function basicAuthorization (url) {
@@ -113,10 +107,7 @@ function basicAuthorization (url) {
 // A challenge starts with its scheme, then whitespace and parameters, or nothing (RFC 9110, 11.6.1).
 const BASIC_CHALLENGE = /^[ \t]*basic(?:[ \t]|$)/i
 
-/**
- * Whether a WWW-Authenticate value (repeated headers joined with ", ") offers the Basic scheme.
- * @param {string | undefined} value
- */
+// Whether a WWW-Authenticate value (repeated headers joined with ", ") offers the Basic scheme.
 function offersBasic (value) {
   if (value === undefined) return false
   // Splitting at commas outside quoted strings also splits a challenge's parameters from each other;
@@ -198,10 +189,8 @@ class RedirectPolicy {
     return this.#url
   }
 
-  /**
-   * The current URL's href: the request's own string while no redirect moved it (the source keeps
-   * that one already: an idle connection then holds one copy of its URL, not two).
-   */
+  // The current URL's href: the request's own string while no redirect moved it (the source keeps
+  // that one already: an idle connection then holds one copy of its URL, not two).
   get href () {
     return this.#requestHref ?? this.#url.href
   }
@@ -225,10 +214,7 @@ class RedirectPolicy {
     return displayHref(this.#url)
   }
 
-  /**
-   * The headers of the next hop to send, with the credential rules applied. Called once per hop.
-   * @returns {Record<string, string>}
-   */
+  // The headers of the next hop to send, with the credential rules applied. Called once per hop.
   hopHeaders () {
     const url = this.#url
     // Credentials go to their own origin only: not after a redirect elsewhere (fetch's "HTTP-redirect
@@ -275,8 +261,6 @@ class RedirectPolicy {
   /**
    * Fetch's "HTTP-redirect fetch", for an EventSource's GET (or the method a user chose): moves the
    * policy to the next hop, or says why the redirect is not followed.
-   * @param {number} status
-   * @param {string} location
    * @returns {Error | null} null when the next hop is ready to send; else the error that fails the
    *   connection (retrying would meet the same redirect)
    */
@@ -332,7 +316,6 @@ class RedirectPolicy {
    * policy moves there, for what comes after it (a 401 to answer, the next attempt). The hops in between
    * are not known; when the response is of another origin than the request's, the URL's credentials are
    * not used again.
-   * @param {string} href
    * @returns {Error | null} ERR_EVENTSOURCE_INSECURE_REDIRECT when the redirects went from https: to
    *   http:: the request is gone already, but what came back in clear text is not used
    */

@@ -24,18 +24,13 @@ function fetchRedirects () {
   return { redirect: 'follow', withinOrigin: false }
 }
 
-/**
- * Whether a response is a redirect for the policy to follow: never, since the fetch follows them.
- * @returns {false}
- */
+// Whether a response is a redirect for the policy to follow: never, since the fetch follows them.
 function isRedirect () {
   return false
 }
 
-/**
- * The interface of lib/transport/redirect-policy-node.js's RedirectPolicy, for one attempt whose fetch
- * follows redirects.
- */
+// The interface of lib/transport/redirect-policy-node.js's RedirectPolicy, for one attempt whose fetch
+// follows redirects.
 class RedirectPolicy {
   // A fetch that follows redirects keeps the method and the body, and may go to any origin.
   withinOrigin = false
@@ -80,7 +75,6 @@ class RedirectPolicy {
 
   /**
    * The fetch followed redirects to `href`.
-   * @param {string} href
    * @returns {Error | null} ERR_EVENTSOURCE_INSECURE_REDIRECT when they went from https: to http:
    */
   followedTo (href) {

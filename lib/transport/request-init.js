@@ -33,9 +33,7 @@ function addHeader (headers, name, value, optionName) {
 /**
  * Request headers as a plain object with lower-case names. Accepts what fetch's HeadersInit does:
  * a Headers, an iterable of [name, value] pairs, or a record.
- * @param {unknown} init
  * @param {string} optionName for error messages
- * @returns {Record<string, string>}
  */
 function normalizeHeaders (init, optionName) {
   const headers = Object.create(null)
@@ -51,22 +49,16 @@ function normalizeHeaders (init, optionName) {
   return headers
 }
 
-/**
- * A header name given as an option on its own (credentialHeaders, checked by validateHeaderNameList):
- * with the leading and trailing HTTP whitespace a copy-paste brings along removed, lower-cased as the
- * request's header names are, so that it matches the header it names.
- * @param {string} name
- * @returns {string}
- */
+// A header name given as an option on its own (credentialHeaders, checked by validateHeaderNameList):
+// with the leading and trailing HTTP whitespace a copy-paste brings along removed, lower-cased as the
+// request's header names are, so that it matches the header it names.
 function normalizeHeaderName (name) {
   return name.replace(EDGE_WHITESPACE, '').toLowerCase()
 }
 
 /**
  * The method, as fetch normalizes it.
- * @param {unknown} method
  * @param {string} optionName for error messages
- * @returns {string}
  */
 function normalizeMethod (method, optionName) {
   validateMethod(method, optionName)
@@ -76,7 +68,6 @@ function normalizeMethod (method, optionName) {
 
 /**
  * A request body and the Content-Type fetch would give it.
- * @param {unknown} body
  * @returns {{ body: string | Buffer, contentType: string | null }}
  */
 function normalizeBody (body, optionName) {

@@ -2,22 +2,17 @@
 // (lib/transport/transport-node.js). Two builders:
 // - standardRequest(): the standard's request, a GET of the source's URL (or of the final URL of the
 //   last redirected response) that accepts `text/event-stream`, with Last-Event-ID once there is a last
-//   event ID, in the credentials mode withCredentials says. All a source sends when no extension is
-//   registered, which is all a browser build without `whatwg-eventsource/extensions` can send
-//   (lib/transport/standard-fetch.js sends it).
-// - buildRequest(): the request the extensions' members describe too. The source finds it through the
-//   registry (lib/extension-registry.js), so that a standard browser build leaves it out: on Node always,
-//   in a browser once the extensions are imported.
-// The extended request holds everything the transport needs to send it and to follow its redirects as
-// fetch would; nothing about it changes once built. The init's headers, method
-// and body (beyond the standard's GET), and the functions that make them per attempt, are resolved by
-// lib/transport/request-init.js, an extension: what it made is read here from the init.
+//   event ID, in the credentials mode withCredentials says: all a browser build without
+//   `whatwg-eventsource/extensions` sends (lib/transport/standard-fetch.js sends it).
+// - buildRequest(): the request the extensions' members describe too, with everything the transport needs
+//   to send it and to follow its redirects as fetch would. The init's headers, method and body, and the
+//   functions that make them per attempt, are resolved by lib/transport/request-init.js.
 // https://html.spec.whatwg.org/multipage/server-sent-events.html#dom-eventsource (steps 7-13: the request)
 // https://html.spec.whatwg.org/multipage/server-sent-events.html#reestablish-the-connection (Last-Event-ID)
 
 import { utf8AsLatin1 } from '#bytes'
+import { UNSENDABLE_LAST_EVENT_ID } from '../constants.js'
 import { codes } from '../errors/arguments.js'
-import { isSendableLastEventId } from '../validators/http.js'
 const { ERR_INVALID_ARG_VALUE } = codes
 
 /**
@@ -42,14 +37,9 @@ const { ERR_INVALID_ARG_VALUE } = codes
  */
 
 /**
- * @typedef {object} RequestTarget where an attempt goes, and what the source knows at that point
- * @property {number} attempt
- * @property {string} sourceUrl the source's URL (its `url` attribute)
- * @property {string} url where requests go now
- * @property {string} method the method requests go with now
- * @property {string} lastEventId the source's last event ID string
- * @property {{ code: string, status: number | undefined, headers: Headers | undefined } | null} previous
- *   why the previous attempt ended, and its response's headers; null for the first
+ * @typedef {import('../../types/index').AttemptContext & { sourceUrl: string }} RequestTarget where an
+ *   attempt goes, and what the source knows at that point: what init.request() is given (AttemptContext),
+ *   and the source's URL (its `url` attribute)
  */
 
 /**
@@ -75,7 +65,6 @@ const NO_CHANGES = Object.freeze({})
 
 /**
  * Adds Last-Event-ID to `headers` (lower-case names) when the last event ID string is one to send.
- * @param {Record<string, string>} headers
  * @param {string} lastEventId the source's last event ID string
  */
 function addLastEventId (headers, lastEventId) {
@@ -84,7 +73,7 @@ function addLastEventId (headers, lastEventId) {
   // are written as latin1, so the UTF-8 bytes are spelled one character per byte.
   // An ID with a control character (a server may send one) cannot be sent as a header by undici or
   // Node's http; the header is left out rather than the request failing again at every attempt.
-  if (lastEventId !== '' && isSendableLastEventId(lastEventId)) {
+  if (lastEventId !== '' && !UNSENDABLE_LAST_EVENT_ID.test(lastEventId)) {
     headers['last-event-id'] = utf8AsLatin1(lastEventId)
   }
 }
@@ -136,7 +125,6 @@ function buildRequest (init, target) {
  * response, or of the last response before it ended (a stream that ended or dropped); the text of the body
  * of a response the source did not take (lib/transport/error-body.js).
  * @param {Error & { status?: number, headers?: Record<string, string> }} error
- * @param {Record<string, string> | null} responseHeaders
  */
 function previousAttempt (error, responseHeaders) {
   const headers = error.headers ?? responseHeaders
@@ -148,7 +136,6 @@ function previousAttempt (error, responseHeaders) {
 }
 
 /**
- * @param {object} init
  * @param {RequestTarget} target
  * @param {RequestChanges} changes
  * @returns {EventSourceRequest}

@@ -2,10 +2,6 @@
 // fetch's Headers does), from a fetch Headers here and from undici's shapes in
 // lib/transport/undici-handler.js; and what the source and the redirect policy read of header values.
 
-/**
- * @param {Headers} fetchHeaders
- * @returns {Record<string, string>}
- */
 function fromFetchHeaders (fetchHeaders) {
   const headers = Object.create(null)
   // Names come lower-cased and combined already, except Set-Cookie, which comes once per header.
@@ -39,12 +35,9 @@ function splitHeaderValue (value) {
   return parts
 }
 
-/**
- * The essence (type/subtype, lower case) of a Content-Type value, as fetch's "extract a MIME type"
- * finds it: of a combined value, the last part that is a valid MIME type other than *\/*.
- * '' when there is none.
- * @param {string | undefined} value
- */
+// The essence (type/subtype, lower case) of a Content-Type value, as fetch's "extract a MIME type"
+// finds it: of a combined value, the last part that is a valid MIME type other than */*.
+// '' when there is none.
 function mimeEssence (value) {
   if (value === undefined) return ''
   let essence = ''
@@ -60,12 +53,9 @@ function mimeEssence (value) {
 // a label's whitespace itself.)
 const CHARSET = /;[\t\n\r ]*charset=("(?:[^"\\]|\\.)*"?|[^;]*)/i
 
-/**
- * The charset of a Content-Type value: that of its last valid MIME type, as fetch's "extract a MIME type"
- * finds it (but for its rule that a MIME type without one keeps that of a MIME type of the same essence
- * just before it, in a header sent more than once). '' when there is none.
- * @param {string | undefined} value
- */
+// The charset of a Content-Type value: that of its last valid MIME type, as fetch's "extract a MIME type"
+// finds it (but for its rule that a MIME type without one keeps that of a MIME type of the same essence
+// just before it, in a header sent more than once). '' when there is none.
 function mimeCharset (value) {
   let charset = ''
   for (const part of splitHeaderValue(value ?? '')) {

@@ -1,11 +1,10 @@
-// StandardFetchAttempt: one attempt of the standard's request (./request.js, standardRequest) with the runtime's
-// fetch, as a browser's EventSource makes it: mode "cors", cache mode "no-store", the credentials mode
-// withCredentials says, redirects followed by the fetch. It is what a browser or worker build sends while
-// `whatwg-eventsource/extensions` is not imported (./transport-web.js), and the base of FetchAttempt
-// (./fetch-transport.js), which adds what the extensions need: a user's fetch, request bodies, redirects
-// followed hop by hop, decoding errors. What is here is both classes' own: the body read into the sink
-// (paused and resumed, for `for await`), the timers, the errors, abort. What it reports, and when, is the
-// transport interface of lib/transport/transport-node.js.
+// StandardFetchAttempt: one attempt of the standard's request (./request.js, standardRequest) with the runtime's fetch,
+// as a browser's EventSource makes it (fetchHop() says with which modes), redirects followed by the fetch. It is what a
+// browser or worker build sends while `whatwg-eventsource/extensions` is not imported (./transport-web.js), and the
+// base of FetchAttempt (./fetch-transport.js), which adds what the extensions need: a user's fetch, request bodies,
+// redirects followed hop by hop, decoding errors. What is here is both classes' own: the body read into the sink
+// (paused and resumed, for `for await`), the timers, the errors, abort. What it reports, and when, is the transport
+// interface of lib/transport/transport-node.js.
 //
 // For FetchAttempt, these methods are its to override (plain methods: the private fields of this class
 // are not its): `url` and `displayUrl` (the hop under way), `fetchName`, createTimers(request), send()
@@ -19,10 +18,7 @@ import { fromFetchHeaders } from './response-headers.js'
 const { ERR_INVALID_ARG_TYPE } = argumentsCodes
 const { ERR_EVENTSOURCE_ABORTED, ERR_EVENTSOURCE_NETWORK, ERR_EVENTSOURCE_UNSUPPORTED_SCHEME } = connectionCodes
 
-/**
- * A response whose body is not read is cancelled, so that its connection is released.
- * @param {Response} response
- */
+// A response whose body is not read is cancelled, so that its connection is released.
 function discardBody (response) {
   const body = response.body
   if (body != null && typeof body.cancel === 'function' && !body.locked) body.cancel().catch(() => {})
@@ -131,14 +127,7 @@ class StandardFetchAttempt {
     this.fetchHop(globalThis.fetch, 'GET', this.#request.headers, null, 'follow')
   }
 
-  /**
-   * Sends one request with `fetch` to `url`; its response goes to received(), its failure to errorFor().
-   * @param {typeof fetch} fetch
-   * @param {string} method
-   * @param {Record<string, string>} headers
-   * @param {string | ArrayBuffer | null} body
-   * @param {'follow' | 'manual'} redirect
-   */
+  // Sends one request with `fetch` to `url`; its response goes to received(), its failure to errorFor().
   fetchHop (fetch, method, headers, body, redirect) {
     this.#timers.requestSent(this.url, this.displayUrl)
     let pending
@@ -182,11 +171,8 @@ class StandardFetchAttempt {
     this.received(response)
   }
 
-  /**
-   * A response came: the final one, since the fetch followed redirects. From the final URL a
-   * reconnection goes there too: the request is a GET.
-   * @param {Response} response
-   */
+  // A response came: the final one, since the fetch followed redirects. From the final URL a
+  // reconnection goes there too: the request is a GET.
   received (response) {
     const headers = fromFetchHeaders(response.headers)
     if (response.redirected === true && response.url !== '') {
@@ -204,7 +190,6 @@ class StandardFetchAttempt {
 
   /**
    * The response is the attempt's: reported, then its body read.
-   * @param {Response} response
    * @param {Record<string, string>} headers its headers, as one record
    * @param {string | null} method the method a reconnection to its URL goes with; null: the next attempt
    *   starts from the source's URL again
@@ -257,10 +242,7 @@ class StandardFetchAttempt {
     return new ERR_EVENTSOURCE_NETWORK(this.url.origin, cause.message, { url: this.displayUrl }, cause)
   }
 
-  /**
-   * Ends the attempt with a failure of the connection, unless it had ended already.
-   * @param {Error} error
-   */
+  // Ends the attempt with a failure of the connection, unless it had ended already.
   fail (error) {
     if (this.#settle()) this.#sink.failed(error)
   }

@@ -6,28 +6,18 @@
 import { codes } from '../errors/connection.js'
 const { ERR_EVENTSOURCE_INSECURE_REDIRECT } = codes
 
-/**
- * Whether a URL's scheme is one a request can go to.
- * @param {URL} url
- */
+// Whether a URL's scheme is one a request can go to.
 function isHttpScheme (url) {
   return url.protocol === 'http:' || url.protocol === 'https:'
 }
 
-/**
- * Whether a URL includes credentials (the URL standard's "includes credentials").
- * @param {URL} url
- */
+// Whether a URL includes credentials (the URL standard's "includes credentials").
 function includesCredentials (url) {
   return url.username !== '' || url.password !== ''
 }
 
-/**
- * The URL as it may be shown: in error messages and details, logs, a terminal. The password (and the
- * user name with it) must not travel further than the request does.
- * @param {URL} url
- * @returns {string}
- */
+// The URL as it may be shown: in error messages and details, logs, a terminal. The password (and the
+// user name with it) must not travel further than the request does.
 function displayHref (url) {
   if (!includesCredentials(url)) return url.href
   const shown = new URL(url.href)
@@ -40,8 +30,6 @@ function displayHref (url) {
  * Whether redirects from `from` to `next` are refused: from https: to http:. Fetch follows them, but the
  * request (its headers and body, or what comes back) would then go in clear text because a server said
  * so: refused unless the user opts in (browsers block it as mixed content on secure pages).
- * @param {URL} from
- * @param {URL} next
  * @param {boolean} allowInsecureRedirect the user's opt-in (an extension)
  * @param {{ url: string }} details the error's details
  * @returns {Error | null} ERR_EVENTSOURCE_INSECURE_REDIRECT, or null when the redirect may be followed

@@ -1,6 +1,7 @@
-// validateX(value, name) for the request a user describes: headers, method, body, last event ID. As in
-// lib/validators/values.js, each throws the Node-style error for the first thing wrong with the value.
+// validateX(value, name), as in ./values.js, for the request a user describes: headers, method, body,
+// last event ID.
 
+import { UNSENDABLE_LAST_EVENT_ID } from '../constants.js'
 import { codes as argumentsCodes } from '../errors/arguments.js'
 import { codes as httpCodes } from '../errors/http.js'
 const { ERR_INVALID_ARG_TYPE, ERR_INVALID_ARG_VALUE } = argumentsCodes
@@ -20,9 +21,6 @@ const INVALID_HEADER_VALUE = /[^\t\x20-\x7e\x80-\xff]/
 // sends it and the server resets the stream (PROTOCOL_ERROR), which looks like a network error and would
 // reconnect for ever, where HTTP/1.1 answers 400. Refused for every transport, at the start.
 const HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~!$&'()*+,;=%]+)(?::[0-9]*)?$/
-// The same for a last event ID, whose characters above U+007F are sent as their UTF-8 bytes.
-// eslint-disable-next-line no-control-regex -- control characters are what it matches
-const INVALID_LAST_EVENT_ID = /[\0-\x08\x0a-\x1f\x7f]/
 // Headers the HTTP client manages (framing, connection). HTTP2-Settings belongs to an Upgrade to h2c,
 // which is the client's to make; node:http2 refuses a request that carries it (init.http2), as it
 // refuses the other connection headers.
@@ -32,12 +30,8 @@ const MANAGED_HEADERS = new Set([
 ])
 const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK'])
 
-/**
- * Request headers, as fetch's HeadersInit: a Headers, an iterable of [name, value] pairs, or a record.
- * (A function, which init.headers may also be, is told apart before.)
- * @param {unknown} value
- * @param {string} name
- */
+// Request headers, as fetch's HeadersInit: a Headers, an iterable of [name, value] pairs, or a record.
+// (A function, which init.headers may also be, is told apart before.)
 function validateHeadersInit (value, name) {
   if (value === null || typeof value !== 'object') {
     throw new ERR_INVALID_ARG_TYPE(name, 'of type object (a Headers, an array of pairs, a record) or function', value)
@@ -46,7 +40,6 @@ function validateHeadersInit (value, name) {
 
 /**
  * One entry of an iterable HeadersInit.
- * @param {unknown} value
  * @param {string} name the option it comes from
  */
 function validateHeaderPair (value, name) {
@@ -58,7 +51,6 @@ function validateHeaderPair (value, name) {
 /**
  * The name of a request header a user sets: a token, and none that EventSource or the HTTP client
  * sets itself.
- * @param {unknown} value
  * @param {string} name the option it comes from
  */
 function validateHeaderName (value, name) {
@@ -75,7 +67,6 @@ function validateHeaderName (value, name) {
 
 /**
  * A request header's value, its leading and trailing whitespace already removed.
- * @param {string} value
  * @param {string} header the header's name, for the message
  * @param {string} name the option it comes from
  */
@@ -87,12 +78,8 @@ function validateHeaderValue (value, header, name) {
   }
 }
 
-/**
- * Header names given as an option on their own (credentialHeaders): strings that are tokens once the
- * leading and trailing HTTP whitespace is removed.
- * @param {unknown} value
- * @param {string} name
- */
+// Header names given as an option on their own (credentialHeaders): strings that are tokens once the
+// leading and trailing HTTP whitespace is removed.
 function validateHeaderNameList (value, name) {
   if (!Array.isArray(value)) throw new ERR_INVALID_ARG_TYPE(name, 'an array of header names', value)
   for (const header of value) {
@@ -101,11 +88,7 @@ function validateHeaderNameList (value, name) {
   }
 }
 
-/**
- * A request method: a token, and not one that fetch forbids.
- * @param {unknown} value
- * @param {string} name
- */
+// A request method: a token, and not one that fetch forbids.
 function validateMethod (value, name) {
   if (typeof value !== 'string') throw new ERR_INVALID_ARG_TYPE(name, 'of type string', value)
   if (!TOKEN.test(value)) throw new ERR_INVALID_HTTP_TOKEN(`The method in ${name}`, value)
@@ -117,7 +100,6 @@ function validateMethod (value, name) {
 /**
  * A body is sent with any method but GET and HEAD, as fetch allows.
  * @param {unknown} value the body (a function stands for the bodies it will return)
- * @param {string} name
  * @param {string} method the normalized method
  */
 function validateBodyMethod (value, name, method) {
@@ -127,33 +109,13 @@ function validateBodyMethod (value, name, method) {
   }
 }
 
-/**
- * The last event ID to start from: it goes into a header, so it must be one.
- * @param {unknown} value
- * @param {string} name
- */
+// The last event ID to start from: it goes into a header, so it must be one.
 function validateLastEventId (value, name) {
   if (typeof value !== 'string') throw new ERR_INVALID_ARG_TYPE(name, 'of type string', value)
-  if (INVALID_LAST_EVENT_ID.test(value)) throw new ERR_INVALID_CHAR(name, value)
-}
-
-/**
- * Whether a last event ID a server sent can go into a Last-Event-ID header at all (the rule of
- * validateLastEventId, as a question: a server's ID is not an argument to reject).
- * @param {string} id
- */
-function isSendableLastEventId (id) {
-  return !INVALID_LAST_EVENT_ID.test(id)
+  if (UNSENDABLE_LAST_EVENT_ID.test(value)) throw new ERR_INVALID_CHAR(name, value)
 }
 
 export {
-  validateHeadersInit,
-  validateHeaderPair,
-  validateHeaderName,
-  validateHeaderValue,
-  validateHeaderNameList,
-  validateMethod,
-  validateBodyMethod,
-  validateLastEventId,
-  isSendableLastEventId
+  validateHeadersInit, validateHeaderPair, validateHeaderName, validateHeaderValue, validateHeaderNameList,
+  validateMethod, validateBodyMethod, validateLastEventId
 }

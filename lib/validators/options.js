@@ -1,39 +1,25 @@
-// validateX(value, name) for the kinds of value the EventSourceInit extensions take beyond plain values
-// (lib/validators/values.js): one of a few strings, statuses, a dispatcher, a fetch, a signal. As there,
-// each throws the Node-style error for the first thing wrong with the value.
+// validateX(value, name), as in ./values.js, for the kinds of value the EventSourceInit extensions take
+// beyond plain values: one of a few strings, statuses, a dispatcher, a fetch, a signal.
 
 import { codes } from '../errors/arguments.js'
 import { validateFunction, validateLimit } from './values.js'
 const { ERR_INVALID_ARG_TYPE, ERR_INVALID_ARG_VALUE, ERR_OUT_OF_RANGE } = codes
 
-/**
- * One of a few strings.
- * @param {unknown} value
- * @param {string} name
- * @param {string[]} allowed
- */
+// One of a few strings.
 function validateOneOf (value, name, allowed) {
   if (!allowed.includes(value)) {
     throw new ERR_INVALID_ARG_VALUE(name, value, `must be ${allowed.map((v) => `'${v}'`).join(' or ')}`)
   }
 }
 
-/**
- * true, false, or an options object (init.http2).
- * @param {unknown} value
- * @param {string} name
- */
+// true, false, or an options object (init.http2).
 function validateBooleanOrObject (value, name) {
   if (typeof value !== 'boolean' && (value === null || typeof value !== 'object')) {
     throw new ERR_INVALID_ARG_TYPE(name, 'of type boolean or object', value)
   }
 }
 
-/**
- * HTTP statuses to reconnect on: from 100 to 599, and not 200, which opens the connection.
- * @param {unknown} value
- * @param {string} name
- */
+// HTTP statuses to reconnect on: from 100 to 599, and not 200, which opens the connection.
 function validateStatusList (value, name) {
   if (!Array.isArray(value)) throw new ERR_INVALID_ARG_TYPE(name, 'an array of status codes', value)
   for (const status of value) {
@@ -44,11 +30,7 @@ function validateStatusList (value, name) {
   }
 }
 
-/**
- * An undici Dispatcher, or anything with its dispatch() method.
- * @param {unknown} value
- * @param {string} name
- */
+// An undici Dispatcher, or anything with its dispatch() method.
 function validateDispatcher (value, name) {
   if (value === null || (typeof value !== 'object' && typeof value !== 'function') ||
       typeof value.dispatch !== 'function') {
@@ -59,8 +41,6 @@ function validateDispatcher (value, name) {
 /**
  * A fetch, for the fetch transport; not with a dispatcher, which is for the other transport: given
  * both, which one the user meant cannot be told.
- * @param {unknown} value
- * @param {string} name
  * @param {unknown} dispatcher the dispatcher given with it, if any
  */
 function validateFetch (value, name, dispatcher) {
@@ -76,10 +56,5 @@ function validateAbortSignal (value, name) {
 }
 
 export {
-  validateOneOf,
-  validateBooleanOrObject,
-  validateStatusList,
-  validateDispatcher,
-  validateFetch,
-  validateAbortSignal
+  validateOneOf, validateBooleanOrObject, validateStatusList, validateDispatcher, validateFetch, validateAbortSignal
 }

@@ -11,8 +11,6 @@ const { ERR_INVALID_ARG_TYPE, ERR_OUT_OF_RANGE } = codes
 
 /**
  * An object; with `allowFunction`, a function too (a WebIDL dictionary member accepts one).
- * @param {unknown} value
- * @param {string} name
  * @param {{ allowFunction?: boolean }} [options]
  */
 function validateObject (value, name, options) {
@@ -36,13 +34,7 @@ function validateString (value, name) {
   if (typeof value !== 'string') throw new ERR_INVALID_ARG_TYPE(name, 'of type string', value)
 }
 
-/**
- * A number from `min` to `max`, fractions included.
- * @param {unknown} value
- * @param {string} name
- * @param {number} min
- * @param {number} max
- */
+// A number from `min` to `max`, fractions included.
 function validateNumber (value, name, min, max) {
   if (typeof value !== 'number') throw new ERR_INVALID_ARG_TYPE(name, 'of type number', value)
   if (!(value >= min && value <= max)) throw new ERR_OUT_OF_RANGE(name, `>= ${min} and <= ${max}`, value)
@@ -50,8 +42,6 @@ function validateNumber (value, name, min, max) {
 
 /**
  * A byte count or a count: a non-negative safe integer, or Infinity when `allowInfinity`.
- * @param {unknown} value
- * @param {string} name
  * @param {{ min?: number, allowInfinity?: boolean }} [options]
  */
 function validateLimit (value, name, { min = 0, allowInfinity = false } = {}) {
@@ -62,21 +52,12 @@ function validateLimit (value, name, { min = 0, allowInfinity = false } = {}) {
   }
 }
 
-/**
- * A duration in milliseconds: a non-negative safe integer.
- * @param {unknown} value
- * @param {string} name
- */
+// A duration in milliseconds: a non-negative safe integer.
 function validateTime (value, name) {
   validateLimit(value, name)
 }
 
 export {
-  validateObject,
-  validateFunction,
-  validateOptionalFunction,
-  validateString,
-  validateNumber,
-  validateLimit,
+  validateObject, validateFunction, validateOptionalFunction, validateString, validateNumber, validateLimit,
   validateTime
 }

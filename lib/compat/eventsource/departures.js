@@ -6,10 +6,8 @@
 //
 // What departs, and where:
 // - every attempt is one call of the `fetch` init member (globalThis.fetch without one, as read at
-//   construction), with that package's arguments: the URL given, as a URL, and
-//   `{ mode, redirect: 'follow', headers: { Accept, Last-Event-ID }, cache, signal }`, plus `credentials`
-//   only where `window` exists; what it resolves with is read as that package reads it (packageFetch,
-//   lib/compat/eventsource/fetch.js);
+//   construction), with that package's arguments, and what it resolves with is read as that package reads
+//   it (packageFetch, lib/compat/eventsource/fetch.js);
 // - the fetch follows redirects itself, by its own rules (`redirect: 'follow'`), as any user's fetch does
 //   on the main entry: a fetch wrapper's redirect policy, such as the MCP SDK's same-origin one, stays in
 //   charge; a redirect it does not follow is a response like any other (a status other than 200: the
@@ -40,11 +38,7 @@ import { validateFetch } from '../../validators/options.js'
 // That package's default limit on what the parser buffers (version 5; earlier versions had none).
 const DEFAULT_MAX_BUFFER_SIZE = 100 * 1024 * 1024
 
-/**
- * The core's Departures for a source with this limit on an event (the error event's message names it).
- * @param {number} maxBufferSize
- * @returns {Readonly<import('../../eventsource/init').Departures>}
- */
+// The core's Departures for a source with this limit on an event (the error event's message names it).
 function departures (maxBufferSize) {
   return Object.freeze({
     errorEvent: errorEventFactory(maxBufferSize),
@@ -56,13 +50,9 @@ function departures (maxBufferSize) {
 // The Departures of every source with the default limit, shared.
 let defaultDepartures = null
 
-/**
- * The URL as that package takes it: a URL, or a string resolved against the document's base URL when
- * there is a document; anything else, or a string that is not a URL, is a SyntaxError with its message.
- * (The standard converts any value to a string, as our main entry does.)
- * @param {unknown} url
- * @returns {string}
- */
+// The URL as that package takes it: a URL, or a string resolved against the document's base URL when
+// there is a document; anything else, or a string that is not a URL, is a SyntaxError with its message.
+// (The standard converts any value to a string, as our main entry does.)
 function parseUrl (url) {
   try {
     if (url instanceof URL) return url.href
@@ -76,12 +66,7 @@ function documentBaseUrl () {
   return typeof baseURI === 'string' ? baseURI : undefined
 }
 
-/**
- * The core's init for that package's init dictionary.
- * @param {{ withCredentials?: boolean, fetch?: Function, maxBufferSize?: number,
- *   keepAliveWhileReconnecting?: boolean } | undefined} dict
- * @returns {object}
- */
+// The core's init for that package's init dictionary (its members: ./eventsource.js's constructor).
 function coreInit (dict) {
   const fetch = dict?.fetch ?? globalThis.fetch
   validateFetch(fetch, 'init.fetch')

@@ -31,15 +31,11 @@ const STREAM_ENDED = ERR_EVENTSOURCE_STREAM_ENDED.name
 const EVENT_TOO_LARGE = ERR_EVENTSOURCE_EVENT_TOO_LARGE.name
 
 /**
- * An `error` event with that package's two extra properties. Like that package's, it ignores the EventInit
- * members (the event neither bubbles nor can be cancelled).
+ * An `error` event with that package's two extra properties, code (the HTTP status, when a response caused
+ * the error) and message. Like that package's, it ignores the EventInit members (the event neither bubbles
+ * nor can be cancelled).
  */
 class ErrorEvent extends Event {
-  /** @type {number | undefined} the HTTP status, when a response caused the error */
-  code
-  /** @type {string | undefined} */
-  message
-
   /**
    * @param {string} type
    * @param {{ code?: number, message?: string }} [errorEventInitDict]

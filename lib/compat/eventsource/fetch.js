@@ -27,14 +27,10 @@ const EMPTY = new Uint8Array(0)
 // rejection (or its cause) -> that package's message for it
 const packageMessages = new WeakMap()
 
-/**
- * What that package's message says of a rejection: an AggregateError's errors, joined with ", "; an
- * Error with an Error cause, as `${error}: ${cause, so flattened}`; else its message; a value that is not
- * an Error, as a string. Node's fetch rejects with TypeError "fetch failed" and the socket's error as the
- * cause: "TypeError: fetch failed: connect ECONNREFUSED 127.0.0.1:9".
- * @param {unknown} error
- * @returns {string}
- */
+// What that package's message says of a rejection: an AggregateError's errors, joined with ", "; an
+// Error with an Error cause, as `${error}: ${cause, so flattened}`; else its message; a value that is not
+// an Error, as a string. Node's fetch rejects with TypeError "fetch failed" and the socket's error as the
+// cause: "TypeError: fetch failed: connect ECONNREFUSED 127.0.0.1:9".
 function flattenError (error) {
   if (!(error instanceof Error)) return `${error}`
   if (Array.isArray(error.errors)) return error.errors.map(flattenError).join(', ')
@@ -53,12 +49,8 @@ function remember (error) {
   return error
 }
 
-/**
- * That package's message for the rejection a network error came from: `cause` is the error's cause, the
- * rejection or the cause the transport took from it.
- * @param {unknown} cause
- * @returns {string}
- */
+// That package's message for the rejection a network error came from: `cause` is the error's cause, the
+// rejection or the cause the transport took from it.
 function packageMessageOf (cause) {
   return packageMessages.get(cause) ?? flattenError(cause)
 }
@@ -127,10 +119,7 @@ class PackageReader {
   }
 }
 
-/**
- * What the transport reads of the response a fetch resolved with.
- * @param {any} response
- */
+// What the transport reads of the response a fetch resolved with.
 function transportResponse (response) {
   const { status, body } = response
   const url = response.url ?? ''
@@ -153,10 +142,7 @@ function transportResponse (response) {
   }
 }
 
-/**
- * The fetch the core's fetch transport calls: `fetch`, called as that package calls it.
- * @param {Function} fetch
- */
+// The fetch the core's fetch transport calls: `fetch`, called as that package calls it.
 function packageFetch (fetch) {
   return async function fetchAsTheEventsourcePackage (url, init) {
     const packageInit = {
@@ -179,4 +165,4 @@ function packageFetch (fetch) {
   }
 }
 
-export { packageFetch, packageMessageOf, flattenError }
+export { packageFetch, packageMessageOf }
