@@ -1,5 +1,5 @@
-// The code of an extension used in a build that left the extensions out (lib/extension-registry.js):
-// a browser or worker build without `whatwg-eventsource/extensions`. Its message says what to import, the
+// The code of an extension used on an EventSource composed without the extensions (lib/entries/web-eventsource.js,
+// the main entry's in browsers and workers). Its message says where they are, the
 // same on every platform (lib/errors/error-class.js), since it is a browser's developer who reads it. A table of
 // its own so that a bundle of a parser, which never makes it, holds none of it.
 

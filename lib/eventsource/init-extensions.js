@@ -2,8 +2,9 @@
 // lib/eventsource/init.js converts): validated and resolved into the source's init. They live at the top
 // level of the dictionary (see docs/extensions.md for why); undici's shape (`node: { dispatcher,
 // reconnectionTime }`) is accepted as it is, so code written for Node's built-in EventSource works
-// unchanged. The core finds this file through the registry (lib/extension-registry.js): a browser
-// build without `whatwg-eventsource/extensions` leaves it out.
+// unchanged. The entry points whose EventSource has the extensions hand resolveExtensions() to
+// lib/eventsource/init.js (lib/entries/node-eventsource.js, web-extended-eventsource.js); the browsers'
+// standard EventSource leaves this file out.
 
 import { validateObject, validateFunction, validateNumber, validateLimit, validateTime } from '../validators/values.js'
 import {

@@ -106,9 +106,9 @@ function nextAttempt (options, cause) {
 const IDEMPOTENT_METHOD = /^(?:GET|HEAD|OPTIONS|PUT|DELETE)$/
 
 /**
- * What the extensions decide after a failure (lib/eventsource/reconnect.js asks): a request that may not be
- * repeated fails on the failure itself (the reconnection policy would only say when to repeat it); else the
- * cause, then the decision of nextAttempt().
+ * What the extensions decide after a failure (the nextAttempt part of an EventSource composed with them,
+ * lib/entries/): a request that may not be repeated fails on the failure itself (the reconnection policy
+ * would only say when to repeat it); else the cause, then the decision of nextAttempt().
  * RFC 9110 9.2.2: a client must not repeat a request that is not idempotent automatically unless it knows
  * that it is safe. Browsers only ever send GET; this package also sends POST (an LLM's answer, an MCP call),
  * which a reconnection would send again: billed twice, an answer duplicated. The user's say wins
