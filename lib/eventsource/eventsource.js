@@ -3,15 +3,11 @@
 // https://html.spec.whatwg.org/multipage/server-sent-events.html#sse-processing-model
 //
 // This file holds the standard's state machine (readyState, announce, reestablish, fail) and the
-// dispatch of events, and nothing else. The parts around it are given by the entry point that builds the
-// class (defineEventSource(), from lib/entries/node-eventsource.js, web-eventsource.js and
-// web-extended-eventsource.js): how the init dictionary resolves (init.js, and init-extensions.js for the
-// extensions), the task queue that runs each event in a task of its own (task-queue.js), every retry
-// decision (reconnect.js, or reconnect-policy.js), the request of each attempt (lib/transport/request.js),
-// the transport that sends it (lib/transport/transport-node.js or transport-web.js), `for await`
-// (message-iterator.js) and what is published on diagnostics_channel (diagnostics-node.js). The transport
-// reports to the source's internals; the body's bytes go to an EventSourceParser (lib/parser/parser.js,
-// through source-parser.js), whose events come back here as tasks.
+// dispatch of events, and nothing else. The parts around it (EventSourceParts, below) are given by the
+// entry point that builds the class: lib/entries/node-eventsource.js, web-eventsource.js and
+// web-extended-eventsource.js call defineEventSource(). The transport reports to the source's internals;
+// the body's bytes go to an EventSourceParser (lib/parser/parser.js, through source-parser.js), whose
+// events come back here as tasks.
 // With no extension in the init, every step is the standard's.
 
 import { unshared } from '../parser/unshared-string.js'
