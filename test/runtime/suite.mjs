@@ -278,6 +278,9 @@ test('error details: a status or type that fails the connection', async ({ open,
   same([notFound.readyState, notFound.event.code, notFound.event.status, notFound.event.statusText, notFound.event.willReconnect],
     [pkg.EventSource.CLOSED, 'ERR_EVENTSOURCE_BAD_STATUS', 404, 'Not Found', false], '404: readyState, code, status, statusText, willReconnect')
   equal(notFound.event.headers.get('content-type'), 'text/plain', '404: headers')
+  // What the body said (init.errorBody, an extension, on by default); the standard EventSource reads none.
+  same([notFound.event.body, notFound.event.bodyTruncated], env.standardBuild ? [undefined, undefined] : ['not an event stream', false],
+    '404: the body')
   // The browser build's messages are the code in words and its values (docs/browser.md); Node's wording elsewhere.
   if (env.browser) equal(notFound.event.message, 'bad status: 404, Not Found', '404: the message')
   else assert(/^The server answered 404 Not Found/.test(notFound.event.message), `404: the message says so (${notFound.event.message})`)
@@ -529,7 +532,7 @@ export async function runSuite ({ pkg, loadPolyfill, loadEntry, base, cross, key
   let passed = 0
   let failed = 0
   let skipped = 0
-  const env = { base, cross, transport, browser, loadPolyfill, loadEntry, note: (text) => log(`# ${text}`) }
+  const env = { base, cross, transport, browser, standardBuild, loadPolyfill, loadEntry, note: (text) => log(`# ${text}`) }
   for (const [index, { name, fn }] of testsOf(standardBuild).entries()) {
     const key = `${keyPrefix}-${index}`
     const sources = []
