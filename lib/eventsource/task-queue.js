@@ -16,8 +16,29 @@
 // Whether anyone listens is asked when a message's task runs, not when it was parsed: a listener may
 // have been added by a continuation of the previous task (lib/platform/listeners-node.js counts them).
 //
-// Neither wait is a timer. The short one is one promise job (`promise.then(f)`). The long one is
-// afterMicrotaskCheckpoint() (lib/eventsource/microtask-checkpoint.js): once the microtask queue is empty.
+// Neither wait is a timer. The short one is one promise job (`promise.then(f)`). The long one is a full
+// microtask checkpoint, what a browser's event loop performs after every task (HTML "perform a microtask
+// checkpoint", https://html.spec.whatwg.org/multipage/webappapis.html#perform-a-microtask-checkpoint): every
+// promise continuation that ran code started, however long its chain, has run. On Node a promise job queues a
+// process.nextTick callback: Node runs nextTick callbacks only once the microtask queue has been drained
+// completely (processTicksAndRejections: ticks, then runMicrotasks() until empty, then the ticks queued
+// meanwhile). A tick queued directly would not do: from a socket callback it runs before the microtasks, and
+// from inside a tick straight after it, with no checkpoint in between; the promise job is what moves it behind
+// the checkpoint. Without process.nextTick (browsers and workers), a chain of FALLBACK_DEPTH promise jobs stands
+// in for the checkpoint.
+//
+// Test suites fake timers (Jest, @sinonjs/fake-timers), and Sinon's defaults fake process.nextTick and
+// queueMicrotask as well, so both are taken once, when this module is loaded: fake timers installed after that
+// cannot stall event dispatch; promise jobs cannot be faked at all.
+//
+// The queues waiting for either wait are kept in order, one list per wait (Waiting, below): promise jobs and
+// nextTick callbacks run in the order they were queued, so the n-th to run takes the n-th queue, and no queue
+// keeps a closure of its own for it (with its context, on every idle connection). What a wait runs is the
+// queue's run() directly, so that a message's listener is two frames of this file away from the event loop.
+//
+// A task should not throw (a listener's exception is its EventTarget's to report); one that does is reported as
+// the runtime reports an uncaught exception, and the queue goes on, as a browser's event loop goes on after a
+// task that threw.
 //
 // Where an EventTarget cannot say how many listeners it has (browsers, workers: lib/platform/listeners-web.js),
 // anyone may listen and any listener may be a `once` one: every message is dispatched, and every task waits
@@ -26,10 +47,17 @@
 // How many listen for a type on an EventTarget, and whether that can be asked at all (lib/platform/listeners-node.js
 // on Node, Bun and Deno; lib/platform/listeners-web.js elsewhere, which cannot).
 import { listenersOf, countsListeners } from '#listeners'
-import { afterMicrotaskCheckpoint, CallbackQueue } from './microtask-checkpoint.js'
 import { TASK_MESSAGE } from '../constants.js'
 
+const nextTick = typeof globalThis.process?.nextTick === 'function' ? globalThis.process.nextTick : null
+// Where an exception is reported from: a nextTick callback on Node, as Node's EventTarget reports a listener's;
+// else a microtask, which a browser reports as it reports a listener's.
+const reportFrom = nextTick ?? globalThis.queueMicrotask
 const resolved = Promise.resolve()
+
+// How many promise jobs the fallback waits: `await` on a native promise costs one job, on a
+// thenable three, and an async function's return another; 16 covers a few nested awaits.
+const FALLBACK_DEPTH = 16
 
 // Each entry of the queue is four slots, the kind (lib/constants.js, TASK_*) and up to three
 // arguments, so that no object is allocated per event.
@@ -48,14 +76,73 @@ const MAX_SPARE_SLOTS = 64 * 1024
 const ONE_JOB = 1
 const CHECKPOINT = 2
 
-const runQueueAfterCheckpoint = (queue) => queue.run(CHECKPOINT)
+/** TaskQueues waiting, oldest first. */
+class Waiting {
+  #queues = []
+  #head = 0
+  #tail = 0
 
-// The short waits of every queue, in one first-in first-out queue like the checkpoint's: the n-th
-// promise job queued by #wait(ONE_JOB) runs the n-th queue waiting, so that no queue keeps a closure of
-// its own for it (with its context, on every idle connection).
-const afterOneJob = new CallbackQueue()
-const runQueueAfterOneJob = (queue) => queue.run(ONE_JOB)
-const runAfterOneJob = () => afterOneJob.runOldest()
+  get empty () {
+    return this.#head === this.#tail
+  }
+
+  push (queue) {
+    this.#queues[this.#tail++] = queue
+  }
+
+  // Takes the oldest. The array is reused from the front once empty (resetting its length instead costs a
+  // runtime call per event).
+  shift () {
+    const queues = this.#queues
+    const head = this.#head
+    const queue = queues[head]
+    queues[head] = undefined
+    if (head + 1 === this.#tail) this.#head = this.#tail = 0
+    else this.#head = head + 1
+    return queue
+  }
+}
+
+// The short waits of every queue: the n-th promise job queued by #wait(ONE_JOB) runs the n-th queue waiting.
+const afterOneJob = new Waiting()
+
+function runAfterOneJob () {
+  afterOneJob.shift().run(ONE_JOB)
+}
+
+// The long waits. One checkpoint hop is under way at a time, and each runs one queue: two queues never run
+// back to back without a checkpoint between them.
+const afterCheckpoint = new Waiting()
+let hopping = false
+
+function hop () {
+  if (nextTick !== null) resolved.then(queueTick)
+  else fallbackHop(FALLBACK_DEPTH)
+}
+
+function queueTick () {
+  nextTick(runAfterCheckpoint)
+}
+
+// The last of `depth` promise jobs, each queued by the one before, runs the queue.
+function fallbackHop (depth) {
+  if (depth === 1) resolved.then(runAfterCheckpoint)
+  else resolved.then(() => fallbackHop(depth - 1))
+}
+
+function runAfterCheckpoint () {
+  try {
+    afterCheckpoint.shift().run(CHECKPOINT)
+  } finally {
+    // The queue may have asked for another checkpoint: that one comes after this one's callers.
+    if (afterCheckpoint.empty) hopping = false
+    else hop()
+  }
+}
+
+function reportException (error) {
+  reportFrom(() => { throw error })
+}
 
 /**
  * The task queue of a source. It is the base class of the source's side of it (the source's internals,
@@ -149,18 +236,20 @@ class TaskQueue {
       // Reuse the array from the front once every task has run.
       if (head + TASK_SLOTS === tail) this.#head = this.#tail = 0
       else this.#head = head + TASK_SLOTS
+      try {
+        this.runTask(kind, a, b, c, listened)
+      } catch (error) {
+        reportException(error)
+      }
       if (kind !== TASK_MESSAGE) {
-        this.runTask(kind, a, b, c, false)
         // After open, error and end (once a connection, so the cost does not matter): a full checkpoint.
         this.#checkpointDue = true
       } else if (!listened) {
-        // Nobody listens, even after a checkpoint: the message is dispatched to nobody, which runs
+        // Nobody listens, even after a checkpoint: the message was dispatched to nobody, which runs
         // nothing, so there is nothing to wait for.
-        this.runTask(kind, a, b, c, false)
         continue
-      } else {
-        this.runTask(kind, a, b, c, true)
-        if (listeners !== 0 && list.size < listeners) this.#checkpointDue = true
+      } else if (listeners !== 0 && list.size < listeners) {
+        this.#checkpointDue = true
       }
       // Whatever comes next, even in this same call stack, waits at least one job; where listeners cannot be
       // counted, the full checkpoint.
@@ -182,10 +271,14 @@ class TaskQueue {
   #wait (level) {
     this.#waiting = true
     if (level === ONE_JOB) {
-      afterOneJob.push(runQueueAfterOneJob, this)
+      afterOneJob.push(this)
       resolved.then(runAfterOneJob)
     } else {
-      afterMicrotaskCheckpoint(runQueueAfterCheckpoint, this)
+      afterCheckpoint.push(this)
+      if (!hopping) {
+        hopping = true
+        hop()
+      }
     }
   }
 
@@ -199,7 +292,15 @@ class TaskQueue {
   }
 }
 
-// The spare slots array and its bound, which nothing outside can see: test/eventsource/task-queue-spare.test.js.
+// The spare slots array and its bound, which nothing outside can see: test/eventsource/task-queue-spare.test.cjs.
 const spareSlotsOf = () => spareSlots
 
-export { TaskQueue, spareSlotsOf as spareSlots, MAX_SPARE_SLOTS }
+export {
+  TaskQueue,
+  spareSlotsOf as spareSlots,
+  MAX_SPARE_SLOTS,
+  // Only the fallback uses it, and only a runtime without process.nextTick takes the fallback, which no public
+  // path on Node reaches: test/eventsource/task-queue.test.cjs loads the module without nextTick and needs the
+  // depth to build a chain just short of it.
+  FALLBACK_DEPTH
+}

@@ -204,7 +204,11 @@ class EventStreamParser {
           if (byte <= CR && (byte === LF || byte === CR)) break
         }
         if (pos === length) break
-        this.#lineEnd(chunk, lineStart, pos, text)
+        // A line ends at `pos`: what is pending, if anything, plus bytes [lineStart, pos). (Here, not in a method
+        // of its own: that would be one more frame between the socket and a listener.)
+        if (this.#pendingLength !== 0) this.#joinedLine(chunk, lineStart, pos)
+        else if (pos === lineStart) this.#dispatch()
+        else this.#line(chunk, lineStart, pos, text)
         if (this.#generation !== generation) return
         if (byte === CR) {
           // CRLF is one line end, even when the LF is in the next chunk.
@@ -216,13 +220,6 @@ class EventStreamParser {
     }
     if (lineStart < length) this.#stash(chunk, lineStart, length)
     if (text !== null && this.#dataLines !== 0) this.#unpin(text)
-  }
-
-  // A line ends at `end`: it is what is pending plus bytes [lineStart, end) of `chunk`.
-  #lineEnd (chunk, lineStart, end, text) {
-    if (this.#pendingLength !== 0) this.#joinedLine(chunk, lineStart, end)
-    else if (end === lineStart) this.#dispatch()
-    else this.#line(chunk, lineStart, end, text)
   }
 
   // One `data:` line and the blank line after it, nothing else of the event before (LLM token streams send nothing

@@ -1,21 +1,36 @@
 // The Dispatcher transport: one attempt of an EventSource sent through an undici Dispatcher, Node's
 // fast path. Response bytes (decoded if the body has a Content-Encoding) go straight to the sink; no
 // fetch() and no web streams. Redirects and 401 challenges are answered here, by the rules of
-// lib/transport/redirect-policy-node.js; each hop is a request on the dispatcher with its own handler
-// (lib/transport/undici-handler.js). What it reports, and when, is the transport interface of
+// lib/transport/redirect-policy-node.js. What it reports, and when, is the transport interface of
 // lib/transport/transport-node.js.
+//
+// Each hop is a request on the dispatcher with a handler of its own (UndiciHandler, inside DispatcherAttempt),
+// so that the attempt can tell its current hop from one it has let go. The handler speaks both of undici's
+// handler APIs: the one with onConnect/onHeaders/onData (undici 6, which Node 20 and 22 bundle for their
+// fetch, and undici 7) and the one with onRequestStart/onResponseStart/onResponseData (undici 7 and 8), so any
+// global dispatcher works, whoever installed it; lib/transport/http2-sessions.js calls the second as undici
+// does. Both are turned into the attempt's private calls; the body's bytes go from undici's call to the sink
+// with nothing between them (one frame of this file between the socket and the source, on either API).
+//
+// The attempt sees final responses only. undici reports an interim response (1xx: 103 Early Hints, 102)
+// through the same call as the final one, then the final one on the same request; fetch skips interim
+// responses, and so does the handler (the request's connect timer keeps running meanwhile, so a server
+// that sends nothing but 1xx is still bounded by connectTimeout). A 101 is an upgrade this request never
+// asked for, and nothing after it is HTTP: a network error, as in fetch. (undici itself refuses a 100,
+// which it never asks for, and a 1xx with a body, as a network error.)
 
 import { codes as connectionCodes } from '../errors/connection.js'
 import { codes as nodeTransportsCodes } from '../errors/node-transports.js'
 import { RedirectPolicy, isRedirect } from './redirect-policy-node.js'
 import { isHttpScheme, displayHref } from './url.js'
-import { UndiciHandler, LegacyUndiciHandler } from './undici-handler.js'
 import { AttemptTimers } from './attempt-timers.js'
 import { acceptEncoding } from './codings.js'
 // Body decoding. Its node:zlib is loaded with the first response that names a coding (./content-decoding.js):
 // most event streams are sent as they are.
 import { parseContentEncoding, MAX_CODINGS, ContentDecoder } from './content-decoding.js'
-const { ERR_EVENTSOURCE_DECODING, ERR_EVENTSOURCE_NETWORK, ERR_EVENTSOURCE_UNSUPPORTED_SCHEME } = connectionCodes
+const {
+  ERR_EVENTSOURCE_ABORTED, ERR_EVENTSOURCE_DECODING, ERR_EVENTSOURCE_NETWORK, ERR_EVENTSOURCE_UNSUPPORTED_SCHEME
+} = connectionCodes
 const { ERR_EVENTSOURCE_DISPATCHER_REDIRECT, ERR_EVENTSOURCE_TOO_MANY_CODINGS } = nodeTransportsCodes
 
 // What a fetch sends for an EventSource's request beyond the request's own headers, as Node's fetch (undici
@@ -34,13 +49,47 @@ function userAgent () {
   return deno === undefined ? 'node' : `Deno/${deno}`
 }
 
-// The dispatchers that take undici's older handler API natively (see lib/transport/undici-handler.js).
+// The dispatchers that take undici's older handler API natively (see UndiciHandler#onRequestStart).
 const legacyDispatchers = new WeakSet()
+// The methods of undici's newer handler API, which LegacyUndiciHandler does without.
+const CONTROLLER_METHODS = [
+  'onRequestStart', 'onResponseStart', 'onResponseData', 'onResponseEnd', 'onResponseError', 'onRequestUpgrade'
+]
 
 function withFetchHeaders (requestHeaders) {
   const headers = { ...requestHeaders }
   for (const [name, value] of FETCH_HEADERS) headers[name] ??= value
   headers['sec-fetch-mode'] = 'cors'
+  return headers
+}
+
+// undici's response headers as lib/transport/response-headers.js has them: a plain object with lower-case
+// names, a repeated header combined with ", ".
+
+/**
+ * @param {Array<Buffer | string>} raw
+ * @returns {Record<string, string>}
+ */
+function fromRawHeaders (raw) {
+  const headers = Object.create(null)
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i].toString('latin1').toLowerCase()
+    const value = raw[i + 1].toString('latin1')
+    headers[name] = headers[name] === undefined ? value : `${headers[name]}, ${value}`
+  }
+  return headers
+}
+
+/**
+ * @param {Record<string, string | string[]>} parsed
+ * @returns {Record<string, string>}
+ */
+function fromParsedHeaders (parsed) {
+  const headers = Object.create(null)
+  for (const name of Object.keys(parsed)) {
+    const value = parsed[name]
+    headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value)
+  }
   return headers
 }
 
@@ -51,6 +100,8 @@ class DispatcherAttempt {
   // connection keeps no URL object, headers or body.
   #policy
   #href = null
+  // The current hop's handler, null once the attempt is done: a handler that is not this one has been let go,
+  // or its attempt is over, and what it reports is not heard.
   #handler = null
   #decoder = null
   #done = false
@@ -90,7 +141,7 @@ class DispatcherAttempt {
     if (this.#done) return
     this.#done = true
     this.#timers?.stop()
-    this.#handler?.abort()
+    this.#discardHop()
     this.#decoder?.destroy()
   }
 
@@ -141,8 +192,8 @@ class DispatcherAttempt {
     headers['accept-encoding'] ??= acceptEncoding(url)
     this.#timers.requestSent(url, policy.displayUrl)
     const handler = this.#handler = legacyDispatchers.has(this.#dispatcher)
-      ? new LegacyUndiciHandler(this)
-      : new UndiciHandler(this)
+      ? new DispatcherAttempt.#LegacyHandler(this)
+      : new DispatcherAttempt.#Handler(this)
     if (this.#paused) handler.pause()
     // A dispatcher that throws rather than calling its handler's onError (a user's, or one given the wrong
     // arguments) fails the attempt as a network error, not whatever code started the attempt.
@@ -160,18 +211,17 @@ class DispatcherAttempt {
         // and loops. A dispatcher composed with undici's redirect interceptor, or an undici 6 Agent given
         // maxRedirections, would follow them before we see them: 0 makes it stand down, in undici 6, 7
         // and 8, as fetch() asks for it; every undici Dispatcher accepts it. A dispatcher that follows
-        // redirects anyway is caught by its handler (hopFollowedRedirect).
+        // redirects anyway is caught by its handler (#followedRedirect).
         maxRedirections: 0
       }, handler)
     } catch (err) {
-      this.hopError(handler, err)
+      this.#error(handler, err)
     }
   }
 
-  // Called by the current hop's handler once its response head is known. Returns false when its body
-  // is not wanted.
-  hopResponse (handler, status, headers, statusText) {
-    if (handler !== this.#handler || this.#done) return false
+  // Called by a hop's handler once its response head is known. Returns false when its body is not wanted.
+  #response (handler, status, headers, statusText) {
+    if (handler !== this.#handler) return false
     this.#timers.stop()
     const policy = this.#policy
     if (isRedirect(status, headers)) {
@@ -229,17 +279,17 @@ class DispatcherAttempt {
     return true
   }
 
-  // The handler reports that the dispatcher speaks undici's older handler API inside: so will the next
+  // A handler reports that the dispatcher speaks undici's older handler API inside: so will the next
   // handlers for it.
-  hopUnwrapped (handler) {
+  #unwrapped () {
     legacyDispatchers.add(this.#dispatcher)
   }
 
-  // The handler reports that its request follows a redirect the dispatcher took by itself (undici's
+  // A handler reports that its request follows a redirect the dispatcher took by itself (undici's
   // RedirectHandler, used without regard to maxRedirections). Its rules are not ours: the request is
   // aborted before it is sent, and the attempt fails, as retrying would do the same.
-  hopFollowedRedirect (handler, history) {
-    if (handler !== this.#handler || this.#done) return
+  #followedRedirect (handler, history) {
+    if (handler !== this.#handler) return
     this.#discardHop()
     const from = history[history.length - 1]
     if (this.#settle()) {
@@ -247,20 +297,17 @@ class DispatcherAttempt {
     }
   }
 
-  // The socket-to-parser path: undici -> UndiciHandler#onResponseData -> here -> sink.data -> parser.
-  hopData (handler, chunk) {
-    if (handler !== this.#handler || this.#done) return
-    this.#timers?.bytesReceived()
-    if (this.#decoder === null) {
-      this.#sink.data(chunk)
-    } else if (!this.#decoder.write(chunk) && !this.#done) {
+  // Bytes of a body with a Content-Encoding, from the current hop's handler (which sends the others to the sink
+  // itself): the decoder's output goes to the sink.
+  #decode (handler, chunk) {
+    if (!this.#decoder.write(chunk) && !this.#done) {
       this.#decoderFull = true
       handler.pause()
     }
   }
 
-  hopEnd (handler) {
-    if (handler !== this.#handler || this.#done) return
+  #end (handler) {
+    if (handler !== this.#handler) return
     if (this.#decoder === null) {
       if (this.#settle()) this.#sink.ended()
     } else {
@@ -268,8 +315,8 @@ class DispatcherAttempt {
     }
   }
 
-  hopError (handler, err) {
-    if (handler !== this.#handler || this.#done) return
+  #error (handler, err) {
+    if (handler !== this.#handler) return
     const url = this.#policy?.url ?? new URL(this.#href)
     if (this.#settle()) {
       this.#sink.networkError(new ERR_EVENTSOURCE_NETWORK(url.origin, err.message, { url: displayHref(url) }, err))
@@ -284,6 +331,146 @@ class DispatcherAttempt {
     this.#timers?.stop()
     this.#handler = null
     return true
+  }
+
+  // The handler of one hop, in either of undici's APIs (see the top of this file). A class inside the attempt's,
+  // so that it reaches the attempt's state: the body's bytes go from undici's call to the sink at once.
+  static #Handler = class UndiciHandler {
+    #attempt
+    #abort = null
+    #controller = null
+    #resume = null
+    #aborted = false
+    #paused = false
+
+    constructor (attempt) {
+      this.#attempt = attempt
+    }
+
+    abort () {
+      if (this.#aborted) return
+      this.#aborted = true
+      const err = new ERR_EVENTSOURCE_ABORTED()
+      if (this.#controller !== null) this.#controller.abort(err)
+      else if (this.#abort !== null) this.#abort(err)
+      // Otherwise the request has not started yet; onConnect/onRequestStart aborts it.
+    }
+
+    pause () {
+      this.#paused = true
+      this.#controller?.pause()
+    }
+
+    resume () {
+      if (!this.#paused) return
+      this.#paused = false
+      if (this.#controller !== null) this.#controller.resume()
+      else if (this.#resume !== null) this.#resume()
+    }
+
+    // undici 6/7 handler API
+
+    // undici's RedirectHandler calls this again for each redirect it follows, with the URLs so far as
+    // context.history: never the case when the dispatcher leaves redirects to us.
+    onConnect (abort, context) {
+      this.#abort = abort
+      if (this.#aborted) abort(new ERR_EVENTSOURCE_ABORTED())
+      else if (context?.history?.length > 0) this.#attempt.#followedRedirect(this, context.history)
+    }
+
+    onHeaders (status, rawHeaders, resume, statusText) {
+      if (status < 200) return this.#interim(status)
+      this.#resume = resume
+      return this.#attempt.#response(this, status, fromRawHeaders(rawHeaders), statusText) && !this.#paused
+    }
+
+    // The socket-to-source path, as onResponseData below (a call shared by the two would be one more frame on it).
+    onData (chunk) {
+      const attempt = this.#attempt
+      if (attempt.#handler === this) {
+        attempt.#timers?.bytesReceived()
+        if (attempt.#decoder === null) attempt.#sink.data(chunk)
+        else attempt.#decode(this, chunk)
+      }
+      return !this.#paused
+    }
+
+    onComplete () {
+      this.#attempt.#end(this)
+    }
+
+    onError (err) {
+      this.#attempt.#error(this, err)
+    }
+
+    onUpgrade () {}
+
+    // undici 7/8 handler API
+
+    onRequestStart (controller, context) {
+      // undici 7 (the package on Node 20, Node 24's own) speaks the older API inside, and wraps a handler of
+      // the newer one in two objects per request (UnwrapHandler and UnwrapController, kept by every idle
+      // connection): its controller's class says so, and the attempt's later handlers for that dispatcher speak
+      // the older API only (LegacyUndiciHandler), which it takes as it is.
+      if (controller?.constructor?.name === 'UnwrapController') this.#attempt.#unwrapped()
+      this.#controller = controller
+      if (this.#aborted) controller.abort(new ERR_EVENTSOURCE_ABORTED())
+      else if (context?.history?.length > 0) this.#attempt.#followedRedirect(this, context.history)
+    }
+
+    onResponseStart (controller, status, headers, statusText) {
+      if (status < 200) {
+        this.#interim(status)
+        return
+      }
+      // undici 7 runs this API through its UnwrapHandler, whose controller keeps the raw header Buffers
+      // for the life of the response (on every idle connection); they are parsed already.
+      if (controller.rawHeaders != null) controller.rawHeaders = null
+      if (!this.#attempt.#response(this, status, fromParsedHeaders(headers), statusText)) return
+      if (this.#paused) controller.pause()
+    }
+
+    // The socket-to-source path: undici -> here -> the sink's data() (the source, which parses).
+    onResponseData (controller, chunk) {
+      const attempt = this.#attempt
+      // A hop the attempt has let go, or an attempt that is over, delivers nothing.
+      if (attempt.#handler !== this) return
+      attempt.#timers?.bytesReceived()
+      if (attempt.#decoder === null) attempt.#sink.data(chunk)
+      else attempt.#decode(this, chunk)
+    }
+
+    onResponseEnd () {
+      this.#attempt.#end(this)
+    }
+
+    onResponseError (controller, err) {
+      this.#attempt.#error(this, err)
+    }
+
+    onRequestUpgrade () {}
+
+    // An interim response (see the top of this file). Returns what undici 6's onHeaders() returns: keep
+    // reading, for the final response.
+    #interim (status) {
+      if (status === 101) {
+        // Reported before the request is aborted: the abort's own error then reaches an attempt that has
+        // let this hop go.
+        this.#attempt.#error(this,
+          new Error('the server switched protocols (101) for a request that asked for no upgrade'))
+        this.abort()
+        return false
+      }
+      return true
+    }
+  }
+
+  // The same handler without the controller API, for the dispatchers that take the older one natively
+  // (see onRequestStart): undici passes it through when it has no onRequestStart.
+  static #LegacyHandler = class LegacyUndiciHandler extends DispatcherAttempt.#Handler {
+    static {
+      for (const method of CONTROLLER_METHODS) this.prototype[method] = undefined
+    }
   }
 }
 

@@ -21,7 +21,7 @@ const { MAX_STRING_LENGTH } = constants
 // The slot every copy of undici in a process reads and writes: undici's own getGlobalDispatcher()
 // returns it (undici 6 and 7: lib/global.js), and Node's bundled undici (its fetch) fills it where it
 // is empty. undici 8 fills it with a wrapper that speaks the handler API of undici 7, which
-// lib/transport/undici-handler.js also speaks. Reading it directly is what getGlobalDispatcher() does, without
+// lib/transport/dispatcher-transport.js also speaks. Reading it directly is what getGlobalDispatcher() does, without
 // loading undici to call it.
 const kGlobalDispatcher = Symbol.for('undici.globalDispatcher.1')
 

@@ -1,6 +1,6 @@
 // Response headers as one plain object with lower-case names (a repeated header combined with ", ", as
 // fetch's Headers does), from a fetch Headers here and from undici's shapes in
-// lib/transport/undici-handler.js; and what the source and the redirect policy read of header values.
+// lib/transport/dispatcher-transport.js; and what the source and the redirect policy read of header values.
 
 function fromFetchHeaders (fetchHeaders) {
   const headers = Object.create(null)
