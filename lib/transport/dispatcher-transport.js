@@ -25,6 +25,7 @@ import { RedirectPolicy, isRedirect } from './redirect-policy-node.js'
 import { isHttpScheme, displayHref } from './url.js'
 import { AttemptTimers } from './attempt-timers.js'
 import { acceptEncoding } from './codings.js'
+import { isHttp2Agent } from './http2-sessions.js'
 // Body decoding. Its node:zlib is loaded with the first response that names a coding (./content-decoding.js):
 // most event streams are sent as they are.
 import { parseContentEncoding, MAX_CODINGS, ContentDecoder } from './content-decoding.js'
@@ -280,9 +281,10 @@ class DispatcherAttempt {
   }
 
   // A handler reports that the dispatcher speaks undici's older handler API inside: so will the next
-  // handlers for it.
+  // handlers for it. Not init.http2's agent, whatever undici dispatcher it handed an http: or HTTP/1.1
+  // origin's request to: its HTTP/2 origins take the newer API alone.
   #unwrapped () {
-    legacyDispatchers.add(this.#dispatcher)
+    if (!isHttp2Agent(this.#dispatcher)) legacyDispatchers.add(this.#dispatcher)
   }
 
   // A handler reports that its request follows a redirect the dispatcher took by itself (undici's

@@ -107,4 +107,10 @@ function http2Dispatcher (options) {
   return agent
 }
 
-export { http2Dispatcher }
+// Whether a dispatcher is this file's: it calls undici's newer handler API itself on its HTTP/2 origins, and
+// hands the others' requests to undici dispatchers, which take that API too.
+function isHttp2Agent (dispatcher) {
+  return dispatcher instanceof Http2Agent
+}
+
+export { http2Dispatcher, isHttp2Agent }

@@ -67,6 +67,21 @@ t.test('http2: true shares one default set of sessions; so does one options obje
   t.equal(server.sessions.length, 2, 'no session came of it')
 })
 
+// undici 7 (the global dispatcher on Node 20 to 24) wraps a handler of its newer API for its older one, and a
+// source remembers that of its dispatcher: init.http2's agent, which hands an http: request to the global
+// dispatcher, must not be taken for one that speaks the older API, or its HTTP/2 origins get handlers without
+// onRequestStart and every request to them fails.
+t.test('one init.http2 for an http: source, then an h2 one: the h2 source is served', async (t) => {
+  const options = { connect: { ca: cert } }
+  const plain = await serve(t, hello)
+  const [{ rec: first }] = await openAll(t, 1, plain.url('/events'), { http2: options })
+  t.same(first.data('message'), ['1.1'], 'http: over HTTP/1.1, on the global dispatcher')
+  const server = await serve(t, hello, { tls, http2: {} })
+  const [{ rec }] = await openAll(t, 2, server.url('/events'), { http2: options })
+  t.same(rec.data('message'), ['2.0'], 'the h2 origin over HTTP/2')
+  t.same(rec.types, ['open', 'message'], 'no error')
+})
+
 t.test("the server's SETTINGS_MAX_CONCURRENT_STREAMS: 10 streams a session, 25 sources all open", async (t) => {
   // How many streams each server session has open at most.
   const open = new Map()
