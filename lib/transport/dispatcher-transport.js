@@ -25,7 +25,6 @@ import { RedirectPolicy, isRedirect } from './redirect-policy-node.js'
 import { isHttpScheme, displayHref } from './url.js'
 import { AttemptTimers } from './attempt-timers.js'
 import { acceptEncoding } from './codings.js'
-import { isHttp2Agent } from './http2-sessions.js'
 // Body decoding. Its node:zlib is loaded with the first response that names a coding (./content-decoding.js):
 // most event streams are sent as they are.
 import { parseContentEncoding, MAX_CODINGS, ContentDecoder } from './content-decoding.js'
@@ -52,6 +51,13 @@ function userAgent () {
 
 // The dispatchers that take undici's older handler API natively (see UndiciHandler#onRequestStart).
 const legacyDispatchers = new WeakSet()
+// The dispatchers of ours that take the newer API alone, whatever undici dispatcher they hand a request to.
+const newerApiDispatchers = new WeakSet()
+
+/** Says that `dispatcher` takes undici's newer handler API alone (init.http2's agent). */
+function takesNewerHandlerApi (dispatcher) {
+  newerApiDispatchers.add(dispatcher)
+}
 // The methods of undici's newer handler API, which LegacyUndiciHandler does without.
 const CONTROLLER_METHODS = [
   'onRequestStart', 'onResponseStart', 'onResponseData', 'onResponseEnd', 'onResponseError', 'onRequestUpgrade'
@@ -284,7 +290,7 @@ class DispatcherAttempt {
   // handlers for it. Not init.http2's agent, whatever undici dispatcher it handed an http: or HTTP/1.1
   // origin's request to: its HTTP/2 origins take the newer API alone.
   #unwrapped () {
-    if (!isHttp2Agent(this.#dispatcher)) legacyDispatchers.add(this.#dispatcher)
+    if (!newerApiDispatchers.has(this.#dispatcher)) legacyDispatchers.add(this.#dispatcher)
   }
 
   // A handler reports that its request follows a redirect the dispatcher took by itself (undici's
@@ -476,4 +482,4 @@ class DispatcherAttempt {
   }
 }
 
-export { DispatcherAttempt }
+export { DispatcherAttempt, takesNewerHandlerApi }

@@ -18,6 +18,7 @@
 import { globalDispatcher } from './dispatchers.js'
 import { OriginSessions } from './http2-origin.js'
 import { loadUndici } from './http2-connection.js'
+import { takesNewerHandlerApi } from './dispatcher-transport.js'
 
 function noop () {}
 
@@ -31,6 +32,9 @@ class Http2Agent {
 
   constructor (options) {
     this.#options = options
+    // It calls undici's newer handler API itself on its HTTP/2 origins, and hands the others' requests to
+    // undici dispatchers, which take that API too, however they speak inside.
+    takesNewerHandlerApi(this)
   }
 
   /**
@@ -107,10 +111,4 @@ function http2Dispatcher (options) {
   return agent
 }
 
-// Whether a dispatcher is this file's: it calls undici's newer handler API itself on its HTTP/2 origins, and
-// hands the others' requests to undici dispatchers, which take that API too.
-function isHttp2Agent (dispatcher) {
-  return dispatcher instanceof Http2Agent
-}
-
-export { http2Dispatcher, isHttp2Agent }
+export { http2Dispatcher }
