@@ -42,29 +42,28 @@ import { validateObject, validateNumber, validateOptionalFunction } from '../../
 import { StringParser } from './string-parser.js'
 const { ERR_INVALID_ARG_TYPE } = codes
 
+// The callbacks a config may have, in the order they are read and checked.
+const CALLBACKS = ['onEvent', 'onId', 'onRetry', 'onComment', 'onError']
+
 /**
  * The config, checked: eventsource-parser calls each callback that is there (`onEvent?.()`), so null
- * is as good as absent.
+ * is as good as absent. Every option is read before any is checked.
  * @param {object} config
+ * @returns {{ onEvent?: Function, onId?: Function, onRetry?: Function, onComment?: Function,
+ *   onError?: Function, maxBufferSize?: number }}
  */
 function validConfig (config) {
   if (typeof config === 'function') {
     throw new ERR_INVALID_ARG_TYPE('config', 'an object (did you mean createParser({ onEvent: fn })?)', config)
   }
   validateObject(config, 'config')
-  const onEvent = config.onEvent ?? undefined
-  const onId = config.onId ?? undefined
-  const onRetry = config.onRetry ?? undefined
-  const onComment = config.onComment ?? undefined
-  const onError = config.onError ?? undefined
+  const valid = {}
+  for (const name of CALLBACKS) valid[name] = config[name] ?? undefined
   const { maxBufferSize } = config
-  validateOptionalFunction(onEvent, 'config.onEvent')
-  validateOptionalFunction(onId, 'config.onId')
-  validateOptionalFunction(onRetry, 'config.onRetry')
-  validateOptionalFunction(onComment, 'config.onComment')
-  validateOptionalFunction(onError, 'config.onError')
+  for (const name of CALLBACKS) validateOptionalFunction(valid[name], `config.${name}`)
   if (maxBufferSize !== undefined) validateNumber(maxBufferSize, 'config.maxBufferSize', 0, Infinity)
-  return { onEvent, onId, onRetry, onComment, onError, maxBufferSize }
+  valid.maxBufferSize = maxBufferSize
+  return valid
 }
 
 /**
