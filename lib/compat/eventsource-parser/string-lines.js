@@ -12,12 +12,19 @@ function isDataField (text, pos) {
     text.charCodeAt(pos + 2) === 0x74 && text.charCodeAt(pos + 3) === 0x61
 }
 
+// A field's value: from `from`, where its name's colon is (a name alone has none: the value is empty), to
+// `end`, one leading space removed.
+function valueOf (text, from, end) {
+  if (++from < end && text.charCodeAt(from) === SPACE) from++
+  return from < end ? text.slice(from, end) : ''
+}
+
 // eventsource-parser's report of a field the standard ignores: the name up to the first colon (the
 // whole line without one), the value after it, and the line.
 function unknownFieldError (line) {
   const colon = line.indexOf(':')
   const field = colon === -1 ? line : line.slice(0, colon)
-  const value = colon === -1 ? '' : line.slice(line.charCodeAt(colon + 1) === SPACE ? colon + 2 : colon + 1)
+  const value = colon === -1 ? '' : valueOf(line, colon, line.length)
   const shown = field.length > 20 ? `${field.slice(0, 20)}…` : field
   return new ParseError(`Unknown field "${shown}"`, { type: 'unknown-field', field, value, line })
 }
@@ -34,4 +41,4 @@ function overflowError (maxBufferSize) {
   })
 }
 
-export { isDataField, unknownFieldError, invalidRetryError, overflowError }
+export { isDataField, valueOf, unknownFieldError, invalidRetryError, overflowError }

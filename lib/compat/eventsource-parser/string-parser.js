@@ -25,14 +25,14 @@
 //   dispatched without the limit check that follows every other line (`direct` below);
 // - an incomplete line is dropped as soon as its first characters show it cannot become a field.
 
-import { LF, CR, SPACE, COLON } from '../../constants.js'
+import { LF, CR, COLON } from '../../constants.js'
 import { codes as argumentsCodes } from '../../errors/arguments.js'
 import { codes as dropInCodes } from '../../errors/drop-in.js'
 import {
   FIELD_UNKNOWN, FIELD_DATA, FIELD_EVENT, FIELD_ID, FIELD_NAMES,
   TAIL_LINES, fieldStartingWith, retryValue, isAcceptedId, appendData, joinTail
 } from '../../parser/field-rules.js'
-import { isDataField, unknownFieldError, invalidRetryError, overflowError } from './string-lines.js'
+import { isDataField, valueOf, unknownFieldError, invalidRetryError, overflowError } from './string-lines.js'
 import { PendingText } from './pending-text.js'
 const { ERR_INVALID_ARG_TYPE } = argumentsCodes
 const { ERR_EVENTSOURCE_PARSER_TERMINATED } = dropInCodes
@@ -51,13 +51,6 @@ const SKIP_LF = 4
 // array's is a bounds check and a load (lib/parser/field-rules.js, FIELD_CODES, says more).
 const NAMES = [...FIELD_NAMES]
 
-// A field's value: from `from`, where its name's colon is (a name alone has none: the value is empty), to
-// `end`, one leading space removed.
-function valueOf (text, from, end) {
-  if (++from < end && text.charCodeAt(from) === SPACE) from++
-  return from < end ? text.slice(from, end) : ''
-}
-
 function isLineEnd (code) {
   return code === LF || code === CR
 }
@@ -73,8 +66,8 @@ class StringParser {
 
   // The event being read: its ID and type (undefined until a line sets them), its data buffer (#head + #data, #data
   // the rope of its last lines: lib/parser/field-rules.js, joinTail()) and how many data lines made it.
-  #id = undefined
-  #type = undefined
+  #id
+  #type
   #head = ''
   #data = ''
   #dataLines = 0
@@ -139,17 +132,27 @@ class StringParser {
         this.#line(text, start, lineEnd)
       } else {
         // A data line, the most common line, read here rather than through #line().
-        const first = this.#dataLines === 0
-        this.#addData(valueOf(text, start + 4, lineEnd))
-        const next = direct && first ? this.#after(chunk, end) : -1
-        if (next !== -1 && isLineEnd(chunk.charCodeAt(next))) {
+        const value = valueOf(text, start + 4, lineEnd)
+        let next
+        if (direct && this.#dataLines === 0 && isLineEnd(chunk.charCodeAt(next = this.#after(chunk, end)))) {
           // The one-line event (a first data line, its blank line right after it): dispatched from here,
           // and the limit is not checked before, as eventsource-parser does in a feed without CR.
-          this.#dispatch()
+          if (this.#id === undefined) {
+            // Nothing else to clear: no ID, and no data line before this one.
+            const type = this.#type
+            this.#type = undefined
+            this.#onEvent?.({ id: undefined, event: type, data: value })
+          } else {
+            // Through #dispatch(), which calls onId first.
+            this.#data = value
+            this.#dataLines = 1
+            this.#dispatch()
+          }
           if (this.#terminated) return
           pos = this.#after(chunk, next)
           continue
         }
+        this.#addData(value)
       }
       if (this.#stopped()) return
       pos = this.#after(chunk, end)
@@ -288,10 +291,6 @@ class StringParser {
   #dispatch () {
     const id = this.#id
     const lines = this.#dataLines
-    if (id === undefined && lines === 0) {
-      this.#type = undefined
-      return
-    }
     const type = this.#type
     const data = this.#head + this.#data
     this.#clearEvent()
