@@ -42,28 +42,29 @@ import { validateObject, validateNumber, validateOptionalFunction } from '../../
 import { StringParser } from './string-parser.js'
 const { ERR_INVALID_ARG_TYPE } = codes
 
-// The callbacks a config may have, in the order they are read and checked.
-const CALLBACKS = ['onEvent', 'onId', 'onRetry', 'onComment', 'onError']
-
 /**
  * The config, checked: eventsource-parser calls each callback that is there (`onEvent?.()`), so null
- * is as good as absent. Every option is read before any is checked.
+ * is as good as absent.
  * @param {object} config
- * @returns {{ onEvent?: Function, onId?: Function, onRetry?: Function, onComment?: Function,
- *   onError?: Function, maxBufferSize?: number }}
  */
 function validConfig (config) {
   if (typeof config === 'function') {
     throw new ERR_INVALID_ARG_TYPE('config', 'an object (did you mean createParser({ onEvent: fn })?)', config)
   }
   validateObject(config, 'config')
-  const valid = {}
-  for (const name of CALLBACKS) valid[name] = config[name] ?? undefined
+  const onEvent = config.onEvent ?? undefined
+  const onId = config.onId ?? undefined
+  const onRetry = config.onRetry ?? undefined
+  const onComment = config.onComment ?? undefined
+  const onError = config.onError ?? undefined
   const { maxBufferSize } = config
-  for (const name of CALLBACKS) validateOptionalFunction(valid[name], `config.${name}`)
+  validateOptionalFunction(onEvent, 'config.onEvent')
+  validateOptionalFunction(onId, 'config.onId')
+  validateOptionalFunction(onRetry, 'config.onRetry')
+  validateOptionalFunction(onComment, 'config.onComment')
+  validateOptionalFunction(onError, 'config.onError')
   if (maxBufferSize !== undefined) validateNumber(maxBufferSize, 'config.maxBufferSize', 0, Infinity)
-  valid.maxBufferSize = maxBufferSize
-  return valid
+  return { onEvent, onId, onRetry, onComment, onError, maxBufferSize }
 }
 
 /**
