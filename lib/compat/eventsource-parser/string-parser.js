@@ -7,15 +7,16 @@
 // - line ends are found with String#indexOf from where the last search stopped: each character is
 //   searched at most once for LF and once for CR;
 // - an incomplete line is kept as pieces and joined once when its end arrives (./pending-text.js);
-// - a line is read where it lies in the feed: its field name is matched on its code units and only its
-//   value is cut out (./string-lines.js); `retry` digits are read without a regular expression; the event
-//   being read is a few fields cleared in place.
+// - a line is read where it lies in the feed: its field name is compared where it lies (String#startsWith,
+//   `data:` letter by letter) and only its value is cut out (./string-lines.js); `retry` digits are read
+//   without a regular expression; the event being read is a few fields cleared in place.
 // The standard's part of a field's interpretation (names, digits, the NUL rule, joining data lines) is
 // shared with the byte parser: lib/parser/field-rules.js.
 // What pays its bytes: fields read in place (a line cut out, then its name, then its value, made three
-// strings a line) and the one-line event dispatched where it is found (an event of one data line is most
-// of what LLM and tick streams send). What did not, and is left out: a second loop for feeds without CR,
-// short feeds read unit by unit, each field name compared letter by letter in the loop.
+// strings a line), data lines read in feed() itself, and the one-line event without an ID handed to
+// onEvent from there (an event of one data line is most of what LLM and tick streams send). What did not,
+// and is left out: a second loop for feeds without CR, short feeds read unit by unit, the other field
+// names compared letter by letter in the loop.
 // It is a class, not closures as eventsource-parser's is: code that V8 optimizes around a parser's own
 // closures is tied to them, and is thrown away once that parser is collected, in every process that
 // makes parsers one after another.
