@@ -19,10 +19,10 @@ const CEILINGS = {
   'whatwg-eventsource/extensions': 16_080,
   EventSourceParser: 3_420,
   // On the one string parser every runtime runs (lib/compat/eventsource-parser/string-parser.js, issue 47),
-  // with the paths that pay on Node (fields read where they lie, the one-line event dispatched in place, in
-  // feeds with CR too when there is no limit): both over their budget (NOT_YET).
-  'whatwg-eventsource/parser': 3_330,
-  'whatwg-eventsource/parser/stream': 3_430
+  // with the paths that pay on Node (fields read where they lie, data lines and the one-line event read in
+  // feed(), in feeds with CR too when there is no limit): both over their budget (NOT_YET).
+  'whatwg-eventsource/parser': 3_140,
+  'whatwg-eventsource/parser/stream': 3_240
 }
 
 // Why a budget is not met yet (benchmarks/README.md, "Bundle size", has the figures).
@@ -30,8 +30,8 @@ const NOT_YET = {
   EventSource: 'one byte parser for every runtime (issue 47) brings Node\'s fast paths and the task queue that counts ' +
     'listeners into a browser bundle; issue 47 sets the EventSource at 8,500 B',
   'whatwg-eventsource/parser': 'the one string parser (issue 47) keeps the paths that the string benchmark ' +
-    'shows on Node (fields read where they lie, the one-line event dispatched in place); on some shapes it is ' +
-    'still slower than the two parsers it replaced, so nothing more was cut',
+    'shows on Node: data lines read in feed(), the one-line event without an ID handed to onEvent from there, ' +
+    'createParser() checking its options one by one (each cut was slower on Node)',
   'whatwg-eventsource/parser/stream': 'the one string parser (issue 47), as for whatwg-eventsource/parser, and ' +
     'the TransformStream on it'
 }

@@ -7,15 +7,16 @@
 // - line ends are found with String#indexOf from where the last search stopped: each character is
 //   searched at most once for LF and once for CR;
 // - an incomplete line is kept as pieces and joined once when its end arrives (./pending-text.js);
-// - a line is read where it lies in the feed: its field name is matched on its code units and only its
-//   value is cut out (./string-lines.js); `retry` digits are read without a regular expression; the event
-//   being read is a few fields cleared in place.
+// - a line is read where it lies in the feed: its field name is compared where it lies (String#startsWith,
+//   `data:` letter by letter) and only its value is cut out (./string-lines.js); `retry` digits are read
+//   without a regular expression; the event being read is a few fields cleared in place.
 // The standard's part of a field's interpretation (names, digits, the NUL rule, joining data lines) is
 // shared with the byte parser: lib/parser/field-rules.js.
 // What pays its bytes: fields read in place (a line cut out, then its name, then its value, made three
-// strings a line) and the one-line event dispatched where it is found (an event of one data line is most
-// of what LLM and tick streams send). What did not, and is left out: a second loop for feeds without CR,
-// short feeds read unit by unit, each field name compared letter by letter in the loop.
+// strings a line), data lines read in feed() itself, and the one-line event without an ID handed to
+// onEvent from there (an event of one data line is most of what LLM and tick streams send). What did not,
+// and is left out: a second loop for feeds without CR, short feeds read unit by unit, the other field
+// names compared letter by letter in the loop.
 // It is a class, not closures as eventsource-parser's is: code that V8 optimizes around a parser's own
 // closures is tied to them, and is thrown away once that parser is collected, in every process that
 // makes parsers one after another.
@@ -25,14 +26,14 @@
 //   dispatched without the limit check that follows every other line (`direct` below);
 // - an incomplete line is dropped as soon as its first characters show it cannot become a field.
 
-import { LF, CR, SPACE, COLON } from '../../constants.js'
+import { LF, CR, COLON } from '../../constants.js'
 import { codes as argumentsCodes } from '../../errors/arguments.js'
 import { codes as dropInCodes } from '../../errors/drop-in.js'
 import {
-  FIELD_UNKNOWN, FIELD_DATA, FIELD_EVENT, FIELD_RETRY, FIELD_CODES, MAX_FIELD_NAME,
-  TAIL_LINES, fieldStartingWith, continuesField, retryValue, isAcceptedId, appendData, joinTail
+  FIELD_UNKNOWN, FIELD_DATA, FIELD_EVENT, FIELD_ID, FIELD_NAMES,
+  TAIL_LINES, fieldStartingWith, retryValue, isAcceptedId, appendData, joinTail
 } from '../../parser/field-rules.js'
-import { isDataField, isField, unknownFieldError, invalidRetryError, overflowError } from './string-lines.js'
+import { isDataField, valueOf, unknownFieldError, invalidRetryError, overflowError } from './string-lines.js'
 import { PendingText } from './pending-text.js'
 const { ERR_INVALID_ARG_TYPE } = argumentsCodes
 const { ERR_EVENTSOURCE_PARSER_TERMINATED } = dropInCodes
@@ -46,33 +47,13 @@ const BOM_PENDING = 1
 const SKIP_LINE = 2
 const SKIP_LF = 4
 
-// The kind of an incomplete comment line (kept only when there is an onComment).
-const COMMENT = -1
+// FIELD_NAMES, by kind ('' for FIELD_UNKNOWN), in an array that is not frozen: V8's optimizing compiler
+// reads an element of a frozen array it holds as a constant through a generic keyed load, where a plain
+// array's is a bounds check and a load (lib/parser/field-rules.js, FIELD_CODES, says more).
+const NAMES = [...FIELD_NAMES]
 
-// Whether units `from` onwards of `text`, units `had` onwards of a line that started as a candidate for
-// `kind`, keep it one within the line's first MAX_FIELD_NAME + 1 units (eventsource-parser decides from a
-// name of at most 5 and its colon); later units are anything.
-function headFits (kind, had, text, from) {
-  for (let i = from; had <= MAX_FIELD_NAME && i < text.length; i++) {
-    if (!continuesField(kind, had++, text.charCodeAt(i))) return false
-  }
-  return true
-}
-
-// A field's value: from `from`, where its name's colon is (a name alone has none: the value is empty), to
-// `end`, one leading space removed.
-function valueOf (text, from, end) {
-  if (++from < end && text.charCodeAt(from) === SPACE) from++
-  return from < end ? text.slice(from, end) : ''
-}
-
-// Where the line after the line end at `end` of `text` ends, if that line is blank; else -1 (also when
-// `end` is a CR that ends the feed: its line end may be a CRLF).
-function blankAfter (text, end, crFree) {
-  let next = end + 1
-  if (!crFree && text.charCodeAt(end) === CR && text.charCodeAt(next) === LF) next++
-  const code = text.charCodeAt(next)
-  return code === LF || code === CR ? next : -1
+function isLineEnd (code) {
+  return code === LF || code === CR
 }
 
 class StringParser {
@@ -86,8 +67,8 @@ class StringParser {
 
   // The event being read: its ID and type (undefined until a line sets them), its data buffer (#head + #data, #data
   // the rope of its last lines: lib/parser/field-rules.js, joinTail()) and how many data lines made it.
-  #id = undefined
-  #type = undefined
+  #id
+  #type
   #head = ''
   #data = ''
   #dataLines = 0
@@ -95,10 +76,10 @@ class StringParser {
   // See BOM_PENDING and the others; #bomPrefix holds what may be the start of a BOM read as Latin-1.
   #boundary = BOM_PENDING
   #bomPrefix = ''
-  // The incomplete line (./pending-text.js), and the kind of field (or COMMENT) its first character made it
-  // a candidate for.
+  // The incomplete line (./pending-text.js), and what it must start with to become a line that is kept: the
+  // name of the field its first character made it a candidate for and a colon, or only a colon for a comment.
   #pending = new PendingText()
-  #lineKind = FIELD_UNKNOWN
+  #lineHead = ''
   // Set by an overflow of maxBufferSize: feed() throws until reset().
   #terminated = false
   // Counts reset() calls: a dispatch tells from it whether onId called reset().
@@ -146,30 +127,33 @@ class StringParser {
         start = 0
         lineEnd = text.length
       }
-      let next
       if (lineEnd === start) {
         this.#dispatch()
-      } else if (direct && this.#dataLines === 0 && (next = blankAfter(chunk, end, crFree)) !== -1 &&
-        isDataField(text, start)) {
-        // The one-line event (a first data line, its blank line right after it): dispatched from here, and
-        // the limit is not checked before, as eventsource-parser does in a feed without CR.
-        const value = valueOf(text, start + 4, lineEnd)
-        if (this.#id === undefined) {
-          // Nothing else to clear: no ID, and no data line before this one.
-          const type = this.#type
-          this.#type = undefined
-          this.#onEvent?.({ id: undefined, event: type, data: value })
-        } else {
-          // Through #dispatch(), which calls onId first.
-          this.#data = value
-          this.#dataLines = 1
-          this.#dispatch()
-        }
-        if (this.#terminated) return
-        pos = crFree ? next + 1 : this.#after(chunk, next)
-        continue
-      } else {
+      } else if (!isDataField(text, start)) {
         this.#line(text, start, lineEnd)
+      } else {
+        // A data line, the most common line, read here rather than through #line().
+        const value = valueOf(text, start + 4, lineEnd)
+        let next
+        if (direct && this.#dataLines === 0 && isLineEnd(chunk.charCodeAt(next = this.#after(chunk, end)))) {
+          // The one-line event (a first data line, its blank line right after it): dispatched from here,
+          // and the limit is not checked before, as eventsource-parser does in a feed without CR.
+          if (this.#id === undefined) {
+            // Nothing else to clear: no ID, and no data line before this one.
+            const type = this.#type
+            this.#type = undefined
+            this.#onEvent?.({ id: undefined, event: type, data: value })
+          } else {
+            // Through #dispatch(), which calls onId first.
+            this.#data = value
+            this.#dataLines = 1
+            this.#dispatch()
+          }
+          if (this.#terminated) return
+          pos = this.#after(chunk, next)
+          continue
+        }
+        this.#addData(value)
       }
       if (this.#stopped()) return
       pos = this.#after(chunk, end)
@@ -209,10 +193,12 @@ class StringParser {
   }
 
   // More of the incomplete line, without its end: kept as one more piece, unless eventsource-parser would
-  // drop the line here (its head can no longer become a field).
+  // drop the line here (its head can no longer become a field). Its first `had` characters are known to be
+  // the head's (#keepIncomplete() checked them), so only the part of the head this piece covers is compared.
   #extendLine (chunk) {
-    const kind = this.#lineKind
-    if (kind !== COMMENT && !headFits(kind, this.#pending.length, chunk, 0)) {
+    const had = this.#pending.length
+    const head = this.#lineHead
+    if (had < head.length && !chunk.startsWith(head.slice(had, had + chunk.length))) {
       this.#pending.clear()
       this.#boundary |= SKIP_LINE
       return false
@@ -222,18 +208,17 @@ class StringParser {
   }
 
   // What follows the last line end of a feed, from `pos`: kept if it may become a field (or a comment that
-  // onComment wants), else dropped up to its end.
+  // onComment wants), else dropped up to its end. A line may become a field while its characters so far
+  // start the field's name and colon (eventsource-parser decides from a name of at most 5 and its colon).
   #keepIncomplete (text, pos) {
-    const first = text.charCodeAt(pos)
-    const kind = first === COLON ? COMMENT : fieldStartingWith(first)
-    const dropped = kind === COMMENT
-      ? this.#onComment === undefined
-      : kind === FIELD_UNKNOWN || !headFits(kind, 1, text, pos + 1)
-    if (dropped) {
+    const kind = fieldStartingWith(text.charCodeAt(pos))
+    // A comment: the empty name of FIELD_UNKNOWN, and its colon.
+    const head = NAMES[kind] + ':'
+    if (!text.startsWith(head.slice(0, text.length - pos), pos) || (kind === FIELD_UNKNOWN && !this.#onComment)) {
       this.#boundary |= SKIP_LINE
     } else {
       this.#pending.start(pos === 0 ? text : text.slice(pos))
-      this.#lineKind = kind
+      this.#lineHead = head
     }
   }
 
@@ -264,35 +249,41 @@ class StringParser {
   }
 
   // A line [start, end) of `text` that is not blank: a comment, or a field whose name ends at the first
-  // colon (the whole line without one: a name alone has an empty value) and whose value follows it.
+  // colon (the whole line without one: a name alone has an empty value) and whose value follows it. The
+  // first character tells the only field the line can be; a line that starts with a colon is a comment,
+  // the empty name of FIELD_UNKNOWN with its colon.
   #line (text, start, end) {
-    const first = text.charCodeAt(start)
-    if (first === COLON) {
-      if (this.#onComment !== undefined) this.#onComment(valueOf(text, start, end))
-      return
-    }
-    const kind = fieldStartingWith(first)
-    if (kind === FIELD_UNKNOWN || !isField(text, start, end, kind)) {
+    const kind = fieldStartingWith(text.charCodeAt(start))
+    const name = NAMES[kind]
+    const nameEnd = start + name.length
+    // (The line's end is a line end or the end of `text`: the name cannot match past it.)
+    if (!text.startsWith(name, start) || (nameEnd !== end && text.charCodeAt(nameEnd) !== COLON)) {
       this.#onError?.(unknownFieldError(text.slice(start, end)))
       return
     }
-    const value = valueOf(text, start + FIELD_CODES[kind].length, end)
+    const value = valueOf(text, nameEnd, end)
     if (kind === FIELD_DATA) {
-      // "Append the field value to the data buffer", its head and rope kept as field-rules.js, joinTail() says.
-      const lines = this.#dataLines++
-      this.#data = appendData(this.#data, lines, value)
-      if (lines % TAIL_LINES === TAIL_LINES - 1) {
-        this.#head = joinTail(this.#head, this.#data)
-        this.#data = ''
-      }
+      this.#addData(value)
     } else if (kind === FIELD_EVENT) {
       this.#type = value === '' ? undefined : value
-    } else if (kind === FIELD_RETRY) {
+    } else if (kind === FIELD_ID) {
+      if (isAcceptedId(value)) this.#id = value
+    } else if (kind === FIELD_UNKNOWN) {
+      this.#onComment?.(value)
+    } else {
       const ms = retryValue(value)
       if (ms !== -1) this.#onRetry?.(ms)
       else this.#onError?.(invalidRetryError(value, text.slice(start, end)))
-    } else if (isAcceptedId(value)) {
-      this.#id = value
+    }
+  }
+
+  // "Append the field value to the data buffer", its head and rope kept as field-rules.js, joinTail() says.
+  #addData (value) {
+    const lines = this.#dataLines++
+    this.#data = appendData(this.#data, lines, value)
+    if (lines % TAIL_LINES === TAIL_LINES - 1) {
+      this.#head = joinTail(this.#head, this.#data)
+      this.#data = ''
     }
   }
 
@@ -301,10 +292,6 @@ class StringParser {
   #dispatch () {
     const id = this.#id
     const lines = this.#dataLines
-    if (id === undefined && lines === 0) {
-      this.#type = undefined
-      return
-    }
     const type = this.#type
     const data = this.#head + this.#data
     this.#clearEvent()
