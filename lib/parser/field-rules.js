@@ -9,7 +9,7 @@
 // parsers. What each parser does with its own input (finding line ends, matching `data:` before
 // anything else, reading the digits of `retry` in place) stays in that parser.
 
-import { COLON, DIGIT_0, DIGIT_9 } from '../constants.js'
+import { DIGIT_0, DIGIT_9 } from '../constants.js'
 import { unshared } from './unshared-string.js'
 
 // Field kinds; FIELD_UNKNOWN for any other name ("the field is ignored").
@@ -19,17 +19,8 @@ const FIELD_EVENT = 2
 const FIELD_ID = 3
 const FIELD_RETRY = 4
 
-// Each kind's name, and the same as code units. Names are compared literally: no case folding.
-// FIELD_CODES and its arrays are not frozen, though nothing writes to them: V8's optimizing compiler
-// reads an element of a frozen array that it holds as a constant through a generic KeyedLoadIC call
-// (Node 20 to 26), where a plain array's element is a bounds check and a load. Frozen, they put 13
-// such calls into the eventsource-parser drop-in's optimized code, on the path of every line cut
-// between two feeds.
+// Each kind's name. Names are compared literally: no case folding.
 const FIELD_NAMES = /* @__PURE__ */ Object.freeze(['', 'data', 'event', 'id', 'retry'])
-const FIELD_CODES = /* @__PURE__ */ FIELD_NAMES.map((name) => Array.from(name, (c) => c.charCodeAt(0)))
-
-// The longest name: the colon that ends a known name is within a line's first MAX_FIELD_NAME + 1 units.
-const MAX_FIELD_NAME = 5
 
 // Up to this many digits, a value summed digit by digit is exact in a double (below 2^53).
 const EXACT_DIGITS = 15
@@ -48,20 +39,6 @@ function fieldStartingWith (code) {
     case 0x72: return FIELD_RETRY // r
     default: return FIELD_UNKNOWN
   }
-}
-
-/**
- * Whether code unit `code`, at `index` in a line whose first unit made it a candidate for `kind`,
- * keeps it one: the name's own letter up to its length, then the colon, then anything (a line that
- * ends there is the name with an empty value). `kind` must not be FIELD_UNKNOWN.
- * @param {number} kind
- * @param {number} index 1 or more
- * @param {number} code
- */
-function continuesField (kind, index, code) {
-  const name = FIELD_CODES[kind]
-  if (index < name.length) return code === name[index]
-  return index !== name.length || code === COLON
 }
 
 /**
@@ -144,11 +121,8 @@ export {
   FIELD_ID,
   FIELD_RETRY,
   FIELD_NAMES,
-  FIELD_CODES,
-  MAX_FIELD_NAME,
   EXACT_DIGITS,
   fieldStartingWith,
-  continuesField,
   digitValue,
   retryValue,
   isAcceptedId,

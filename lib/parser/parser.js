@@ -417,7 +417,7 @@ class EventStreamParser {
   // or the end of the line (a name alone has an empty value); any other line is an unknown field.
   #field (bytes, start, end, text) {
     // FIELD_NAMES spelled out on their bytes, by first letter (test/parser/parser-field-rules.test.js holds them
-    // to the same names): a loop over FIELD_CODES made streams of `id`, `event` and `retry` lines slower.
+    // to the same names): a loop over the names' codes made streams of `id`, `event` and `retry` lines slower.
     let kind = FIELD_UNKNOWN
     let nameEnd = start
     switch (bytes[start]) {
