@@ -241,7 +241,9 @@ function defineEventSource (parts) {
       this.#url = urlRecord.href
       this.#init = init
       this.#reconnectionTime = init.reconnect?.delay ?? DEFAULT_RECONNECTION_TIME
-      this.#parser = new SourceParser(this, init, parserCallbacks, transport.maxEventSize(init.transport))
+      // Extension: init.maxEventSize, else the transport's limit (asked only then), else the parser's default.
+      const maxEventSize = init.maxEventSize ?? transport.maxEventSize(init.transport)
+      this.#parser = new SourceParser(this, init, parserCallbacks, maxEventSize)
       this.#diagnostics = new SourceDiagnostics(this, urlRecord)
       if (init.signal !== null) {
         if (init.signal.aborted) {

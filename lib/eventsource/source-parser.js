@@ -10,15 +10,14 @@ class SourceParser extends EventStreamParser {
    * @param {EventTarget} source the EventSource, which `callbacks` reach as `this.source`
    * @param {object} init its resolved init dictionary (lib/eventsource/init.js)
    * @param {{ onEvent(type: string, data: string, lastEventId: string): void, onRetry(ms: number): void }} callbacks
-   * @param {number | undefined} transportMaxEventSize the limit on one event the transport is configured
-   *   with (an undici dispatcher's, as undici's EventSource reads it), if any
+   * @param {number | undefined} maxEventSize the limit on one event: init.maxEventSize, or the one the
+   *   transport is configured with (an undici dispatcher's, as undici's EventSource reads it), if any
    */
-  constructor (source, init, callbacks, transportMaxEventSize) {
+  constructor (source, init, callbacks, maxEventSize) {
     super({
       onEvent: callbacks.onEvent,
       onRetry: callbacks.onRetry,
-      // Extension: init.maxEventSize, else the transport's limit, else the parser's default.
-      maxEventSize: init.maxEventSize ?? transportMaxEventSize,
+      maxEventSize,
       lastEventId: init.lastEventId
     })
     this.source = source

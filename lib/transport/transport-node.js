@@ -147,4 +147,4 @@ function dispatcherFor (transport) {
 // The transport of Node's EventSource (lib/entries/node-eventsource.js).
 const nodeTransport = { createAttempt, maxEventSize: transportMaxEventSize }
 
-export { nodeTransport, createAttempt, transportMaxEventSize }
+export { nodeTransport }
