@@ -8,6 +8,7 @@ import { defineEventSource } from '../eventsource/eventsource.js'
 import { createInitResolver } from '../eventsource/init.js'
 import { TaskQueue } from '../eventsource/task-queue.js'
 import { nextAttempt } from '../eventsource/reconnect.js'
+import { runtimeMessageEvent } from '../eventsource/message-event.js'
 import { SourceDiagnostics } from '../eventsource/diagnostics-web.js'
 import { standardRequest } from '../transport/request.js'
 import { standardTransport } from '../transport/transport-web.js'
@@ -20,7 +21,8 @@ const EventSource = defineEventSource({
   previousAttempt: null,
   transport: standardTransport,
   iterators: null,
-  Diagnostics: SourceDiagnostics
+  Diagnostics: SourceDiagnostics,
+  createMessageEvent: runtimeMessageEvent
 })
 
 export { EventSource }

@@ -9,6 +9,7 @@ import { resolveExtensions } from '../eventsource/init-extensions.js'
 import { TaskQueue } from '../eventsource/task-queue.js'
 import { decide } from '../eventsource/reconnect-policy.js'
 import { MessageIterators, finishedIterator } from '../eventsource/message-iterator.js'
+import { runtimeMessageEvent } from '../eventsource/message-event.js'
 import { SourceDiagnostics } from '../eventsource/diagnostics-web.js'
 import { buildRequest, previousAttempt } from '../transport/request.js'
 import { fetchTransport } from '../transport/transport-web.js'
@@ -21,7 +22,8 @@ const EventSource = defineEventSource({
   previousAttempt,
   transport: fetchTransport,
   iterators: { MessageIterators, finishedIterator },
-  Diagnostics: SourceDiagnostics
+  Diagnostics: SourceDiagnostics,
+  createMessageEvent: runtimeMessageEvent
 })
 
 export { EventSource }

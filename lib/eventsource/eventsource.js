@@ -19,7 +19,7 @@ import { codes } from '../errors/connection.js'
 import { codes as extensionCodes } from '../errors/extensions.js'
 import { defineInterface, parseUrl } from './webidl.js'
 import { SourceParser } from './source-parser.js'
-import { messageEventClass, eventOrigin } from './message-event.js'
+import { eventOrigin } from './message-event.js'
 import { mimeEssence } from '../transport/response-headers.js'
 import { displayHref } from '../transport/url.js'
 import { releaseHandlerMap } from '#listeners' // lib/platform/listeners-node.js; listeners-web.js in browsers
@@ -52,6 +52,8 @@ const DEFAULT_RECONNECTION_TIME = 3000
  *   (lib/eventsource/message-iterator.js); null in a build without it
  * @property {Function} Diagnostics what a source counts and publishes (lib/eventsource/diagnostics-node.js;
  *   diagnostics-web.js, doing nothing)
+ * @property {(type: string, data: string, origin: string, lastEventId: string) => MessageEvent}
+ *   createMessageEvent the MessageEvent of a message (lib/eventsource/message-event.js: ours, or the runtime's)
  */
 
 /**
@@ -59,7 +61,9 @@ const DEFAULT_RECONNECTION_TIME = 3000
  * @param {EventSourceParts} parts
  */
 function defineEventSource (parts) {
-  const { resolveInit, TaskQueue, nextAttempt, buildRequest, previousAttempt, transport, iterators } = parts
+  const {
+    resolveInit, TaskQueue, nextAttempt, buildRequest, previousAttempt, transport, iterators, createMessageEvent
+  } = parts
   const SourceDiagnostics = parts.Diagnostics
 
   // Set in the class's static block, where the private names are in scope.
@@ -169,8 +173,7 @@ function defineEventSource (parts) {
               data = unshared(data)
               lastEventId = unshared(lastEventId)
             }
-            const MessageEvent = messageEventClass()
-            const event = new MessageEvent(type, data, source.#origin, lastEventId)
+            const event = createMessageEvent(type, data, source.#origin, lastEventId)
             source.#diagnostics.message(type, data, lastEventId)
             source.dispatchEvent(event)
             if (source.#iterators !== null && source.#readyState !== CLOSED) {

@@ -3,16 +3,18 @@
 // `[object MessageEvent]` (the runtime's own toStringTag), the Event methods (composedPath,
 // stopImmediatePropagation, preventDefault...), and the MessageEvent attributes data, origin,
 // lastEventId, source (null) and ports (an empty frozen array), read-only and enumerable on the prototype.
+// An entry point chooses how they are made (lib/entries/): ours on Node, Bun and Deno (createMessageEvent),
+// the runtime's own in browsers and workers (runtimeMessageEvent).
 //
-// What they skip is the runtime constructor's WebIDL dictionary conversion: on Node 22 and later the
-// global MessageEvent is undici's, whose `new MessageEvent(type, { data, origin, lastEventId })` converts
-// and checks each member of the dictionary, several times what the rest of the dispatch costs
-// (benchmarks/e2e/hot-path.bench.mjs; benchmarks/README.md, "Where a small event goes on Node 22 and
-// later"). An EventSource's values need no conversion: its type, data, origin and ID are strings it made.
-// So the event is built by a class that extends Event (the runtime's, whose constructor is cheap without
-// options) and whose prototype sits on the runtime's MessageEvent.prototype: the attributes are its own
-// getters, which shadow the runtime's (those check for the runtime's internal slots, which this event
-// does not have).
+// Ours skip the runtime constructor's WebIDL dictionary conversion: on Node 22 and later the global
+// MessageEvent is undici's, whose `new MessageEvent(type, { data, origin, lastEventId })` converts and
+// checks each member of the dictionary, several times what the rest of the dispatch costs
+// (benchmarks/e2e/hot-path.bench.mjs). An EventSource's values need no conversion: its type, data, origin
+// and ID are strings it made. So the event is built by a class that extends Event (the runtime's, whose
+// constructor is cheap without options) and whose prototype sits on the runtime's MessageEvent.prototype:
+// the attributes are its own getters, which shadow the runtime's (those check for the runtime's internal
+// slots, which this event does not have). A browser's constructor is its own, and the class would be
+// bytes of every bundle.
 //
 // The class is made for the MessageEvent that is global when the first event is dispatched, and made
 // again if a program replaces globalThis.MessageEvent (a polyfill, a test): an event is always an
@@ -24,7 +26,7 @@ import { unshared } from '../parser/unshared-string.js'
 let base = null
 let EventSourceMessageEvent = null
 
-const NO_PORTS = Object.freeze([])
+const NO_PORTS = /* @__PURE__ */ Object.freeze([])
 
 // The class of an EventSource's MessageEvents, for the global MessageEvent of the moment.
 function messageEventClass () {
@@ -94,6 +96,27 @@ function makeClass (Runtime) {
   return MessageEvent
 }
 
+/** The MessageEvent of a message, ours (see the top of this file). */
+function createMessageEvent (type, data, origin, lastEventId) {
+  return new (messageEventClass())(type, data, origin, lastEventId)
+}
+
+/**
+ * The MessageEvent of a message, the runtime's own (browsers, workers).
+ * Cloudflare's workerd took only `data` from the dictionary before 2026-08 (cloudflare/workerd#6995); its
+ * origin and lastEventId are then configurable own properties of the event, given their values here.
+ */
+function runtimeMessageEvent (type, data, origin, lastEventId) {
+  const event = new MessageEvent(type, { data, origin, lastEventId })
+  if (event.origin !== origin || event.lastEventId !== lastEventId) {
+    Object.defineProperties(event, {
+      origin: { value: origin, enumerable: true },
+      lastEventId: { value: lastEventId, enumerable: true }
+    })
+  }
+  return event
+}
+
 // The origin of the last response, for the next one's: the sources of a process mostly connect to the
 // same origin, and URL#origin builds a string (of pieces of the href) each time it is asked, which every
 // idle source would keep.
@@ -106,4 +129,4 @@ function eventOrigin (url) {
   return lastOrigin
 }
 
-export { messageEventClass, eventOrigin }
+export { messageEventClass, createMessageEvent, runtimeMessageEvent, eventOrigin }
