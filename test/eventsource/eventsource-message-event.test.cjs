@@ -95,3 +95,35 @@ t.test('initMessageEvent, the legacy initializer: before dispatch, not during it
   })
   t.same(during, ['message', 'kept'], 'no change while it is dispatched')
 })
+
+// Browsers and workers get the runtime's own MessageEvent (lib/entries/web-eventsource.js): made by the
+// global constructor of the moment, with the dictionary's members.
+t.test('runtimeMessageEvent: the runtime\'s own MessageEvent, with data, origin and lastEventId', async (t) => {
+  const { runtimeMessageEvent } = require('../../lib/eventsource/message-event.js')
+  const event = runtimeMessageEvent('update', 'hello', 'http://127.0.0.1:1', '7')
+  t.equal(Object.getPrototypeOf(event), MessageEvent.prototype, 'made by the global MessageEvent itself')
+  t.same([event.type, event.data, event.origin, event.lastEventId], ['update', 'hello', 'http://127.0.0.1:1', '7'])
+  t.same(Object.keys(event), [], 'no own enumerable property')
+})
+
+// Cloudflare's workerd before cloudflare/workerd#6995 read only `data` from the dictionary, and gives every
+// MessageEvent origin (null) and lastEventId ('') as configurable, read-only own properties. A global
+// MessageEvent made the same way stands for it here.
+t.test('runtimeMessageEvent: a MessageEvent constructor that reads only data gets origin and lastEventId set', async (t) => {
+  const { runtimeMessageEvent } = require('../../lib/eventsource/message-event.js')
+  const Runtime = globalThis.MessageEvent
+  class DataOnlyMessageEvent extends Runtime {
+    constructor (type, init) {
+      super(type, { data: init.data })
+      Object.defineProperty(this, 'origin', { get: () => null, enumerable: true, configurable: true })
+      Object.defineProperty(this, 'lastEventId', { get: () => '', enumerable: true, configurable: true })
+    }
+  }
+  globalThis.MessageEvent = DataOnlyMessageEvent
+  t.teardown(() => { globalThis.MessageEvent = Runtime })
+  const event = runtimeMessageEvent('message', 'hello', 'http://127.0.0.1:1', '7')
+  t.ok(event instanceof DataOnlyMessageEvent, 'the runtime\'s MessageEvent')
+  t.same([event.data, event.origin, event.lastEventId], ['hello', 'http://127.0.0.1:1', '7'])
+  t.throws(() => { 'use strict'; event.origin = 'x' }, TypeError, 'origin stays read-only')
+  t.same(Object.keys(event), ['origin', 'lastEventId'], 'own enumerable properties, as that runtime has them')
+})
