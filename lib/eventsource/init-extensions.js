@@ -14,7 +14,7 @@ import {
 } from '../transport/request-init.js'
 import { codes } from '../errors/arguments.js'
 import { kDepartures, NO_DEPARTURES } from './init.js'
-import { readErrorBody } from '../transport/error-body.js'
+import { ErrorBodyReader } from '../transport/error-body.js'
 const { ERR_INVALID_ARG_VALUE } = codes
 
 /** @param {unknown} value init.reconnect */
@@ -127,7 +127,7 @@ class ErrorBodyBounds {
   // Reads the body of the response `error` is about: the reader takes the reports of `attempt` and stands
   // for it until it tells `owner` (refused(error)).
   read (error, owner, attempt) {
-    return readErrorBody(error, this, owner, attempt)
+    return new ErrorBodyReader(error, this, owner, attempt)
   }
 }
 

@@ -40,7 +40,7 @@ class MessageIterator {
   #source
 
   /**
-   * @param {{ pause(): void, resume(): void, close(): void, remove(it: MessageIterator): void }} source
+   * @param {{ resume(): void, close(): void, remove(it: MessageIterator): void }} source
    * @param {number} highWaterMark events
    * @param {number} [highWaterMarkBytes] see eventCost()
    */
@@ -186,7 +186,6 @@ class MessageIterators {
     this.#highWaterMark = highWaterMark
     this.#highWaterMarkBytes = highWaterMarkBytes
     this.#port = {
-      pause: () => source.pause(),
       resume: () => this.#resumeIfDrained(),
       close: () => source.close(),
       remove: (iterator) => {

@@ -197,4 +197,4 @@ function parseRetryAfter (value, now) {
   return clampDelay(date - now)
 }
 
-export { causeOf, nextAttempt, decide, reconnectDelay, parseRetryAfter, IDEMPOTENT_METHOD }
+export { decide, reconnectDelay, parseRetryAfter }

@@ -139,9 +139,4 @@ function decode (bytes, label, truncated) {
   return decoder.decode(bytes, { stream: truncated })
 }
 
-// The arguments are ErrorBodyReader's.
-function readErrorBody (error, bounds, owner, attempt) {
-  return new ErrorBodyReader(error, bounds, owner, attempt)
-}
-
-export { readErrorBody }
+export { ErrorBodyReader }

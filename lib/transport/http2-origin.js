@@ -201,7 +201,8 @@ class OriginSessions {
     // session. They fail, as network errors: each source tries again after its reconnection time.
     const error = new Error('HTTP/2: the server allows no streams (SETTINGS_MAX_CONCURRENT_STREAMS 0)')
     this.#retire(session, false)
-    this.#failWaiting(error)
+    for (const request of this.#takeWaiting()) request.fail(error)
+    this.#idle()
   }
 
   // A PING that gets no answer in time means the peer or the path is gone: the session is destroyed,
@@ -244,11 +245,6 @@ class OriginSessions {
     const waiting = this.#takeWaiting()
     for (const request of failed) request.fail(err)
     for (const request of waiting) request.fail(err)
-    this.#idle()
-  }
-
-  #failWaiting (error) {
-    for (const request of this.#takeWaiting()) request.fail(error)
     this.#idle()
   }
 
