@@ -85,8 +85,8 @@ function member (dict, key, prefix, validate, options) {
   return value
 }
 
-// init.http2 (lib/transport/http2-sessions.js): how often an HTTP/2 session with open streams is pinged, and how long
-// an answer may take before the session is taken for lost.
+// init.http2 (lib/transport/http2-sessions.js): how often an HTTP/2 session with open streams is pinged,
+// and how long an answer may take before the session is taken for lost.
 const DEFAULT_PING_INTERVAL = 60_000
 const DEFAULT_PING_TIMEOUT = 20_000
 let defaultHttp2 = null
@@ -135,10 +135,7 @@ class ErrorBodyBounds {
 // head), and short for a program that waits for the error.
 const DEFAULT_ERROR_BODY = new ErrorBodyBounds(64 * 1024, 1000)
 
-/**
- * @param {unknown} value init.errorBody: false (not read), true, or { maxBytes, timeout }
- * @returns {ErrorBodyBounds | null}
- */
+// init.errorBody: false (not read: null), true, or { maxBytes, timeout }.
 function resolveErrorBody (value) {
   if (value === undefined || value === true) return DEFAULT_ERROR_BODY
   if (value === false) return null
@@ -149,11 +146,8 @@ function resolveErrorBody (value) {
   return new ErrorBodyBounds(maxBytes ?? DEFAULT_ERROR_BODY.maxBytes, timeout ?? DEFAULT_ERROR_BODY.timeout)
 }
 
-/**
- * The extensions of a dictionary, into the init the core resolved its standard member in.
- * @param {object} dict
- * @param {object} init lib/eventsource/init.js's standardInit()
- */
+// The extensions of a dictionary, into the init the core resolved its standard member in
+// (lib/eventsource/init.js's standardInit()).
 function resolveExtensions (dict, init) {
   init.reconnect = resolveReconnect(dict.reconnect)
   init.closeOnEnd = Boolean(dict.closeOnEnd)

@@ -67,7 +67,6 @@ function causeOf (error, failsConnection, { events, retry, failures, attempts, e
  * (ERR_EVENTSOURCE_RECONNECT_POLICY when the policy threw or returned something else).
  * @param {{ policy: Function | null, floor: boolean }} options init.reconnect (the declarative policy is made
  *   and kept there at the first failure)
- * @param {ReturnType<typeof causeOf>} cause
  * @returns {Error | number}
  */
 function nextAttempt (options, cause) {

@@ -31,8 +31,7 @@ class ErrorBodyReader {
 
   /**
    * Takes the attempt's reports from now on. Made in the source's opened(), during which a transport
-   * reports nothing (it reads the body once opened() has returned): nothing reaches the owner before the
-   * source holds the reader.
+   * reports nothing: nothing reaches the owner before the source holds the reader.
    * @param {Error & { headers: Record<string, string> }} error the response's, which gets `body` and
    *   `bodyTruncated`
    * @param {ErrorBodyBounds} bounds

@@ -53,7 +53,7 @@ class FetchAttempt extends StandardFetchAttempt {
   #redirects
   #policy
   #redirect
-  // A user's fetch (init.fetch), as opposed to the runtime's: it follows redirects itself (see above).
+  // init.fetch, as opposed to the runtime's: it follows redirects itself (see above).
   #usersFetch
   #credentialOrigin
   // What the error of a body that does not decode says of its response: null without Content-Encoding.
@@ -76,7 +76,6 @@ class FetchAttempt extends StandardFetchAttempt {
     this.#policy = new redirects.RedirectPolicy(request, { withinOrigin })
   }
 
-  // The hop under way is the policy's.
   get url () {
     return this.#policy.url
   }
@@ -94,7 +93,6 @@ class FetchAttempt extends StandardFetchAttempt {
     return new AttemptTimers(request, this)
   }
 
-  // Sends the policy's current hop.
   send () {
     const policy = this.#policy
     this.fetchHop(this.#fetch, policy.method, policy.hopHeaders(), fetchBody(policy.body), this.#redirect)

@@ -45,7 +45,6 @@ class Session {
   }
 }
 
-// The sessions to one origin, and the requests waiting for one of them to take them.
 class OriginSessions {
   #agent
   #origin

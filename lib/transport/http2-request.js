@@ -172,11 +172,8 @@ function onHeadersTimeout (request) {
   stream?.close()
 }
 
-/**
- * Opens the stream of `request` on `h2`, with the shared listeners.
- * @param {import('node:http2').ClientHttp2Session} h2
- * @param {URL} url the session's origin
- */
+// Opens the stream of `request` on the node:http2 session `h2`, with the shared listeners; `url` is the
+// session's origin.
 function startStream (h2, request, url) {
   const opts = request.opts
   request.opts = null

@@ -29,13 +29,8 @@ class Http2Agent {
     takesNewerHandlerApi(this)
   }
 
-  /**
-   * undici's Dispatcher#dispatch, for the requests of lib/transport/dispatcher-transport.js.
-   * @param {{
-   *   origin: string, path: string, method: string, headers: Record<string, string>, body: string | Buffer | null
-   * }} opts
-   * @param {object} handler a handler with undici's controller API
-   */
+  // undici's Dispatcher#dispatch, for the requests of lib/transport/dispatcher-transport.js (opts: origin,
+  // path, method, headers, body; a handler of undici's controller API).
   dispatch (opts, handler) {
     const origin = opts.origin
     // http: without prior knowledge is HTTP/1.1, as in browsers: the global dispatcher's.
@@ -86,13 +81,8 @@ class Http2Agent {
 let defaultAgent = null
 const agents = new WeakMap()
 
-/**
- * The shared HTTP/2 dispatcher for an EventSource's resolved init.http2 (lib/eventsource/init.js).
- * @param {{
- *   key: object | true, connect: object | undefined, priorKnowledge: boolean, pingInterval: number,
- *   pingTimeout: number
- * }} options
- */
+// The shared HTTP/2 dispatcher for an EventSource's init.http2, as lib/eventsource/init-extensions.js
+// resolves it (resolveHttp2).
 function http2Dispatcher (options) {
   if (options.key === true) return (defaultAgent ??= new Http2Agent(options))
   let agent = agents.get(options.key)

@@ -24,10 +24,6 @@ const EVENT_TOO_LARGE = ERR_EVENTSOURCE_EVENT_TOO_LARGE.name
 // An `error` event with that package's code (the HTTP status, when a response caused the error) and
 // message. Like that package's, it ignores the EventInit members (it neither bubbles nor can be cancelled).
 class ErrorEvent extends Event {
-  /**
-   * @param {string} type
-   * @param {{ code?: number, message?: string }} [errorEventInitDict]
-   */
   constructor (type, errorEventInitDict = undefined) {
     super(type)
     this.code = errorEventInitDict?.code ?? undefined
@@ -50,12 +46,8 @@ function inspectable (event) {
   return { type, message, code, defaultPrevented, cancelable, timeStamp }
 }
 
-/**
- * The package's code and message for one of our errors.
- * @param {Error & { code?: string, status?: number, cause?: unknown }} error
- * @param {number} maxBufferSize the source's, for the message of an event over it
- * @returns {{ code: number | undefined, message: string | undefined }}
- */
+// The package's code and message for one of our errors (maxBufferSize: the source's, for the message of
+// an event over it).
 function packageError (error, maxBufferSize) {
   switch (error.code) {
     case BAD_STATUS:
@@ -77,10 +69,7 @@ function packageError (error, maxBufferSize) {
   }
 }
 
-/**
- * The error event factory of a source (the core's init.errorEvent): (error, reconnectDelay) => event.
- * @param {number} maxBufferSize
- */
+// The error event factory of a source (the core's init.errorEvent): (error, reconnectDelay) => event.
 function errorEventFactory (maxBufferSize) {
   return (error) => new ErrorEvent('error', packageError(error, maxBufferSize))
 }

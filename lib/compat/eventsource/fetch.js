@@ -49,11 +49,9 @@ function packageMessageOf (cause) {
   return packageMessages.get(cause) ?? flattenError(cause)
 }
 
-/**
- * A request's headers, as that package names them: Accept, then Last-Event-ID when there is one. (Others,
- * an Authorization answering a 401 from the URL's credentials or an Origin under a document, pass as they are.)
- * @param {Record<string, string>} headers lower-case names
- */
+// A request's headers (lower-case names), as that package names them: Accept, then Last-Event-ID when there
+// is one. Others (an Authorization answering a 401 from the URL's credentials, an Origin under a document)
+// pass as they are.
 function packageHeaders (headers) {
   const named = { Accept: headers.accept }
   for (const name of Object.keys(headers)) {
