@@ -24,9 +24,8 @@ const TASK_FAIL = 3 // error: "fail the connection"
 const TASK_END = 4 // extension (closeOnEnd): the stream ended, close without reconnecting
 
 // What a Last-Event-ID header cannot hold: a control character other than tab (undici and Node's http
-// refuse them, as they do in any header value); characters above U+007F are sent as their UTF-8 bytes.
-// lib/validators/http.js refuses such an init.lastEventId; lib/transport/request.js leaves the header out
-// for such an ID from a server.
+// refuse them in any header value); characters above U+007F are sent as their UTF-8 bytes. Such an
+// init.lastEventId is refused (lib/validators/http.js); for such an ID from a server no header is sent.
 // eslint-disable-next-line no-control-regex -- control characters are what it matches
 const UNSENDABLE_LAST_EVENT_ID = /[\0-\x08\x0a-\x1f\x7f]/
 

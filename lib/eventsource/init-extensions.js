@@ -1,10 +1,8 @@
 // The extensions of the EventSourceInit dictionary (every member but withCredentials, which
 // lib/eventsource/init.js converts): validated and resolved into the source's init. They live at the top
-// level of the dictionary (see docs/extensions.md for why); undici's shape (`node: { dispatcher,
-// reconnectionTime }`) is accepted as it is, so code written for Node's built-in EventSource works
-// unchanged. The entry points whose EventSource has the extensions hand resolveExtensions() to
-// lib/eventsource/init.js (lib/entries/node-eventsource.js, web-extended-eventsource.js); the browsers'
-// standard EventSource leaves this file out.
+// level of the dictionary (docs/extensions.md says why); undici's shape (`node: { dispatcher,
+// reconnectionTime }`) is accepted too, so code written for Node's built-in EventSource works unchanged.
+// The entry points whose EventSource has the extensions hand resolveExtensions() to lib/eventsource/init.js.
 
 import { validateObject, validateFunction, validateNumber, validateLimit, validateTime } from '../validators/values.js'
 import {
@@ -16,12 +14,10 @@ import {
 } from '../transport/request-init.js'
 import { codes } from '../errors/arguments.js'
 import { kDepartures, NO_DEPARTURES } from './init.js'
-import { readErrorBody } from '../transport/error-body.js'
+import { ErrorBodyReader } from '../transport/error-body.js'
 const { ERR_INVALID_ARG_VALUE } = codes
 
-/**
- * @param {unknown} value init.reconnect
- */
+/** @param {unknown} value init.reconnect */
 function resolveReconnect (value) {
   // `policy` is the user's policy function, or null until the first failure makes the declarative one
   // (lib/eventsource/reconnect-policy.js); `floor`: the storm floor holds under any policy.
@@ -81,31 +77,21 @@ function resolveReconnect (value) {
   return reconnect
 }
 
-/**
- * One member of a dictionary, read once (a getter runs once, as in WebIDL's conversion) and validated
- * when present.
- * @param {object | undefined} dict
- * @param {string} key
- * @param {string} prefix the dictionary's name in error messages
- * @param {(value: unknown, name: string, options?: object) => void} validate
- * @param {object} [options] for validate
- * @returns {any} the value, or undefined when absent
- */
+// One member of a dictionary, read once (a getter runs once, as in WebIDL's conversion) and validated
+// when present, as `${prefix}.${key}` in error messages (`options` go to validate).
 function member (dict, key, prefix, validate, options) {
   const value = dict?.[key]
   if (value !== undefined) validate(value, `${prefix}.${key}`, options)
   return value
 }
 
-// init.http2 (lib/transport/http2-sessions.js): how often an HTTP/2 session with open streams is pinged, and how long
-// an answer may take before the session is taken for lost.
+// init.http2 (lib/transport/http2-sessions.js): how often an HTTP/2 session with open streams is pinged,
+// and how long an answer may take before the session is taken for lost.
 const DEFAULT_PING_INTERVAL = 60_000
 const DEFAULT_PING_TIMEOUT = 20_000
 let defaultHttp2 = null
 
-/**
- * @param {unknown} value init.http2: true, or an object whose identity says which sources share sessions
- */
+/** @param {unknown} value init.http2: true, or an object whose identity says which sources share sessions */
 function resolveHttp2 (value) {
   if (value === undefined || value === false) return null
   validateBooleanOrObject(value, 'init.http2')
@@ -131,25 +117,17 @@ function resolveHttp2 (value) {
 // the reader of it (lib/transport/error-body.js). The core calls read(); it does not know the module.
 
 class ErrorBodyBounds {
-  /**
-   * @param {number} maxBytes
-   * @param {number} timeout ms
-   */
+  // timeout in ms.
   constructor (maxBytes, timeout) {
     this.maxBytes = maxBytes
     this.timeout = timeout
     Object.freeze(this)
   }
 
-  /**
-   * Reads the body of the response `error` is about: the reader takes the reports of `attempt` and stands
-   * for it until it tells `owner` (refused(error)).
-   * @param {Error} error
-   * @param {{ refused: (error: Error) => void }} owner
-   * @param {import('../transport/transport-node').TransportAttempt} attempt
-   */
+  // Reads the body of the response `error` is about: the reader takes the reports of `attempt` and stands
+  // for it until it tells `owner` (refused(error)).
   read (error, owner, attempt) {
-    return readErrorBody(error, this, owner, attempt)
+    return new ErrorBodyReader(error, this, owner, attempt)
   }
 }
 
@@ -157,10 +135,7 @@ class ErrorBodyBounds {
 // head), and short for a program that waits for the error.
 const DEFAULT_ERROR_BODY = new ErrorBodyBounds(64 * 1024, 1000)
 
-/**
- * @param {unknown} value init.errorBody: false (not read), true, or { maxBytes, timeout }
- * @returns {ErrorBodyBounds | null}
- */
+// init.errorBody: false (not read: null), true, or { maxBytes, timeout }.
 function resolveErrorBody (value) {
   if (value === undefined || value === true) return DEFAULT_ERROR_BODY
   if (value === false) return null
@@ -171,11 +146,8 @@ function resolveErrorBody (value) {
   return new ErrorBodyBounds(maxBytes ?? DEFAULT_ERROR_BODY.maxBytes, timeout ?? DEFAULT_ERROR_BODY.timeout)
 }
 
-/**
- * The extensions of a dictionary, into the init the core resolved its standard member in.
- * @param {object} dict
- * @param {object} init lib/eventsource/init.js's standardInit()
- */
+// The extensions of a dictionary, into the init the core resolved its standard member in
+// (lib/eventsource/init.js's standardInit()).
 function resolveExtensions (dict, init) {
   init.reconnect = resolveReconnect(dict.reconnect)
   init.closeOnEnd = Boolean(dict.closeOnEnd)
@@ -220,11 +192,10 @@ function resolveExtensions (dict, init) {
     throw new ERR_INVALID_ARG_VALUE('init.request', request,
       'cannot be given with a headers or body function (return { headers, body } from init.request instead)')
   }
-  // Extension: whether the request may be sent again after a failure (lib/eventsource/reconnect-policy.js), a
-  // boolean as WebIDL converts one. Given, it says so for every method (false makes even a GET one-shot);
-  // a request function decides what each attempt sends, so it is a say too (MCP's POST resumed by GETs);
-  // headers and body functions are not: they do not choose the method. Null leaves it to the method of the
-  // next attempt.
+  // Extension: whether the request may be sent again after a failure (./reconnect-policy.js). Given, it
+  // says so for every method (false makes even a GET one-shot); a request function is a say too, as it
+  // decides what each attempt sends (MCP's POST resumed by GETs); headers and body functions do not choose
+  // the method. Null leaves it to the method of the next attempt.
   const idempotent = dict.idempotent
   init.idempotent = idempotent !== undefined ? Boolean(idempotent) : request !== undefined || null
   init.request = requestFunction({

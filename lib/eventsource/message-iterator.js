@@ -5,12 +5,11 @@
 // The iteration ends when the source is closed and throws when the connection fails; leaving the
 // loop early (break, return, throw) closes the source.
 
-// Events are queued as they are: the parser's strings are views of their network chunk's text (see
-// lib/parser/unshared-string.js), so a queue that holds events of many chunks would keep all their texts. Once
-// the queue spans PIN_SPAN chunks, the source copies the strings of the events it adds; those already
-// queued come from fewer than PIN_SPAN chunks, whatever the consumer does, which bounds what they keep
-// to PIN_SPAN chunks. Copying every queued event cost a fast consumer a visible share of its throughput
-// (small events over loopback), whereas its queue holds the events of one chunk at a time.
+// Events are queued as they are: the parser's strings are views of their network chunk's text
+// (lib/parser/unshared-string.js), so a queue that holds events of many chunks would keep all their texts.
+// Once the queue spans PIN_SPAN chunks, the source copies the strings of the events it adds, which bounds
+// what the queue keeps to PIN_SPAN chunks. Copying every queued event would cost a fast consumer, whose
+// queue holds the events of one chunk at a time, a visible share of its throughput.
 const PIN_SPAN = 16
 
 // What a queued event costs beyond its strings: a MessageEvent's heap (a few hundred bytes, more on later
@@ -18,9 +17,8 @@ const PIN_SPAN = 16
 const EVENT_OVERHEAD = 512
 
 /**
- * The bytes a queued event counts for highWaterMarkBytes: its data, type and last event ID at two
- * bytes per UTF-16 code unit (V8 stores a string at one or two bytes per unit, so this is an upper
- * bound for a flat string), plus EVENT_OVERHEAD.
+ * The bytes a queued event counts for highWaterMarkBytes: its strings at two bytes per UTF-16 code unit (an
+ * upper bound for a flat string in V8), plus EVENT_OVERHEAD.
  * @param {MessageEvent} event
  */
 function eventCost (event) {
@@ -42,7 +40,7 @@ class MessageIterator {
   #source
 
   /**
-   * @param {{ pause(): void, resume(): void, close(): void, remove(it: MessageIterator): void }} source
+   * @param {{ resume(): void, close(): void, remove(it: MessageIterator): void }} source
    * @param {number} highWaterMark events
    * @param {number} [highWaterMarkBytes] see eventCost()
    */
@@ -57,11 +55,8 @@ class MessageIterator {
     return this.#queue.length - this.#head
   }
 
-  /**
-   * Whether an event of chunk number `chunk` is to be queued with strings of its own: the queue
-   * already holds events of PIN_SPAN chunks before it.
-   * @param {number} chunk
-   */
+  // Whether an event of chunk number `chunk` is to be queued with strings of its own: the queue already
+  // holds events of PIN_SPAN chunks before it.
   keepsChunksBefore (chunk) {
     return this.#waiting === null && this.size > 0 && chunk - this.#chunks[this.#head] >= PIN_SPAN
   }
@@ -182,8 +177,7 @@ class MessageIterators {
   #port
 
   /**
-   * @param {{ pause(): void, resume(): void, close(): void }} source the source's connection (pause,
-   *   resume) and its close()
+   * @param {{ pause(): void, resume(): void, close(): void }} source the source's connection and close()
    * @param {number} highWaterMark events
    * @param {number} highWaterMarkBytes see eventCost()
    */
@@ -192,7 +186,6 @@ class MessageIterators {
     this.#highWaterMark = highWaterMark
     this.#highWaterMarkBytes = highWaterMarkBytes
     this.#port = {
-      pause: () => source.pause(),
       resume: () => this.#resumeIfDrained(),
       close: () => source.close(),
       remove: (iterator) => {
@@ -215,20 +208,14 @@ class MessageIterators {
     this.#iterators.clear()
   }
 
-  /**
-   * Whether an event of chunk number `chunk` is to be queued with strings of its own (see PIN_SPAN).
-   * @param {number} chunk
-   */
+  // Whether an event of chunk number `chunk` is to be queued with strings of its own (see PIN_SPAN).
   keepsChunksBefore (chunk) {
     for (const iterator of this.#iterators) if (iterator.keepsChunksBefore(chunk)) return true
     return false
   }
 
-  /**
-   * Queues a dispatched event for every iteration; the connection pauses when a queue is full.
-   * @param {MessageEvent} event
-   * @param {number} chunk the number of the network chunk it came in
-   */
+  // Queues a dispatched event for every iteration (`chunk`: the number of the network chunk it came in);
+  // the connection pauses when a queue is full.
   push (event, chunk) {
     const cost = eventCost(event)
     for (const iterator of this.#iterators) iterator.push(event, cost, chunk)

@@ -1,30 +1,25 @@
-// Every decision to try again (HTML "reestablish the connection", and the extensions of init.reconnect).
-// A policy is a function of the cause of a failure (ReconnectCause, types/index.d.ts) that returns the
-// delay before the next attempt, in ms, or 'stop'. The user may give one (reconnect.policy); without
-// it, the policy is the one the declarative options make (declarativePolicy, below): with the defaults
-// (no status retried, no limit, factor 1, no cap, no jitter) the delay is the reconnection time, exactly
-// as the standard says. Whatever the policy, a floor (stormFloor, lib/eventsource/reconnect.js) holds
-// the wait up for servers that keep answering with nothing, unless the user turns it off explicitly
-// (reconnect.floor false).
-// The policy is consulted for what the standard reestablishes (the end of the body, a network error, a
-// timeout) and for the responses it fails on (a status other than 200, a Content-Type other than
-// text/event-stream: `failsConnection`); failures that retrying would only meet again (a redirect loop, an
-// event over maxEventSize...) fail without it, and so does a request that may not be sent again (a POST
-// without the user's say: decide, below).
+// Every decision to try again (HTML "reestablish the connection", and the extensions of init.reconnect,
+// docs/extensions.md#reconnection). A policy is a function of the cause of a failure (ReconnectCause,
+// types/index.d.ts) that returns the delay before the next attempt, in ms, or 'stop': the user's
+// (reconnect.policy), or the one the declarative options make, whose defaults give the reconnection time,
+// exactly as the standard says. Whatever the policy, the storm floor (lib/eventsource/reconnect.js) holds
+// the wait up unless reconnect.floor is false.
+// The policy is consulted for what the standard reestablishes and for the responses it fails on (a status
+// other than 200, another Content-Type: `failsConnection`); failures that retrying would only meet again
+// (a redirect loop, an event over maxEventSize...) fail without it, and so does a request that may not be
+// sent again (decide, below).
 
 import { codes } from '../errors/reconnect-policy.js'
 import { stormFloor, clampDelay, MAX_TIMER_DELAY } from './reconnect.js'
 const { ERR_EVENTSOURCE_RETRIES_EXHAUSTED, ERR_EVENTSOURCE_RECONNECT_POLICY } = codes
 
-// What the declarative policy returns when maxRetries is reached: 'stop', said by a policy that had
-// retried, so that even a response the standard fails on (a retried status) ends in
-// ERR_EVENTSOURCE_RETRIES_EXHAUSTED, as it always has. A user's policy says 'stop' (see nextAttempt).
+// What the declarative policy returns when maxRetries is reached: a 'stop' that ends even a response the
+// standard fails on (a retried status) in ERR_EVENTSOURCE_RETRIES_EXHAUSTED, not in the failure itself.
 const GIVE_UP = Symbol('give up')
 
 /**
- * The policy the declarative options of init.reconnect make: a status is retried when retryOnStatus
- * lists it (a Content-Type never is); give up after maxRetries failures in a row; else the backoff delay,
- * at least the server's Retry-After.
+ * The policy of init.reconnect's declarative options: a status is retried when retryOnStatus lists it;
+ * give up after maxRetries failures in a row; else the backoff delay, at least the server's Retry-After.
  * @param {{ statuses: Set<number> | null, maxRetries: number, factor: number, maxDelay: number,
  *   jitter: 'none' | 'full' }} options
  * @param {() => number} [random] for tests
@@ -68,13 +63,10 @@ function causeOf (error, failsConnection, { events, retry, failures, attempts, e
 }
 
 /**
- * What comes after a failure: the delay before the next attempt (the policy's, at least the storm floor
- * unless reconnect.floor is false), or the error to fail the connection with: the failure itself when
- * the standard fails the connection on it, ERR_EVENTSOURCE_RETRIES_EXHAUSTED when the policy stopped
- * reconnections, ERR_EVENTSOURCE_RECONNECT_POLICY when the policy threw or returned something else.
+ * What comes after a failure: the delay before the next attempt, or the error to fail the connection with
+ * (ERR_EVENTSOURCE_RECONNECT_POLICY when the policy threw or returned something else).
  * @param {{ policy: Function | null, floor: boolean }} options init.reconnect (the declarative policy is made
  *   and kept there at the first failure)
- * @param {ReturnType<typeof causeOf>} cause
  * @returns {Error | number}
  */
 function nextAttempt (options, cause) {
@@ -106,20 +98,14 @@ function nextAttempt (options, cause) {
 const IDEMPOTENT_METHOD = /^(?:GET|HEAD|OPTIONS|PUT|DELETE)$/
 
 /**
- * What the extensions decide after a failure (the nextAttempt part of an EventSource composed with them,
- * lib/entries/): a request that may not be repeated fails on the failure itself (the reconnection policy
- * would only say when to repeat it); else the cause, then the decision of nextAttempt().
+ * What the extensions decide after a failure (the nextAttempt part of an EventSource composed with them):
+ * a request that may not be repeated fails on the failure itself; else nextAttempt() decides.
  * RFC 9110 9.2.2: a client must not repeat a request that is not idempotent automatically unless it knows
  * that it is safe. Browsers only ever send GET; this package also sends POST (an LLM's answer, an MCP call),
- * which a reconnection would send again: billed twice, an answer duplicated. The user's say wins
- * (init.idempotent given, or a request function, which decides what each attempt sends:
- * init-extensions.js resolves them); without one, the method the next attempt would be sent with decides
- * (after a 303, or a 301 or 302 after a POST, the source goes on to the final URL with a GET).
- * @param {{ reconnect: { policy: Function | null, floor: boolean }, idempotent: boolean | null }} init
- * @param {Error} error
- * @param {boolean} failsConnection
- * @param {{ events: number, retry: number, failures: number, attempts: number, elapsed: number }} counts
- * @param {string} method the method the next attempt would be sent with
+ * which a reconnection would send again: billed twice. The user's say wins (init.idempotent, or a request
+ * function); without one, the method the next attempt would be sent with decides (after a 303, a GET).
+ * @param {{ reconnect: object, idempotent: boolean | null }} init
+ * @param {string} method the method the next attempt would be sent with; the other arguments are causeOf's
  * @returns {Error | number}
  */
 function decide (init, error, failsConnection, counts, method) {
@@ -145,14 +131,8 @@ function details ({ status, statusText, headers, url, body, bodyTruncated }) {
 }
 
 /**
- * The wait the declarative options make, with the storm floor: the backoff delay, at least the server's
- * Retry-After, at least the floor (what nextAttempt() returns for such a failure, without the giving up).
- * @param {number} reconnectionTime the current reconnection time (initial delay or the last `retry:`)
- * @param {number} failures attempts in a row that delivered no event, this one included (1 for the first)
- * @param {{ factor: number, maxDelay: number, jitter: 'none' | 'full' }} options
- * @param {number | undefined} retryAfter the response's Retry-After in ms (parseRetryAfter), if any
- * @param {() => number} [random] for tests
- * @returns {number} milliseconds
+ * The wait the declarative options make, with the storm floor: what nextAttempt() returns for such a
+ * failure, without the giving up (backoffDelay's arguments, and the Retry-After in ms, if any).
  */
 function reconnectDelay (reconnectionTime, failures, options, retryAfter, random = Math.random) {
   const delay = declarativePolicy({ statuses: null, maxRetries: Infinity, ...options }, random)({
@@ -166,7 +146,6 @@ function reconnectDelay (reconnectionTime, failures, options, retryAfter, random
  * @param {number} failures attempts in a row that delivered no event, this one included (1 for the first)
  * @param {{ factor: number, maxDelay: number, jitter: 'none' | 'full' }} policy
  * @param {() => number} [random] for tests
- * @returns {number} milliseconds
  */
 function backoffDelay (reconnectionTime, failures, policy, random = Math.random) {
   // 0 stays 0 whatever the factor (0 * Infinity would be NaN); the caps apply before the jitter, so
@@ -187,11 +166,7 @@ const RFC_850 = new RegExp(
   `^(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), (\\d{2})-${MONTH}-(\\d{2}) ${TIME} GMT$`)
 const ASCTIME = new RegExp(`^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) ${MONTH} ([ \\d]\\d) ${TIME} (\\d{4})$`)
 
-/**
- * An HTTP-date as milliseconds since the epoch, or NaN.
- * @param {string} text
- * @param {number} now for the century of an RFC 850 two-digit year
- */
+// An HTTP-date as milliseconds since the epoch, or NaN; `now` gives the century of an RFC 850 year.
 function parseHttpDate (text, now) {
   let day, month, year, hours, minutes, seconds
   let match
@@ -211,12 +186,7 @@ function parseHttpDate (text, now) {
   return Date.UTC(Number(year), MONTHS.indexOf(month), Number(day), Number(hours), Number(minutes), Number(seconds))
 }
 
-/**
- * A Retry-After header (RFC 9110 10.2.3): delay-seconds or an HTTP-date. Null when absent or invalid.
- * @param {string | undefined} value
- * @param {number} now Date.now()
- * @returns {number | null} milliseconds
- */
+// A Retry-After header (RFC 9110 10.2.3), delay-seconds or an HTTP-date, in ms; null when absent or invalid.
 function parseRetryAfter (value, now) {
   if (value === undefined) return null
   const text = value.trim()
@@ -226,4 +196,4 @@ function parseRetryAfter (value, now) {
   return clampDelay(date - now)
 }
 
-export { causeOf, nextAttempt, decide, reconnectDelay, parseRetryAfter, IDEMPOTENT_METHOD }
+export { decide, reconnectDelay, parseRetryAfter }

@@ -1,11 +1,8 @@
-// The content codings the Dispatcher transport decodes (lib/transport/content-decoding.js), and how a
-// request offers them. A fetch does both by itself.
-// - gzip (and its alias x-gzip), deflate and br everywhere; zstd where the runtime's zlib has it (Node
-//   22.15 and 23.8 on, which say so in process.versions.zstd), as undici 8's fetch and browsers since 2024
-//   decode it.
-// - Offered as fetch offers them, and browsers do: br and zstd only over https:, where no proxy or
-//   middlebox in between can mangle what it does not know. Asked per hop: a redirect may change the
-//   scheme.
+// The content codings the Dispatcher transport decodes (./content-decoding.js), and how a request offers
+// them (a fetch does both by itself): gzip (x-gzip), deflate and br, and zstd where the runtime's zlib has
+// it (process.versions.zstd). br and zstd are offered only over https:, as fetch and browsers do, where no
+// middlebox in between can mangle what it does not know; asked per hop, since a redirect may change the
+// scheme.
 
 const ZSTD = typeof globalThis.process?.versions?.zstd === 'string'
 

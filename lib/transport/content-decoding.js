@@ -1,7 +1,5 @@
-// Response body decoding for Content-Encoding, as fetch does it: gzip (x-gzip), deflate (zlib-wrapped
-// or raw, told apart by the first byte, as browsers do), br and zstd where zlib has it
-// (lib/transport/codings.js), in any combination, undone in reverse order. An unknown coding leaves the
-// body as it is, which is also what fetch does.
+// Response body decoding for Content-Encoding, as fetch does it: the codings of ./codings.js, in any
+// combination, undone in reverse order. An unknown coding leaves the body as it is, as in fetch.
 
 import { isDecoded } from './codings.js'
 
@@ -25,11 +23,9 @@ function loadZlib () {
   ZSTD_OPTIONS = { params: { [constants.ZSTD_d_windowLogMax]: ZSTD_WINDOW_LOG_MAX } }
 }
 
-// The most codings one body may list. Each is a decoder with its own native state (even an idle one;
-// buffers and a window of up to 16 MiB once it runs), so a list of thousands costs a hostile server one
-// header line and the client thousands of native decoders.
-// The Fetch standard sets no number; undici's fetch stops at 5 (citing curl's CVE-2022-32206 and
-// urllib3's GHSA-gm62-xv2j-4w53), and so do we.
+// The most codings one body may list: each is a decoder with its own native state, so a list of thousands
+// costs a hostile server one header line and the client thousands of decoders. The Fetch standard sets
+// no number; undici's fetch stops at 5 (after curl's CVE-2022-32206), and so do we.
 const MAX_CODINGS = 5
 
 // The codings of a Content-Encoding value, lower-cased, in the order they were applied, or null
@@ -65,15 +61,12 @@ function createStage (coding, firstByte) {
   }
 }
 
-// Decodes a body through one zlib stage per coding. Decoded bytes go to onData; onEnd after the last
-// byte of a complete body; onError once, on corrupt input. Stages are created on the first chunk,
-// when the deflate variant can be told.
+// Decodes a body through one zlib stage per coding, created on the first chunk, when the deflate variant
+// can be told. onError comes once, on corrupt input.
 //
-// Backpressure goes all the way through. A few hundred compressed bytes can hold gigabytes, so
-// pausing the socket alone bounds nothing: the stages would go on turning the bytes they already have
-// into output. While paused, the last stage is not read, so zlib stops once its output buffer is full
-// (about one highWaterMark of decoded bytes per stage; zlib streams wait for a read before producing
-// more), stages in between wait on each other through pipe(), and write() returns false once the
+// Backpressure goes all the way through: a few hundred compressed bytes can hold gigabytes, so pausing
+// the socket alone bounds nothing. While paused, the last stage is not read, so zlib stops once its output
+// buffer is full, stages in between wait on each other through pipe(), and write() returns false once the
 // first stage holds enough input: the connection then stops reading the socket until onDrain.
 class ContentDecoder {
   #codings

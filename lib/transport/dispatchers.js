@@ -1,28 +1,19 @@
-// undici dispatchers as the Dispatcher transport finds them: the global one, and what a dispatcher asks
-// of an EventSource.
-//
-// - undici's global dispatcher, the one setGlobalDispatcher() installs (also for Node's own fetch, which
-//   shares the global slot with the undici package). undici is loaded on first use only, and only the
-//   part of it that installs the default Agent: users of the parser alone, or of the fetch transport,
-//   never pay for it, and the first connection pays for an Agent, not for all of undici.
-// - EventSource settings that an undici dispatcher carries, as undici's own EventSource reads them.
-//   undici 7 and 8 let a Client, Pool or Agent take `eventSource: { maxEventSize }`
-//   (`new Agent({ eventSource: { maxEventSize: 1 << 20 } })`) and expose it as the dispatcher's
-//   `eventSourceOptions` getter, which undici's EventSource reads from its dispatcher (init.node.dispatcher,
-//   else init.dispatcher, else the global dispatcher at construction). compose() keeps the getter; in
-//   undici 8 ProxyAgent, EnvHttpProxyAgent, RetryAgent and MockAgent have it too (undici 7's ProxyAgent
-//   and EnvHttpProxyAgent ignore the option, its RetryAgent and MockAgent have no getter).
+// undici dispatchers as the Dispatcher transport finds them:
+// - undici's global dispatcher, the one setGlobalDispatcher() installs (Node's own fetch shares the slot),
+//   loading on first use only the part of undici that installs the default Agent
+//   (docs/transports.md#the-two-transports);
+// - the EventSource settings a dispatcher carries, as undici's own EventSource reads them: undici 7 and 8
+//   let a Client, Pool or Agent take `eventSource: { maxEventSize }` and expose it as the dispatcher's
+//   `eventSourceOptions` getter (compose() keeps it).
 
 import { constants } from 'node:buffer'
 import { createRequire } from 'node:module'
 
 const { MAX_STRING_LENGTH } = constants
 
-// The slot every copy of undici in a process reads and writes: undici's own getGlobalDispatcher()
-// returns it (undici 6 and 7: lib/global.js), and Node's bundled undici (its fetch) fills it where it
-// is empty. undici 8 fills it with a wrapper that speaks the handler API of undici 7, which
-// lib/transport/dispatcher-transport.js also speaks. Reading it directly is what getGlobalDispatcher() does, without
-// loading undici to call it.
+// The slot every copy of undici in a process reads and writes (undici's lib/global.js), and Node's bundled
+// undici fills where it is empty; undici 8 puts there a wrapper that speaks undici 7's handler API, as
+// dispatcher-transport.js does. Reading it is what getGlobalDispatcher() does, without loading undici.
 const kGlobalDispatcher = Symbol.for('undici.globalDispatcher.1')
 
 // Whether this runtime has an undici to fill an empty slot: undefined until it is first needed; false
@@ -38,19 +29,16 @@ let hasUndici
 function globalDispatcher () {
   if (hasUndici === false) return null
   // Bun answers require('undici') with a module of its own, whose global dispatcher has no dispatch(),
-  // but a deep path with the npm package's file: undici itself on Bun's node:net, which no test here
-  // covers. Bun gets the fetch transport, its own fetch.
+  // and a deep path with undici itself on Bun's node:net, which nothing tests: Bun gets its own fetch.
   if (process.versions.bun !== undefined) {
     hasUndici = false
     return null
   }
   let dispatcher = globalThis[kGlobalDispatcher]
   if (dispatcher === undefined && hasUndici === undefined) {
-    // Node 22 and later: the global MessageEvent is the undici inside Node, loaded at the first use of
-    // the global, and loading it installs that undici's Agent in the empty slot. Every EventSource
-    // builds a MessageEvent at its first message anyway: asked for first, it fills the slot, and no
-    // second undici (the package, and its start-up time) is loaded. Node 20's MessageEvent is its own:
-    // there the slot stays empty and the package's Agent is installed.
+    // Node 22 and later: the global MessageEvent loads the undici inside Node, which installs its Agent in
+    // the empty slot. Every EventSource builds a MessageEvent anyway: asked for first, it fills the slot,
+    // and no second undici is loaded. Node 20's MessageEvent is its own: the package's Agent is installed.
     void globalThis.MessageEvent // eslint-disable-line no-void -- the getter's side effect is the point
     dispatcher = globalThis[kGlobalDispatcher]
     if (dispatcher === undefined) {
@@ -62,12 +50,10 @@ function globalDispatcher () {
   return typeof dispatcher?.dispatch === 'function' ? dispatcher : null
 }
 
-// undici's lib/global.js installs `new Agent()` in the empty slot as it loads, as require('undici') does
-// (it loads that file), and loads only the Agent: a fraction of what require('undici') costs a process's
-// start (benchmarks/startup). undici has no `exports` map, so the path is public to require();
-// should a later undici move the file, the whole package is loaded instead.
+// undici's lib/global.js installs `new Agent()` in the empty slot as it loads, as require('undici') does,
+// and loads only the Agent. undici has no `exports` map, so the path is public to require(); should a
+// later undici move the file, the whole package is loaded instead.
 function installDefaultAgent () {
-  // undici is CommonJS, and loaded only here.
   const require = createRequire(import.meta.url)
   try {
     require('undici/lib/global.js')

@@ -1,25 +1,14 @@
 // The body of a response a source does not take (a status other than 200, or a Content-Type other than
-// text/event-stream), read as text for its error: an API says there why it refused a request (an LLM's
-// 400 with `{"error":{"message":...}}`, a 429 with its quota). An extension (init.errorBody, whose bounds
-// call it: lib/eventsource/init-extensions.js), and the one place such a body is read, whatever the
-// transport: rather than abort the attempt, the source hands it to a reader here, which takes its reports
-// from then on (setSink(): the body as an event stream's would come, its Content-Encoding decoded by the
-// transport) and stands for it in the source until the body is read; then the source ends the attempt
-// and fails (or retries) with the error.
+// text/event-stream), read as text for its error (init.errorBody, docs/errors.md#what-the-body-said): an
+// API says there why it refused a request. The one place such a body is read, whatever the transport:
+// rather than abort the attempt, the source hands it to a reader here, which takes its reports from then
+// on (setSink(): the body as an event stream's would come, decoded by the transport) and stands for it in
+// the source until the body is read; then the source ends the attempt and fails (or retries) with the error.
 //
-// Both bounds hold, whatever the server does:
-// - bytes: at most maxBytes are kept, counted after decoding (a few compressed bytes may stand for any
-//   number of decoded ones). The chunk that passes the bound ends the reading, which ends the attempt:
-//   the rest of the body is not read.
-// - time: the error waits at most `timeout` ms for the body to end. A server that sends its head and
-//   then nothing, or a byte now and then, gets the error sent with what had arrived.
-// Either cut sets bodyTruncated, as does a connection lost before the body ended.
-//
-// The text is decoded as the Content-Type's charset says (a TextDecoder with that label, so the labels
-// of the Encoding standard, as a browser's fetch takes them: `iso-8859-1` is windows-1252, `utf-16` is
-// UTF-16LE); without a charset, or with one TextDecoder does not know, as UTF-8. Bytes that do not decode
-// become U+FFFD. A body that was cut may end inside a character: that character is left out whole (the
-// decoder is asked to stream, and holds back what it has of it), so a cut adds no replacement character.
+// Both bounds hold, whatever the server does: at most maxBytes are kept, counted after decoding (a few
+// compressed bytes may stand for any number), and the chunk that passes them ends the reading and the
+// attempt; the error waits at most `timeout` ms for the body to end, so a server that sends its head and
+// then nothing, or a byte now and then, gets the error sent with what had arrived.
 
 import { MAX_TIMER_DELAY } from '../constants.js'
 import { mimeCharset } from './response-headers.js'
@@ -42,8 +31,7 @@ class ErrorBodyReader {
 
   /**
    * Takes the attempt's reports from now on. Made in the source's opened(), during which a transport
-   * reports nothing (it reads the body once opened() has returned): nothing reaches the owner before the
-   * source holds the reader.
+   * reports nothing: nothing reaches the owner before the source holds the reader.
    * @param {Error & { headers: Record<string, string> }} error the response's, which gets `body` and
    *   `bodyTruncated`
    * @param {ErrorBodyBounds} bounds
@@ -62,8 +50,6 @@ class ErrorBodyReader {
   }
 
   // The attempt's reports (the sink of lib/transport/transport-node.js), after opened().
-
-  // Decoded body bytes.
   data (chunk) {
     if (this.#done) return
     const room = this.#maxBytes - this.#length
@@ -136,8 +122,10 @@ class ErrorBodyReader {
 }
 
 /**
- * The text of `bytes` in the encoding `label` names (UTF-8 when it names none TextDecoder knows).
+ * The text of `bytes` in the encoding the Content-Type's charset names, by the Encoding standard's labels
+ * as a browser's fetch takes them (UTF-8 when it names none TextDecoder knows).
  * @param {boolean} truncated the bytes stop before the body's end: a character they end inside is left out
+ *   whole (the decoder streams), so a cut adds no replacement character
  */
 function decode (bytes, label, truncated) {
   let decoder
@@ -150,11 +138,4 @@ function decode (bytes, label, truncated) {
   return decoder.decode(bytes, { stream: truncated })
 }
 
-// The reader of the body of a response a source does not take: it takes the attempt's reports, and stands
-// for the attempt until the body is read (then the owner's refused(error)). The arguments are
-// ErrorBodyReader's.
-function readErrorBody (error, bounds, owner, attempt) {
-  return new ErrorBodyReader(error, bounds, owner, attempt)
-}
-
-export { readErrorBody }
+export { ErrorBodyReader }

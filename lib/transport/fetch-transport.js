@@ -1,26 +1,16 @@
 // FetchAttempt: one attempt of an EventSource made with a fetch (the runtime's, or init.fetch), on runtimes
 // without a usable undici Dispatcher (Bun, browsers, workers) and for users who bring their own fetch. It is
 // StandardFetchAttempt (./standard-fetch.js: the body read into the sink, the timers, abort) with what the
-// extensions need: a user's fetch, any request of ./request.js (method, headers, body, credentials kept to
-// their origin), the redirect rules below, and the Dispatcher transport's errors, decoding errors included.
-// Node's transport (./transport-node.js) and a browser's with the extensions (./transport-web.js) each give
-// it their redirect rules.
+// extensions need: a user's fetch, any request of ./request.js, the redirect rules its transport gives it
+// (./transport-node.js, ./transport-web.js), and the Dispatcher transport's errors.
 //
-// Redirects:
-// - The runtime's fetch (Bun, a Node without undici) is asked for `redirect: 'manual'` where the runtime
-//   shows redirect responses to code (Node, Deno, Bun), and they are followed here by the same rules as on
-//   a dispatcher (lib/transport/redirect-policy-node.js): credentials, https: to http:, loops.
-// - A user's fetch (init.fetch) follows them itself (`redirect: 'follow'`), by its own rules, as the
-//   `eventsource` package and fetch-event-source call theirs: a wrapper adds its headers (an
-//   `Authorization: Bearer`) to what it sends, and only its fetch sees every hop, drops Authorization at
-//   another origin (every fetch does) and applies the wrapper's own redirect mode (the MCP SDK's refuses
-//   cross-origin redirects). Following them here would call the wrapper again for the other origin, and
-//   its header would go there. The exception: a request that carries credentials a fetch does not drop
-//   at another origin (Cookie, Proxy-Authorization, a header named in credentialHeaders) is sent with
-//   `redirect: 'manual'`, and only redirects within its origin are followed, each hop through the fetch;
-//   a redirect elsewhere fails the connection.
-// - Browsers and workers hide redirects from code (an "opaqueredirect" response): there fetch follows them
-//   itself, by the browser's rules.
+// Who follows redirects: docs/transports.md#who-follows-redirects. A user's fetch follows them itself
+// because a wrapper adds its headers (an `Authorization: Bearer`) to what it sends, and only its fetch sees
+// every hop, drops Authorization at another origin and applies the wrapper's own redirect mode: following
+// them here would call the wrapper again for the other origin, and its header would go there. The
+// exception, a request with credentials a fetch does not drop at another origin (Cookie,
+// Proxy-Authorization, credentialHeaders), gets `redirect: 'manual'`: only redirects within its origin are
+// followed, each hop through the fetch.
 
 import { codes } from '../errors/connection.js'
 import { StandardFetchAttempt, discardBody } from './standard-fetch.js'
@@ -63,7 +53,7 @@ class FetchAttempt extends StandardFetchAttempt {
   #redirects
   #policy
   #redirect
-  // A user's fetch (init.fetch), as opposed to the runtime's: it follows redirects itself (see above).
+  // init.fetch, as opposed to the runtime's: it follows redirects itself (see above).
   #usersFetch
   #credentialOrigin
   // What the error of a body that does not decode says of its response: null without Content-Encoding.
@@ -73,22 +63,19 @@ class FetchAttempt extends StandardFetchAttempt {
    * @param {import('./request').EventSourceRequest} request
    * @param {import('./transport-node').TransportSink} sink
    * @param {boolean} usersFetch init.fetch (true), or the runtime's globalThis.fetch (false)
-   * @param {RedirectRules} redirects lib/transport/redirect-policy-node.js on Node, Bun and Deno;
-   *   redirect-policy-web.js in browsers and workers, where the runtime's fetch follows every redirect itself
+   * @param {RedirectRules} redirects ./redirect-policy-node.js, or ./redirect-policy-web.js in browsers
    */
   constructor (fetch, request, sink, usersFetch, redirects) {
     super(request, sink)
     this.#fetch = fetch
     this.#usersFetch = usersFetch
     this.#credentialOrigin = request.credentialOrigin
-    // Who follows redirects: see the top of this file.
     const { redirect, withinOrigin } = redirects.fetchRedirects(request, usersFetch)
     this.#redirects = redirects
     this.#redirect = redirect
     this.#policy = new redirects.RedirectPolicy(request, { withinOrigin })
   }
 
-  // The hop under way is the policy's.
   get url () {
     return this.#policy.url
   }
@@ -106,7 +93,6 @@ class FetchAttempt extends StandardFetchAttempt {
     return new AttemptTimers(request, this)
   }
 
-  // Sends the policy's current hop.
   send () {
     const policy = this.#policy
     this.fetchHop(this.#fetch, policy.method, policy.hopHeaders(), fetchBody(policy.body), this.#redirect)
@@ -158,11 +144,10 @@ class FetchAttempt extends StandardFetchAttempt {
     this.open(response, headers, redirected && !this.#reconnectsToFinalUrl() ? null : policy.method)
   }
 
-  // After redirects the fetch followed: whether the next attempt may go straight to the final URL, null
-  // (for the sink) leaving it to start from the first URL again. Only when the method is sure to be the
-  // same (a 303 turns other methods into GET, a 307 keeps them: only a GET stays a GET for sure), and with
-  // a user's fetch only within the source's origin: elsewhere the wrapper would add its credentials to a
-  // request it did not see redirected.
+  // After redirects the fetch followed: whether the next attempt may go straight to the final URL (else
+  // the sink gets null: it starts from the first URL). Only for a GET (a 303 turns other methods into GET,
+  // a 307 keeps them), and with a user's fetch only within the source's origin: elsewhere the wrapper
+  // would add its credentials to a request it did not see redirected.
   #reconnectsToFinalUrl () {
     const policy = this.#policy
     if (policy.method !== 'GET') return false

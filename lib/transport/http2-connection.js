@@ -1,9 +1,7 @@
-// One connection of init.http2 (lib/transport/http2-sessions.js): the TCP connection, with TLS and ALPN
-// on https:, and the node:http2 session over it, with undici's settings, so that a server sees what it
-// saw from undici's h2 client: TCP keep-alive after 60 s, a connect timeout of 10 s (or connect.timeout,
-// with undici's ConnectTimeoutError), the windows (256 KiB per stream, 512 KiB per connection), no server
-// push. One change: ALPN offers h2 first, as browsers do (undici 7 offered http/1.1 first, so a server
-// that follows the client's order chose HTTP/1.1).
+// One connection of init.http2 (./http2-sessions.js): the TCP connection, with TLS and ALPN on https:,
+// and the node:http2 session over it, with undici's settings (keep-alive, connect timeout and its error,
+// windows, no server push), so that a server sees what it saw from undici's h2 client; but ALPN offers h2
+// first, as browsers do.
 
 import { createRequire } from 'node:module'
 
@@ -24,12 +22,10 @@ function loadUndici () {
 }
 
 /**
- * Opens the connection to `url`'s origin. `onTimeout` is called, once, when it has not connected
- * within the connect timeout, with the error it is then destroyed with; the caller clears `timer` once
- * it connects or goes.
+ * Opens the connection to `url`'s origin; `timer` destroys it if it has not connected within the connect
+ * timeout, and the caller clears it once it connects or goes.
  * @param {object | undefined} connectOptions init.http2.connect: TLS options, and undici's `timeout` and
- *   `socketPath` (a Unix socket in place of the URL's host and port, which still name the server: TLS server
- *   name, :authority)
+ *   `socketPath` (a Unix socket in place of the URL's host and port, which still name the server)
  * @returns {{ socket: import('node:net').Socket, secure: boolean, timer: NodeJS.Timeout | null }}
  */
 function connectSocket (url, connectOptions) {
@@ -55,10 +51,7 @@ function connectSocket (url, connectOptions) {
   return { socket, secure, timer }
 }
 
-/**
- * The HTTP/2 session over a connection that is up (and, over TLS, chose h2).
- * @param {import('node:net').Socket} socket
- */
+// The HTTP/2 session over a connection that is up (and, over TLS, chose h2).
 function startSession (origin, socket) {
   return builtin('node:http2').connect(origin, {
     createConnection: () => socket,
@@ -66,10 +59,7 @@ function startSession (origin, socket) {
   })
 }
 
-/**
- * A session's settings once it is connected.
- * @param {import('node:http2').ClientHttp2Session} h2
- */
+// A session's settings once it is connected.
 function sessionConnected (h2) {
   h2.setLocalWindowSize(CONNECTION_WINDOW_SIZE)
 }

@@ -1,8 +1,7 @@
-// The HTTP/2 sessions of init.http2 to one origin (lib/transport/http2-sessions.js), and the requests
-// waiting for one of them: which session a request goes to, when another opens (the server's
-// SETTINGS_MAX_CONCURRENT_STREAMS, at most MAX_STREAMS_PER_SESSION), PINGs with a timeout, what a GOAWAY,
-// a lost connection or a failed one does, the fallback to HTTP/1.1 when a server does not choose h2, and
-// closing a session as soon as no request is open on it.
+// The HTTP/2 sessions of init.http2 to one origin (./http2-sessions.js), and the requests waiting for one
+// of them: which session a request goes to, when another opens, PINGs with a timeout, what a GOAWAY, a
+// lost connection or a failed one does, the fallback to HTTP/1.1, and closing a session as soon as no
+// request is open on it (docs/http2.md#sessions).
 
 import { codes } from '../errors/node-transports.js'
 import { connectSocket, startSession, sessionConnected } from './http2-connection.js'
@@ -46,7 +45,6 @@ class Session {
   }
 }
 
-// The sessions to one origin, and the requests waiting for one of them to take them.
 class OriginSessions {
   #agent
   #origin
@@ -156,10 +154,9 @@ class OriginSessions {
   #startSession (session) {
     const socket = session.socket
     const h2 = session.h2 = startSession(this.#origin, socket)
-    // Errors of the session after the server's SETTINGS reach its streams too, which report them. Before
-    // them the server does not speak HTTP/2 (it closed the connection, or sent something else) or the
-    // connection broke: the connection failed, for the requests waiting for it too. ('error' comes
-    // before 'close'.)
+    // After the server's SETTINGS, a session's errors reach its streams too, which report them; before, the
+    // connection failed (the server does not speak HTTP/2, or the connection broke), for the requests
+    // waiting for it too. ('error' comes before 'close'.)
     h2.on('error', (err) => {
       if (session.connected) this.#retire(session)
       else this.#connectionFailed(session, err)
@@ -172,11 +169,11 @@ class OriginSessions {
     h2.once('connect', () => this.#connected(session))
     h2.on('remoteSettings', (settings) => {
       session.connected = true
-      // A server may lower its limit later; streams already open stay open.
-      // node:http2 fills in the default (2^32 - 1) when the server sends no limit.
+      // A server may lower its limit later; streams already open stay open. node:http2 fills in the
+      // default (2^32 - 1) when the server sends no limit.
       this.#setLimit(session, Math.min(settings.maxConcurrentStreams, MAX_STREAMS_PER_SESSION))
     })
-    // The requests that waited for the session (node:http2 sends them once it is connected).
+    // The requests that waited for the session: node:http2 sends them once it is connected.
     const pending = session.pending
     session.pending = []
     for (const request of pending) if (!request.done) startStream(session.h2, request, this.#url)
@@ -203,7 +200,8 @@ class OriginSessions {
     // session. They fail, as network errors: each source tries again after its reconnection time.
     const error = new Error('HTTP/2: the server allows no streams (SETTINGS_MAX_CONCURRENT_STREAMS 0)')
     this.#retire(session, false)
-    this.#failWaiting(error)
+    for (const request of this.#takeWaiting()) request.fail(error)
+    this.#idle()
   }
 
   // A PING that gets no answer in time means the peer or the path is gone: the session is destroyed,
@@ -233,9 +231,8 @@ class OriginSessions {
     this.#idle()
   }
 
-  // A session that could not connect: the requests waiting for it would meet the same error, so they
-  // get it now rather than one connection attempt after another. (Once retired, a session's error is its
-  // own: the requests waiting then wait for another one.)
+  // A session that could not connect: the requests waiting for it would meet the same error, so they get
+  // it now rather than one connection attempt after another. (Once retired, a session's error is its own.)
   #connectionFailed (session, err) {
     if (session.retired) return
     this.#retire(session, false)
@@ -250,13 +247,6 @@ class OriginSessions {
     this.#idle()
   }
 
-  // Every request waiting for a session fails with `error`.
-  #failWaiting (error) {
-    for (const request of this.#takeWaiting()) request.fail(error)
-    this.#idle()
-  }
-
-  // The requests waiting for a session, taken from the queue.
   #takeWaiting () {
     const waiting = this.#queue.slice(this.#head)
     this.#queue = []

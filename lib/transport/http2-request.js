@@ -1,7 +1,6 @@
-// One request of init.http2 on an HTTP/2 stream (lib/transport/http2-sessions.js): the request record,
-// which is also the controller its undici handler is given, the stream opened for it, and the four stream
-// listeners every stream shares, which turn the stream's events into the handler's calls
-// (onResponseStart, onResponseData, onResponseEnd, onResponseError).
+// One request of init.http2 on an HTTP/2 stream (./http2-sessions.js): the request record, the stream
+// opened for it, and the four listeners every stream shares, which turn the stream's events into the calls
+// of its undici handler (onResponseStart, onResponseData, onResponseEnd, onResponseError).
 
 // undici's: the time a request may wait for its response head.
 const HEADERS_TIMEOUT = 300_000
@@ -9,8 +8,8 @@ const HEADERS_TIMEOUT = 300_000
 const PAYLOAD_METHODS = new Set(['POST', 'PUT', 'PATCH'])
 const NO_CONTEXT = Object.freeze({})
 
-// The errors a stream can end with besides node:http2's own, with undici's words (they end up in the
-// message of each source's ERR_EVENTSOURCE_NETWORK, as they did when undici's client reported them).
+// The errors a stream can end with besides node:http2's own, in undici's words (they end up in the
+// message of each source's ERR_EVENTSOURCE_NETWORK).
 function streamError (message) {
   const error = new Error(message)
   error.name = 'InformationalError'
@@ -27,9 +26,8 @@ const WAITING = 0
 const RESPONDED = 1
 const DONE = 2
 
-// One request on a session: from dispatch() (queued), on a session (pending until the session is up), on
-// its stream, to its one last report. It is also the controller its handler is given (abort, pause,
-// resume), as undici's API has it.
+// One request: from dispatch() (queued), on a session (pending until the session is up), on its stream,
+// to its one last report. It is also the controller its handler is given (abort, pause, resume).
 class StreamRequest {
   handler
   // The request's options until its stream is opened.
@@ -40,10 +38,9 @@ class StreamRequest {
   waitingIn = null
   stream = null
   // The headers timer, from the request's start to its response head: the wait for room on a session
-  // counts. A request waiting for room has no stream, so against a server that takes the connection and
-  // never sends its SETTINGS, with PINGs and the connect timeout off, its 300 s would otherwise start
-  // only when an earlier request's ran out. Unreferenced: the connection or the stream keeps the
-  // process alive, as it would without the timer.
+  // counts, else against a server that never sends its SETTINGS, with PINGs and the connect timeout off,
+  // it would start only when an earlier request's ran out. Unreferenced: the connection or the stream
+  // keeps the process alive, as it would without the timer.
   timer
   state = WAITING
   paused = false
@@ -153,11 +150,10 @@ function onStreamClose () {
   else request.fail(streamError('HTTP/2: stream closed before the response was complete'))
 }
 
-// node:http2 keeps the headers object of each request for the stream's `sentHeaders` getter, a dictionary of
-// a dozen entries, for the life of the stream, and reads it nowhere else; nobody reads ours, the streams
-// being this file's. It is dropped once the request is made. The property is found on the first stream by its
-// symbol's description, as Node 20 to 26 name it, and only if the getter reads it; should a Node keep the
-// headers elsewhere, nothing is dropped.
+// node:http2 keeps the headers object of each request for the stream's `sentHeaders` getter, for the life
+// of the stream, and reads it nowhere else; nobody reads ours, so it is dropped once the request is made.
+// The property is found on the first stream by its symbol's description, and only if the getter reads
+// it; should a Node keep the headers elsewhere, nothing is dropped.
 let kSentHeaders
 function dropSentHeaders (stream) {
   if (kSentHeaders === undefined) {
@@ -176,11 +172,8 @@ function onHeadersTimeout (request) {
   stream?.close()
 }
 
-/**
- * Opens the stream of `request` on `h2`, with the shared listeners.
- * @param {import('node:http2').ClientHttp2Session} h2
- * @param {URL} url the session's origin
- */
+// Opens the stream of `request` on the node:http2 session `h2`, with the shared listeners; `url` is the
+// session's origin.
 function startStream (h2, request, url) {
   const opts = request.opts
   request.opts = null
@@ -200,10 +193,9 @@ function startStream (h2, request, url) {
   try {
     stream = h2.request(headers, { endStream: body == null || method === 'GET' || method === 'HEAD' })
   } catch (err) {
-    // Nothing known makes node:http2 throw here: the request's headers are checked as the source is made
-    // (the connection headers it refuses included), and a session that is closing or gone takes no
-    // request (./http2-origin.js, hasRoom). Should a Node refuse one all the same, the request fails as
-    // a network error rather than throwing into whatever event started it.
+    // Nothing known makes node:http2 throw here: the headers are checked as the source is made, and a
+    // session that is closing or gone takes no request (./http2-origin.js, hasRoom). Should a Node refuse
+    // one all the same, the request fails as a network error rather than throw into whatever started it.
     request.fail(err)
     return
   }

@@ -1,19 +1,11 @@
 // Extension (init.http2): the EventSources of a process share HTTP/2 sessions per origin, as a browser
-// multiplexes every EventSource to an origin over one connection: one TLS handshake, no limit of six
-// connections per host, a stream per source. The sessions are node:http2's, driven here, in four
-// files: this one, the dispatcher that sources given the same init.http2 share (one per origin, and an
-// undici Agent for the origins that chose HTTP/1.1); ./http2-origin.js, the sessions to one origin;
+// multiplexes every EventSource to an origin over one connection. The sessions are node:http2's, driven
+// in four files: this one, the dispatcher that sources given the same init.http2 share (one per origin,
+// and an undici Agent for the origins that chose HTTP/1.1); ./http2-origin.js, the sessions to one origin;
 // ./http2-connection.js, one connection; ./http2-request.js, one request on its stream, turned into the
-// calls of undici's handler API (onRequestStart ... onResponseError), so that the Dispatcher transport
-// (lib/transport/dispatcher-transport.js) sends a request here as it sends one on any dispatcher.
-//
-// Why node:http2's sessions and not undici's HTTP/2 client (its memory per idle source, a server's stream
-// limit it does not keep, PINGs it never times out), and how GOAWAY, RST_STREAM, flow control and cleartext
-// are handled, is docs/http2.md's "Why sessions are managed here", with undici's lines.
-// What is kept of undici's h2 client, so that a server sees the same: its connection settings
-// (./http2-connection.js), HTTP/1.1 through an undici Agent for a server that does not choose h2, a
-// headers timeout of 300 s, the request's headers as undici maps them, RST_STREAM (NO_ERROR) when a
-// request is aborted, and undici's error for a stream that closes before its response is complete.
+// calls of undici's handler API, so that lib/transport/dispatcher-transport.js sends a request here as on
+// any dispatcher. Why not undici's HTTP/2 client, and what is kept of it so that a server sees the same:
+// docs/http2.md#why-sessions-are-managed-here.
 
 import { globalDispatcher } from './dispatchers.js'
 import { OriginSessions } from './http2-origin.js'
@@ -37,13 +29,8 @@ class Http2Agent {
     takesNewerHandlerApi(this)
   }
 
-  /**
-   * undici's Dispatcher#dispatch, for the requests of lib/transport/dispatcher-transport.js.
-   * @param {{
-   *   origin: string, path: string, method: string, headers: Record<string, string>, body: string | Buffer | null
-   * }} opts
-   * @param {object} handler a handler with undici's controller API
-   */
+  // undici's Dispatcher#dispatch, for the requests of lib/transport/dispatcher-transport.js (opts: origin,
+  // path, method, headers, body; a handler of undici's controller API).
   dispatch (opts, handler) {
     const origin = opts.origin
     // http: without prior knowledge is HTTP/1.1, as in browsers: the global dispatcher's.
@@ -94,13 +81,8 @@ class Http2Agent {
 let defaultAgent = null
 const agents = new WeakMap()
 
-/**
- * The shared HTTP/2 dispatcher for an EventSource's resolved init.http2 (lib/eventsource/init.js).
- * @param {{
- *   key: object | true, connect: object | undefined, priorKnowledge: boolean, pingInterval: number,
- *   pingTimeout: number
- * }} options
- */
+// The shared HTTP/2 dispatcher for an EventSource's init.http2, as lib/eventsource/init-extensions.js
+// resolves it (resolveHttp2).
 function http2Dispatcher (options) {
   if (options.key === true) return (defaultAgent ??= new Http2Agent(options))
   let agent = agents.get(options.key)

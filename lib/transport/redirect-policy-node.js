@@ -1,28 +1,21 @@
 // Fetch's rules for credentials and for a request whose redirects the client follows itself: where the
 // next hop goes and with which method, headers and body, which credentials travel with it, the Origin
 // header, and the answer to a 401 from the URL's credentials. One RedirectPolicy is one attempt's chain
-// of hops; it sends nothing itself (lib/transport/dispatcher-transport.js and
-// lib/transport/fetch-transport.js do) and knows nothing of event streams.
-//
+// of hops; it sends nothing itself and knows nothing of event streams.
 // https://fetch.spec.whatwg.org/#http-redirect-fetch
 //
-// Credentials in the URL (http://user:pass@host/events), used as fetch uses them for a request whose
+// Credentials in the URL (http://user:pass@host/events), as fetch uses them for a request whose
 // credentials mode lets them go to its own origin:
 // - never sent up front: the request goes to the URL without its userinfo;
 // - a 401 is answered once, with `Authorization: Basic` built from them (HTTP-network-or-cache fetch,
-//   step "If response's status is 401": the request's use-URL-credentials flag is set for an
-//   EventSource, so the retry is an authentication fetch, whose Authorization comes from the URL);
-//   a second 401 is the response;
+//   step "If response's status is 401": an EventSource's request has the use-URL-credentials flag, so the
+//   retry is an authentication fetch); a second 401 is the response;
 // - not when the request already has an Authorization header (the step that adds it runs only
 //   "if httpRequest's header list does not contain `Authorization`").
 // https://fetch.spec.whatwg.org/#http-network-or-cache-fetch
-//
-// Where fetch leaves a choice, browsers decide: Chromium answers only a challenge it can parse, with
-// the URL's identity in the scheme the server asked for. Basic is the one scheme answered here, so only
-// a Basic challenge gets the password (a Digest or Bearer server gets nothing in clear text).
-// The user name and password are percent-decoded and sent as their UTF-8 bytes, as Chromium does
-// (GetIdentityFromURL, then UTF-8 in the Basic handler); a part whose decoded bytes are not UTF-8 is
-// sent as written, also as Chromium does. (undici 8's fetch sends the percent-encoded text as it is.)
+// Where fetch leaves a choice, Chromium's: only a Basic challenge gets the password (a Digest or Bearer
+// server gets nothing in clear text), and the user name and password are percent-decoded and sent as their
+// UTF-8 bytes, or as written when the decoded bytes are not UTF-8.
 
 import { utf8Bytes, allocUnsafe, isUtf8, concatBytes, toBase64 } from '#bytes'
 import { codes as connectionCodes } from '../errors/connection.js'
@@ -41,20 +34,15 @@ const CREDENTIAL_HEADERS = ['authorization', 'cookie', 'proxy-authorization']
 // The request-body headers fetch removes when a redirect turns the request into a body-less GET.
 const BODY_HEADERS = ['content-type', 'content-length', 'content-encoding', 'content-language', 'content-location']
 
-/**
- * Whether a request carries credentials that a fetch following its redirects by itself would send to
- * another origin: fetch drops only Authorization there (undici also Cookie and Proxy-Authorization; other
- * runtimes need not), and knows nothing of the user's credentialHeaders.
- * @param {import('./request').EventSourceRequest} request
- */
+// Whether a request carries credentials that a fetch following its redirects would send to another
+// origin: fetch drops only Authorization there, and knows nothing of the user's credentialHeaders.
 function carriesCredentialsFetchKeeps (request) {
   const headers = request.headers
   if (headers.cookie !== undefined || headers['proxy-authorization'] !== undefined) return true
   return request.credentialHeaders.some((name) => headers[name] !== undefined)
 }
 
-// Whether a response is a redirect to follow: a redirect status with a Location. (Without one, it is
-// the response, as in fetch.)
+// A redirect status without a Location is the response, as in fetch.
 function isRedirect (status, headers) {
   return REDIRECT_STATUSES.has(status) && headers.location !== undefined
 }
@@ -94,10 +82,7 @@ function credentialBytes (text) {
   return isUtf8(decoded) ? decoded : utf8Bytes(text)
 }
 
-/**
- * The Authorization value for a URL's credentials: `Basic` and base64 of "user:password".
- * @returns {string | null} null when the URL includes none
- */
+// The Authorization value for a URL's credentials (`Basic`, base64 of "user:password"), or null.
 function basicAuthorization (url) {
   if (!includesCredentials(url)) return null
   const pair = concatBytes([credentialBytes(url.username), utf8Bytes(':'), credentialBytes(url.password)])
@@ -124,10 +109,8 @@ function offersBasic (value) {
 const BROWSER = typeof globalThis.document !== 'undefined' || typeof globalThis.WorkerGlobalScope !== 'undefined'
 
 /**
- * Who follows the redirects of an attempt made with a fetch (lib/transport/fetch-transport.js says why):
- * the fetch itself (`follow`), or the policy, hop by hop (`manual`); `withinOrigin`: a redirect to
- * another origin is refused rather than followed.
- * @param {import('./request').EventSourceRequest} request
+ * Who follows the redirects of a fetch attempt (docs/transports.md#who-follows-redirects): the fetch
+ * (`follow`) or the policy, hop by hop (`manual`); `withinOrigin`: a redirect to another origin is refused.
  * @param {boolean} usersFetch init.fetch (true), or the runtime's fetch
  * @returns {{ redirect: 'follow' | 'manual', withinOrigin: boolean }}
  */
@@ -147,7 +130,6 @@ class RedirectPolicy {
   #credentialOrigin
   #credentialHeaders
   #allowInsecureRedirect
-  // Redirects to another origin are refused rather than followed (see the constructor).
   #withinOrigin
   // Fetch's "tainted origin flag": a redirect went from one foreign origin to another.
   #taintedOrigin = false
@@ -163,11 +145,9 @@ class RedirectPolicy {
 
   /**
    * @param {import('./request').EventSourceRequest} request
-   * @param {object} [options]
-   * @param {Record<string, string>} [options.headers] the headers to send, when the transport adds to the
-   *   request's
-   * @param {boolean} [options.withinOrigin] refuse a redirect to another origin instead of following it
-   *   without the credentials: for a user's fetch, which may add credentials of its own to every hop
+   * @param {{ headers?: Record<string, string>, withinOrigin?: boolean }} [options] `headers`: when the
+   *   transport adds to the request's; `withinOrigin`: refuse a redirect to another origin rather than
+   *   follow it without the credentials (a user's fetch may add credentials of its own to every hop)
    */
   constructor (request, { headers = request.headers, withinOrigin = false } = {}) {
     this.#url = new URL(request.url)
@@ -204,7 +184,6 @@ class RedirectPolicy {
     return this.#body
   }
 
-  /** Whether a redirect to another origin is refused (see the constructor). */
   get withinOrigin () {
     return this.#withinOrigin
   }
@@ -243,8 +222,7 @@ class RedirectPolicy {
   }
 
   /**
-   * Fetch's "HTTP-network-or-cache fetch" for a 401: retried once with the URL's credentials
-   * (above), when the request may use them and the server asks for Basic.
+   * Fetch's "HTTP-network-or-cache fetch" for a 401: retried once with the URL's credentials (above).
    * @param {Record<string, string>} headers the 401 response's
    * @returns {boolean} whether the hop is to be sent again (with hopHeaders())
    */
@@ -259,10 +237,9 @@ class RedirectPolicy {
   }
 
   /**
-   * Fetch's "HTTP-redirect fetch", for an EventSource's GET (or the method a user chose): moves the
-   * policy to the next hop, or says why the redirect is not followed.
-   * @returns {Error | null} null when the next hop is ready to send; else the error that fails the
-   *   connection (retrying would meet the same redirect)
+   * Fetch's "HTTP-redirect fetch": moves the policy to the next hop, or says why the redirect is not followed.
+   * @returns {Error | null} null when the next hop is ready; else the error that fails the connection
+   *   (retrying would meet the same redirect)
    */
   follow (status, location) {
     const from = this.#url
@@ -312,12 +289,10 @@ class RedirectPolicy {
   }
 
   /**
-   * The fetch followed redirects by itself, by its own rules, and its response comes from `href`: the
-   * policy moves there, for what comes after it (a 401 to answer, the next attempt). The hops in between
-   * are not known; when the response is of another origin than the request's, the URL's credentials are
-   * not used again.
-   * @returns {Error | null} ERR_EVENTSOURCE_INSECURE_REDIRECT when the redirects went from https: to
-   *   http:: the request is gone already, but what came back in clear text is not used
+   * The fetch followed redirects by its own rules to `href`: the policy moves there, for a 401 to answer and
+   * the next attempt. When that is another origin than the request's, the URL's credentials are not used again.
+   * @returns {Error | null} ERR_EVENTSOURCE_INSECURE_REDIRECT when they went from https: to http:: the
+   *   request is gone already, but what came back in clear text is not used
    */
   followedTo (href) {
     const from = this.#url

@@ -1,25 +1,19 @@
-// The redirect policy of the fetch transport where the runtime's fetch follows every redirect itself:
-// browsers and workers, whose fetch hides redirects from code anyway (lib/transport/transport-web.js gives it
-// to FetchAttempt there; Node, Bun and Deno give lib/transport/redirect-policy-node.js, fetch's rules applied
-// hop by hop). Redirects are
-// the browser's business there, by its own rules (credentials, CORS, mixed content); what remains ours is
-// what lib/transport/redirect-policy-node.js does around the hops, the same here:
-// - the request's credentials (Authorization, Cookie, Proxy-Authorization, credentialHeaders) are not sent
-//   to another origin than the source URL's, when a reconnection goes straight to a final URL there;
+// The redirect policy of the fetch transport where the runtime's fetch follows every redirect itself and
+// hides them from code: browsers and workers (lib/transport/transport-web.js). Redirects are the browser's
+// business there, by its own rules (credentials, CORS, mixed content); what remains ours is what
+// lib/transport/redirect-policy-node.js does around the hops:
+// - the request's credentials are not sent to another origin than the source URL's, when a reconnection
+//   goes straight to a final URL there;
 // - a fetch that followed redirects from https: to http: fails the connection unless allowInsecureRedirect.
 // Not here (docs/browser.md): credentials in the URL are never used (a browser's fetch() refuses a URL
-// that holds them: the request goes without them, and a 401 is the response), and no Origin header is
-// added (a browser sends its own).
+// that holds them), and no Origin header is added (a browser sends its own).
 
 import { displayHref, insecureRedirect } from './url.js'
 
-// As in lib/transport/redirect-policy-node.js: sent only to the origin they were meant for.
+// As in redirect-policy-node.js: sent only to the origin they were meant for.
 const CREDENTIAL_HEADERS = ['authorization', 'cookie', 'proxy-authorization']
 
-/**
- * Who follows redirects: the fetch, always.
- * @returns {{ redirect: 'follow', withinOrigin: false }}
- */
+// Who follows redirects: the fetch, always.
 function fetchRedirects () {
   return { redirect: 'follow', withinOrigin: false }
 }
@@ -29,8 +23,7 @@ function isRedirect () {
   return false
 }
 
-// The interface of lib/transport/redirect-policy-node.js's RedirectPolicy, for one attempt whose fetch
-// follows redirects.
+// redirect-policy-node.js's RedirectPolicy, for an attempt whose fetch follows redirects.
 class RedirectPolicy {
   // A fetch that follows redirects keeps the method and the body, and may go to any origin.
   withinOrigin = false
@@ -42,9 +35,7 @@ class RedirectPolicy {
   #credentialHeaders
   #allowInsecureRedirect
 
-  /**
-   * @param {import('./request').EventSourceRequest} request
-   */
+  /** @param {import('./request').EventSourceRequest} request */
   constructor (request) {
     this.#url = new URL(request.url)
     this.method = request.method
@@ -73,10 +64,7 @@ class RedirectPolicy {
     return headers
   }
 
-  /**
-   * The fetch followed redirects to `href`.
-   * @returns {Error | null} ERR_EVENTSOURCE_INSECURE_REDIRECT when they went from https: to http:
-   */
+  /** The fetch followed redirects to `href`: ERR_EVENTSOURCE_INSECURE_REDIRECT from https: to http:, or null. */
   followedTo (href) {
     const from = this.#url
     const next = this.#url = new URL(href)

@@ -1,9 +1,8 @@
-// Requests as the init's extensions describe them (lib/eventsource/init-extensions.js calls these):
-// - the init's headers, method and body (beyond the standard's GET), normalized as fetch normalizes them
-//   and checked up front, so that a bad value is an exception from the constructor rather than a request
-//   that fails later;
+// Requests as the init's extensions describe them (for lib/eventsource/init-extensions.js):
+// - the init's headers, method and body, normalized as fetch normalizes them and checked up front, so that
+//   a bad value throws from the constructor rather than failing a request later;
 // - the init's `request` function, or the one function-valued headers and body stand for, called before
-//   each attempt (lib/transport/request.js's buildRequest() calls it), its result checked again then.
+//   each attempt (by lib/transport/request.js's buildRequest()), its result checked then.
 
 import { isUint8Array, isArrayBuffer, bytesView } from '#bytes'
 import { codes as argumentsCodes } from '../errors/arguments.js'
@@ -30,11 +29,7 @@ function addHeader (headers, name, value, optionName) {
   headers[lower] = headers[lower] === undefined ? text : `${headers[lower]}, ${text}`
 }
 
-/**
- * Request headers as a plain object with lower-case names. Accepts what fetch's HeadersInit does:
- * a Headers, an iterable of [name, value] pairs, or a record.
- * @param {string} optionName for error messages
- */
+// Request headers as a plain object with lower-case names, from a fetch HeadersInit.
 function normalizeHeaders (init, optionName) {
   const headers = Object.create(null)
   validateHeadersInit(init, optionName)
@@ -49,17 +44,13 @@ function normalizeHeaders (init, optionName) {
   return headers
 }
 
-// A header name given as an option on its own (credentialHeaders, checked by validateHeaderNameList):
-// with the leading and trailing HTTP whitespace a copy-paste brings along removed, lower-cased as the
-// request's header names are, so that it matches the header it names.
+// A header name given on its own (credentialHeaders), trimmed of the HTTP whitespace a copy-paste brings
+// along and lower-cased, so that it matches the request's header it names.
 function normalizeHeaderName (name) {
   return name.replace(EDGE_WHITESPACE, '').toLowerCase()
 }
 
-/**
- * The method, as fetch normalizes it.
- * @param {string} optionName for error messages
- */
+// The method, as fetch normalizes it.
 function normalizeMethod (method, optionName) {
   validateMethod(method, optionName)
   const upper = method.toUpperCase()
@@ -84,14 +75,13 @@ function normalizeBody (body, optionName) {
 
 /**
  * The init's `request` function as the source calls it before each attempt: the user's, or the one that
- * function-valued `headers` and `body` members stand for (headers and body functions are shorthand for a
- * request function that returns `{ headers }` or `{ body }`). It returns the changes normalized, or a
- * promise of them when a user function returned one. What a user function throws or rejects with is
- * wrapped as ERR_EVENTSOURCE_REQUEST_INIT, which reestablishes the connection (a token service may be
- * down for a moment); a result that cannot be sent throws as it is, and fails the connection.
+ * function-valued `headers` and `body` stand for. It returns the changes normalized, or a promise of them.
+ * What a user function throws or rejects with becomes ERR_EVENTSOURCE_REQUEST_INIT, which reestablishes
+ * the connection (a token service may be down for a moment); a result that cannot be sent throws as it
+ * is, and fails the connection.
  * @param {{ request?: Function, headers?: Function, body?: Function }} functions the init's functions
  * @returns {((context: object, sourceUrl: string) => RequestChanges | Promise<RequestChanges>) | null} null when
- *   there is none; `sourceUrl` is what a relative URL in the result is resolved against
+ *   there is none; a relative URL in the result is resolved against `sourceUrl`
  */
 function requestFunction ({ request, headers, body }) {
   if (request !== undefined) {
@@ -121,7 +111,6 @@ function requestFunction ({ request, headers, body }) {
   }
 }
 
-// Calls a user function of the init. What it throws or rejects with becomes ERR_EVENTSOURCE_REQUEST_INIT.
 function callUser (fn, context, name) {
   const wrap = (err) => new ERR_EVENTSOURCE_REQUEST_INIT(name, err?.message ?? err, undefined,
     // The error event's cause is an Error, even when the function threw something else.
@@ -137,14 +126,12 @@ function callUser (fn, context, name) {
 
 const CHANGE_MEMBERS = ['url', 'method', 'headers', 'body']
 
-// What init.request() returned, checked and normalized: undefined (or null) for no change, else an
-// object with url, method, headers and body, each optional.
+// What init.request() returned, checked and normalized: null or undefined for no change.
 function normalizeChanges (changes, sourceUrl) {
   if (changes == null) return NO_CHANGES
   const name = 'the result of init.request()'
   validateObject(changes, name)
-  // A member we do not know is a mistake (a headers object returned as such, a misspelling), not
-  // something to ignore.
+  // A member we do not know is a mistake (a headers object returned as such, a misspelling).
   for (const key of Object.keys(changes)) {
     if (!CHANGE_MEMBERS.includes(key)) {
       throw new ERR_INVALID_ARG_VALUE(name, changes, `has a member '${key}': it may have url, method, headers and body`)

@@ -9,21 +9,18 @@ const { ERR_INVALID_CHAR, ERR_INVALID_HTTP_TOKEN } = httpCodes
 
 // RFC 9110 token characters.
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
-// A token with the leading and trailing HTTP whitespace a copy-paste brings along, which the caller
-// removes (credentialHeaders).
+// A token with the HTTP whitespace a copy-paste brings along, which the caller removes (credentialHeaders).
 const PADDED_TOKEN = /^[\t\n\r ]*[!#$%&'*+\-.^_`|~0-9A-Za-z]+[\t\n\r ]*$/
 // What a header value cannot hold: CR, LF and NUL would end or corrupt the header, and undici (like
 // Node's http) refuses every other control character but tab; fetch's ByteString conversion refuses
 // anything above U+00FF.
 const INVALID_HEADER_VALUE = /[^\t\x20-\x7e\x80-\xff]/
-// A Host value (RFC 9110, 7.2): a host (a bracketed IP literal, or a name or IPv4 address of RFC 3986's
-// reg-name characters) and an optional port. Anything else cannot become HTTP/2's :authority: node:http2
-// sends it and the server resets the stream (PROTOCOL_ERROR), which looks like a network error and would
-// reconnect for ever, where HTTP/1.1 answers 400. Refused for every transport, at the start.
+// A Host value (RFC 9110, 7.2): a bracketed IP literal, or a name or IPv4 address of RFC 3986's reg-name
+// characters, and an optional port. Anything else, as HTTP/2's :authority, gets the stream reset, which
+// looks like a network error and would reconnect for ever (HTTP/1.1 answers 400): refused for every transport.
 const HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~!$&'()*+,;=%]+)(?::[0-9]*)?$/
-// Headers the HTTP client manages (framing, connection). HTTP2-Settings belongs to an Upgrade to h2c,
-// which is the client's to make; node:http2 refuses a request that carries it (init.http2), as it
-// refuses the other connection headers.
+// Headers the HTTP client manages (framing, connection). HTTP2-Settings belongs to an Upgrade to h2c, the
+// client's to make; node:http2 refuses a request that carries it (init.http2), as the other ones.
 const MANAGED_HEADERS = new Set([
   'connection', 'content-length', 'expect', 'http2-settings', 'keep-alive', 'proxy-connection', 'te',
   'trailer', 'transfer-encoding', 'upgrade'
@@ -38,21 +35,14 @@ function validateHeadersInit (value, name) {
   }
 }
 
-/**
- * One entry of an iterable HeadersInit.
- * @param {string} name the option it comes from
- */
+// One entry of an iterable HeadersInit.
 function validateHeaderPair (value, name) {
   if (value === null || typeof value !== 'object' || value.length !== 2) {
     throw new ERR_INVALID_ARG_VALUE(name, value, 'must hold [name, value] pairs')
   }
 }
 
-/**
- * The name of a request header a user sets: a token, and none that EventSource or the HTTP client
- * sets itself.
- * @param {string} name the option it comes from
- */
+// The name of a request header a user sets: a token, and none that EventSource or the HTTP client sets.
 function validateHeaderName (value, name) {
   if (typeof value !== 'string' || !TOKEN.test(value)) throw new ERR_INVALID_HTTP_TOKEN(`Header name in ${name}`, value)
   const lower = value.toLowerCase()
@@ -65,11 +55,7 @@ function validateHeaderName (value, name) {
   }
 }
 
-/**
- * A request header's value, its leading and trailing whitespace already removed.
- * @param {string} header the header's name, for the message
- * @param {string} name the option it comes from
- */
+// A request header's value, already trimmed; `header` is its name, for the message.
 function validateHeaderValue (value, header, name) {
   if (INVALID_HEADER_VALUE.test(value)) throw new ERR_INVALID_CHAR(`header "${header}" of ${name}`, value)
   if (header.length === 4 && header.toLowerCase() === 'host' && !HOST.test(value)) {
@@ -97,11 +83,7 @@ function validateMethod (value, name) {
   }
 }
 
-/**
- * A body is sent with any method but GET and HEAD, as fetch allows.
- * @param {unknown} value the body (a function stands for the bodies it will return)
- * @param {string} method the normalized method
- */
+// A body is sent with any method but GET and HEAD, as fetch allows (a function stands for its bodies).
 function validateBodyMethod (value, name, method) {
   if (method === 'GET' || method === 'HEAD') {
     throw new ERR_INVALID_ARG_VALUE(name, typeof value === 'function' ? '[Function]' : value,

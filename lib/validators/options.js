@@ -38,11 +38,8 @@ function validateDispatcher (value, name) {
   }
 }
 
-/**
- * A fetch, for the fetch transport; not with a dispatcher, which is for the other transport: given
- * both, which one the user meant cannot be told.
- * @param {unknown} dispatcher the dispatcher given with it, if any
- */
+// A fetch, for the fetch transport; not with a dispatcher, for the other transport: given both, which
+// one the user meant cannot be told.
 function validateFetch (value, name, dispatcher) {
   validateFunction(value, name)
   if (dispatcher !== undefined) {

@@ -1,33 +1,19 @@
-// The `eventsource` package's departures from the standard, as whatwg-eventsource/eventsource copies them:
-// everything that entry does otherwise than our main entry is decided here, in one place. The entry
-// (lib/compat/eventsource/eventsource.js) is our EventSource with the init this module makes: members of
-// ours where one says it (fetch, maxEventSize, allowInsecureRedirect, keepAliveWhileReconnecting), and
-// for the rest the core's one seam, a Departures object (lib/eventsource/init.js) under kDepartures.
-//
-// What departs, and where:
-// - every attempt is one call of the `fetch` init member (globalThis.fetch without one, as read at
-//   construction), with that package's arguments, and what it resolves with is read as that package reads
-//   it (packageFetch, lib/compat/eventsource/fetch.js);
-// - the fetch follows redirects itself, by its own rules (`redirect: 'follow'`), as any user's fetch does
-//   on the main entry: a fetch wrapper's redirect policy, such as the MCP SDK's same-origin one, stays in
-//   charge; a redirect it does not follow is a response like any other (a status other than 200: the
-//   connection fails); one from https: to http: is not refused (allowInsecureRedirect);
+// The `eventsource` package's departures from the standard, as whatwg-eventsource/eventsource copies them
+// (docs/migrating-from-eventsource.md): everything that entry does otherwise than our main entry is decided
+// here. The entry (./eventsource.js) is our EventSource with the init this module makes: members of ours
+// where one says it (fetch, maxEventSize, allowInsecureRedirect, keepAliveWhileReconnecting, errorBody),
+// and for the rest the core's one seam, a Departures object (lib/eventsource/init.js) under kDepartures:
+// - every attempt is one call of the init's `fetch`, called and read as that package does (packageFetch,
+//   ./fetch.js), which follows redirects itself; one from https: to http: is not refused;
 // - a reconnection goes to the URL given, never to the final URL of a redirect (reconnectToFinalUrl);
-// - the wait before a reconnection does not keep the process alive (that package, version 5, unrefs its
-//   timer), unless the init's keepAliveWhileReconnecting (ours) is true;
-// - the first fetch is called from the constructor (connectInConstructor: tests written for that
-//   package count the calls right after `new EventSource()`), not from a promise job after it;
-// - error events are that package's ErrorEvent, `code` the HTTP status and `message` its texts
-//   (errorEvent, lib/compat/eventsource/error-event.js);
-// - the URL is a string or a URL, resolved against document.baseURI; anything else, or an invalid URL,
-//   throws that package's SyntaxError (parseUrl);
-// - the init members are that package's: withCredentials, fetch and (version 5) maxBufferSize, the
-//   limit on one event (100 MiB by default, as that package's), and one of ours, keepAliveWhileReconnecting;
-//   other members are ignored, as it does.
-// Where that package's versions differ, version 5 is followed, as it follows the standard (and so do we):
-// `on*` handlers run in their place among the listeners, an event without `id:` keeps the last event ID,
-// the Content-Type is compared by its essence, nothing is dispatched after close().
-// What stays ours, and why, is listed in docs/migrating-from-eventsource.md.
+// - the wait before a reconnection does not keep the process alive, unless keepAliveWhileReconnecting;
+// - the first fetch is called from the constructor (connectInConstructor: tests written for that package
+//   count the calls right after `new EventSource()`), not from a promise job after it;
+// - error events are that package's ErrorEvent (errorEvent, ./error-event.js);
+// - the URL is a string or a URL, else that package's SyntaxError (parseUrl);
+// - the init members are that package's (withCredentials, fetch, maxBufferSize) and
+//   keepAliveWhileReconnecting; other members are ignored, as it does.
+// Where that package's versions differ, version 5 is followed, as it follows the standard.
 
 import { kDepartures } from '../../eventsource/init.js'
 import { errorEventFactory } from './error-event.js'

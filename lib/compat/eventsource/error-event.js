@@ -1,17 +1,8 @@
 // The `eventsource` package's ErrorEvent (versions 3 to 5), and the code and message that package gives
-// each failure, made from this package's errors (lib/errors/index.js). Code written for that package reads
-// them: the MCP SDK starts its OAuth flow on `event.code === 401`, and shows `event.message`.
-//
-// That package's texts, by what happened:
-//   a status other than 200      `Non-200 status code (${status})`, code the status
-//   status 204                   'Server sent HTTP 204, not reconnecting', code 204
-//   another Content-Type         'Invalid content type, expected "text/event-stream"', code the status
-//   no body stream               'Invalid response body, expected a web ReadableStream', code the status
-//   the fetch rejected           the rejection flattened (lib/compat/eventsource/fetch.js), no code
-//   the stream ended             no message, no code
-//   an event over the limit      `Buffered data exceeded max buffer size of ${maxBufferSize} characters`
-// Failures that package does not have (our connect timeout, a URL scheme that is not http: or https:)
-// keep our message, without a code.
+// each failure (docs/migrating-from-eventsource.md#error-events), made from this package's errors. Code
+// written for that package reads them: the MCP SDK starts its OAuth flow on `event.code === 401`, and shows
+// `event.message`. Failures that package does not have (our connect timeout, a URL scheme that is not http:
+// or https:) keep our message, without a code.
 
 import { codes as parserCodes } from '../../errors/parser.js'
 import { codes as connectionCodes } from '../../errors/connection.js'
@@ -30,16 +21,9 @@ const NETWORK = ERR_EVENTSOURCE_NETWORK.name
 const STREAM_ENDED = ERR_EVENTSOURCE_STREAM_ENDED.name
 const EVENT_TOO_LARGE = ERR_EVENTSOURCE_EVENT_TOO_LARGE.name
 
-/**
- * An `error` event with that package's two extra properties, code (the HTTP status, when a response caused
- * the error) and message. Like that package's, it ignores the EventInit members (the event neither bubbles
- * nor can be cancelled).
- */
+// An `error` event with that package's code (the HTTP status, when a response caused the error) and
+// message. Like that package's, it ignores the EventInit members (it neither bubbles nor can be cancelled).
 class ErrorEvent extends Event {
-  /**
-   * @param {string} type
-   * @param {{ code?: number, message?: string }} [errorEventInitDict]
-   */
   constructor (type, errorEventInitDict = undefined) {
     super(type)
     this.code = errorEventInitDict?.code ?? undefined
@@ -62,12 +46,8 @@ function inspectable (event) {
   return { type, message, code, defaultPrevented, cancelable, timeStamp }
 }
 
-/**
- * The package's code and message for one of our errors.
- * @param {Error & { code?: string, status?: number, cause?: unknown }} error
- * @param {number} maxBufferSize the source's, for the message of an event over it
- * @returns {{ code: number | undefined, message: string | undefined }}
- */
+// The package's code and message for one of our errors (maxBufferSize: the source's, for the message of
+// an event over it).
 function packageError (error, maxBufferSize) {
   switch (error.code) {
     case BAD_STATUS:
@@ -89,10 +69,7 @@ function packageError (error, maxBufferSize) {
   }
 }
 
-/**
- * The error event factory of a source (the core's init.errorEvent): (error, reconnectDelay) => event.
- * @param {number} maxBufferSize
- */
+// The error event factory of a source (the core's init.errorEvent): (error, reconnectDelay) => event.
 function errorEventFactory (maxBufferSize) {
   return (error) => new ErrorEvent('error', packageError(error, maxBufferSize))
 }

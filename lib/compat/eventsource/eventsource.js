@@ -1,9 +1,7 @@
 // `whatwg-eventsource/eventsource`: the `eventsource` package's EventSource (its API of versions 3 to 5),
-// for code and tests written against it, which switch by changing the import. It is this package's
-// EventSource with every extension (the same state machine, fetch transport and parser: that package's
-// init members, fetch and maxBufferSize, are extensions of ours), with that package's departures from the
-// standard (lib/compat/eventsource/departures.js). The entry point gives the class it extends: Node's
-// (lib/entries/eventsource.js) or a browser's (eventsource.browser.js).
+// for code written against it, which switches by changing the import: this package's EventSource with every
+// extension, and that package's departures from the standard (./departures.js). The entry point gives the
+// class it extends: Node's (lib/entries/eventsource.js) or a browser's (eventsource.browser.js).
 
 import { fromCallerOf } from '../../errors/error-class.js'
 import { parseUrl, coreInit } from './departures.js'

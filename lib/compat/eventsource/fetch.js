@@ -1,21 +1,15 @@
-// The fetch of `whatwg-eventsource/eventsource` (lib/compat/eventsource/eventsource.js): the user's fetch, called as
-// the `eventsource` package calls it, with what it resolves with read as that package reads it.
+// The fetch of `whatwg-eventsource/eventsource` (./eventsource.js): the user's fetch, called as the
+// `eventsource` package calls it, and what it resolves with read as that package reads it. The call is
+// rebuilt member by member, `{ mode, redirect, headers: { Accept, Last-Event-ID }, cache, signal }` and
+// `credentials` where a `window` exists (code that spreads or compares `init` sees what it would see with
+// that package); the response may be any object with a status, a url, `redirected`, headers with get() and
+// a body with getReader() whose reader yields Uint8Array, DataView or ArrayBuffer chunks, and goes to the
+// core's fetch transport as a Response. Without a body to read, its getReader() throws
+// ERR_EVENTSOURCE_INVALID_BODY, which fails the connection after `open`, as that package does.
 //
-// The core's fetch transport (lib/transport/fetch-transport.js) calls the fetch it is given with its own request
-// and reads a fetch Response. That package calls its fetch with the URL (a URL) and exactly
-// `{ mode, redirect, headers: { Accept, Last-Event-ID }, cache, signal }` (plus `credentials` where a
-// `window` exists), and takes any object with a status, a url, `redirected`, headers with get() and a
-// body with getReader() whose reader yields Uint8Array, DataView or ArrayBuffer chunks; a response without
-// such a body fails the connection, after `open`. So the call is rebuilt member by member (code that
-// spreads `init` into another fetch, or compares it, sees what it would see with that package), and the
-// response is handed to the transport as a Response: Headers, a reader of Uint8Arrays, and, when there is
-// no body to read, one whose getReader() throws ERR_EVENTSOURCE_INVALID_BODY (the transport fails the
-// connection with what reading a response throws, once it has reported the response: after `open`).
-//
-// That package's error message for a rejection, the fetch's or a body read's, is the rejection flattened
-// (flattenError). The transport reports the error, but may keep only its cause (the socket's error of
-// Node's "TypeError: fetch failed"), so the message is kept here for the error event
-// (lib/compat/eventsource/error-event.js), keyed by the rejection and by its cause.
+// That package's message for a rejection, the fetch's or a body read's, is the rejection flattened. The
+// transport may keep only its cause (the socket's error of Node's "TypeError: fetch failed"), so the
+// message is kept here for the error event (./error-event.js), keyed by the rejection and by its cause.
 
 import { codes } from '../../errors/connection.js'
 const { ERR_EVENTSOURCE_INVALID_BODY } = codes
@@ -55,12 +49,9 @@ function packageMessageOf (cause) {
   return packageMessages.get(cause) ?? flattenError(cause)
 }
 
-/**
- * A request's headers, as that package names them: Accept, then Last-Event-ID when there is one. (The
- * core adds no other header here, but for an Authorization answering a 401 from credentials in the URL,
- * which that package's fetch would refuse, and an Origin under a document: they pass as they are.)
- * @param {Record<string, string>} headers lower-case names
- */
+// A request's headers (lower-case names), as that package names them: Accept, then Last-Event-ID when there
+// is one. Others (an Authorization answering a 401 from the URL's credentials, an Origin under a document)
+// pass as they are.
 function packageHeaders (headers) {
   const named = { Accept: headers.accept }
   for (const name of Object.keys(headers)) {
