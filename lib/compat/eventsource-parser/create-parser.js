@@ -43,28 +43,28 @@ import { StringParser } from './string-parser.js'
 const { ERR_INVALID_ARG_TYPE } = codes
 
 /**
- * The config, checked: eventsource-parser calls each callback that is there (`onEvent?.()`), so null
- * is as good as absent.
+ * The config's members, checked: eventsource-parser calls each callback that is there (`onEvent?.()`), so
+ * null is as good as absent. The config itself is checked by the caller: the stream builds its own.
  * @param {object} config
  */
 function validConfig (config) {
-  if (typeof config === 'function') {
-    throw new ERR_INVALID_ARG_TYPE('config', 'an object (did you mean createParser({ onEvent: fn })?)', config)
+  const valid = {
+    onEvent: validCallback(config, 'onEvent'),
+    onId: validCallback(config, 'onId'),
+    onRetry: validCallback(config, 'onRetry'),
+    onComment: validCallback(config, 'onComment'),
+    onError: validCallback(config, 'onError'),
+    maxBufferSize: config.maxBufferSize
   }
-  validateObject(config, 'config')
-  const onEvent = config.onEvent ?? undefined
-  const onId = config.onId ?? undefined
-  const onRetry = config.onRetry ?? undefined
-  const onComment = config.onComment ?? undefined
-  const onError = config.onError ?? undefined
-  const { maxBufferSize } = config
-  validateOptionalFunction(onEvent, 'config.onEvent')
-  validateOptionalFunction(onId, 'config.onId')
-  validateOptionalFunction(onRetry, 'config.onRetry')
-  validateOptionalFunction(onComment, 'config.onComment')
-  validateOptionalFunction(onError, 'config.onError')
-  if (maxBufferSize !== undefined) validateNumber(maxBufferSize, 'config.maxBufferSize', 0, Infinity)
-  return { onEvent, onId, onRetry, onComment, onError, maxBufferSize }
+  if (valid.maxBufferSize !== undefined) validateNumber(valid.maxBufferSize, 'config.maxBufferSize', 0, Infinity)
+  return valid
+}
+
+// One callback of the config, checked (null is as good as absent).
+function validCallback (config, name) {
+  const value = config[name] ?? undefined
+  validateOptionalFunction(value, `config.${name}`)
+  return value
 }
 
 /**
@@ -75,6 +75,10 @@ function validConfig (config) {
 function createParser (config) {
   let parser
   try {
+    if (typeof config === 'function') {
+      throw new ERR_INVALID_ARG_TYPE('config', 'an object (did you mean createParser({ onEvent: fn })?)', config)
+    }
+    validateObject(config, 'config')
     parser = new StringParser(validConfig(config))
   } catch (err) {
     throw fromCallerOf(err, createParser)
