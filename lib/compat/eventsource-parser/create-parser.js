@@ -49,21 +49,21 @@ const { ERR_INVALID_ARG_TYPE } = codes
  */
 function validConfig (config) {
   const valid = {
-    onEvent: validCallback(config, 'onEvent'),
-    onId: validCallback(config, 'onId'),
-    onRetry: validCallback(config, 'onRetry'),
-    onComment: validCallback(config, 'onComment'),
-    onError: validCallback(config, 'onError'),
+    onEvent: validCallback(config.onEvent, 'config.onEvent'),
+    onId: validCallback(config.onId, 'config.onId'),
+    onRetry: validCallback(config.onRetry, 'config.onRetry'),
+    onComment: validCallback(config.onComment, 'config.onComment'),
+    onError: validCallback(config.onError, 'config.onError'),
     maxBufferSize: config.maxBufferSize
   }
   if (valid.maxBufferSize !== undefined) validateNumber(valid.maxBufferSize, 'config.maxBufferSize', 0, Infinity)
   return valid
 }
 
-// One callback of the config, checked (null is as good as absent).
-function validCallback (config, name) {
-  const value = config[name] ?? undefined
-  validateOptionalFunction(value, `config.${name}`)
+// A callback of the config, checked: null is as good as absent.
+function validCallback (value, name) {
+  value ??= undefined
+  validateOptionalFunction(value, name)
   return value
 }
 

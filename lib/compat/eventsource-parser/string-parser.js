@@ -47,11 +47,6 @@ const BOM_PENDING = 1
 const SKIP_LINE = 2
 const SKIP_LF = 4
 
-// FIELD_NAMES, by kind ('' for FIELD_UNKNOWN), in an array that is not frozen: V8's optimizing compiler
-// reads an element of a frozen array it holds as a constant through a generic keyed load (Node 20 to 26),
-// where a plain array's is a bounds check and a load, on the path of every line cut between two feeds.
-const NAMES = [...FIELD_NAMES]
-
 class StringParser {
   #onEvent
   #onId
@@ -211,7 +206,7 @@ class StringParser {
   #keepIncomplete (text, pos) {
     const kind = fieldStartingWith(text.charCodeAt(pos))
     // A comment: the empty name of FIELD_UNKNOWN, and its colon.
-    const head = NAMES[kind] + ':'
+    const head = FIELD_NAMES[kind] + ':'
     if (!text.startsWith(head.slice(0, text.length - pos), pos) || (kind === FIELD_UNKNOWN && !this.#onComment)) {
       this.#boundary |= SKIP_LINE
     } else {
@@ -252,7 +247,7 @@ class StringParser {
   // the empty name of FIELD_UNKNOWN with its colon.
   #line (text, start, end) {
     const kind = fieldStartingWith(text.charCodeAt(start))
-    const name = NAMES[kind]
+    const name = FIELD_NAMES[kind]
     const nameEnd = start + name.length
     // (The line's end is a line end or the end of `text`: the name cannot match past it.)
     if (!text.startsWith(name, start) || (nameEnd !== end && text.charCodeAt(nameEnd) !== COLON)) {
