@@ -32,9 +32,7 @@
 // - reset({ consume: true }) from a callback of reset({ consume: true }) finds nothing left to parse
 //   (eventsource-parser parses the same incomplete line again).
 //
-// The parsing itself: ./string-parser.js, in every runtime; its lines and errors: ./string-lines.js. The
-// standard's part of a field's interpretation (names, digits, the NUL rule, joining data lines) is shared
-// with the byte parser: lib/parser/field-rules.js.
+// The parsing itself: ./string-parser.js, in every runtime.
 
 import { fromCallerOf } from '../../errors/error-class.js'
 import { codes } from '../../errors/arguments.js'
