@@ -32,9 +32,7 @@
 // - reset({ consume: true }) from a callback of reset({ consume: true }) finds nothing left to parse
 //   (eventsource-parser parses the same incomplete line again).
 //
-// The parsing itself: ./string-parser.js, in every runtime; its lines and errors: ./string-lines.js. The
-// standard's part of a field's interpretation (names, digits, the NUL rule, joining data lines) is shared
-// with the byte parser: lib/parser/field-rules.js.
+// The parsing itself: ./string-parser.js, in every runtime.
 
 import { fromCallerOf } from '../../errors/error-class.js'
 import { codes } from '../../errors/arguments.js'
@@ -43,28 +41,28 @@ import { StringParser } from './string-parser.js'
 const { ERR_INVALID_ARG_TYPE } = codes
 
 /**
- * The config, checked: eventsource-parser calls each callback that is there (`onEvent?.()`), so null
- * is as good as absent.
+ * The config's members, checked: eventsource-parser calls each callback that is there (`onEvent?.()`), so
+ * null is as good as absent. The config itself is checked by the caller: the stream builds its own.
  * @param {object} config
  */
 function validConfig (config) {
-  if (typeof config === 'function') {
-    throw new ERR_INVALID_ARG_TYPE('config', 'an object (did you mean createParser({ onEvent: fn })?)', config)
+  const valid = {
+    onEvent: validCallback(config.onEvent, 'config.onEvent'),
+    onId: validCallback(config.onId, 'config.onId'),
+    onRetry: validCallback(config.onRetry, 'config.onRetry'),
+    onComment: validCallback(config.onComment, 'config.onComment'),
+    onError: validCallback(config.onError, 'config.onError'),
+    maxBufferSize: config.maxBufferSize
   }
-  validateObject(config, 'config')
-  const onEvent = config.onEvent ?? undefined
-  const onId = config.onId ?? undefined
-  const onRetry = config.onRetry ?? undefined
-  const onComment = config.onComment ?? undefined
-  const onError = config.onError ?? undefined
-  const { maxBufferSize } = config
-  validateOptionalFunction(onEvent, 'config.onEvent')
-  validateOptionalFunction(onId, 'config.onId')
-  validateOptionalFunction(onRetry, 'config.onRetry')
-  validateOptionalFunction(onComment, 'config.onComment')
-  validateOptionalFunction(onError, 'config.onError')
-  if (maxBufferSize !== undefined) validateNumber(maxBufferSize, 'config.maxBufferSize', 0, Infinity)
-  return { onEvent, onId, onRetry, onComment, onError, maxBufferSize }
+  if (valid.maxBufferSize !== undefined) validateNumber(valid.maxBufferSize, 'config.maxBufferSize', 0, Infinity)
+  return valid
+}
+
+// A callback of the config, checked: null is as good as absent.
+function validCallback (value, name) {
+  value ??= undefined
+  validateOptionalFunction(value, name)
+  return value
 }
 
 /**
@@ -75,6 +73,10 @@ function validConfig (config) {
 function createParser (config) {
   let parser
   try {
+    if (typeof config === 'function') {
+      throw new ERR_INVALID_ARG_TYPE('config', 'an object (did you mean createParser({ onEvent: fn })?)', config)
+    }
+    validateObject(config, 'config')
     parser = new StringParser(validConfig(config))
   } catch (err) {
     throw fromCallerOf(err, createParser)

@@ -13,10 +13,10 @@ function isDataField (text, pos) {
 }
 
 // A field's value: from `from`, where its name's colon is (a name alone has none: the value is empty), to
-// `end`, one leading space removed.
+// `end`, one leading space removed. (Past `end`, slice() gives the empty value.)
 function valueOf (text, from, end) {
   if (++from < end && text.charCodeAt(from) === SPACE) from++
-  return from < end ? text.slice(from, end) : ''
+  return text.slice(from, end)
 }
 
 // eventsource-parser's report of a field the standard ignores: the name up to the first colon (the

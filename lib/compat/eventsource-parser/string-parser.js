@@ -47,22 +47,13 @@ const BOM_PENDING = 1
 const SKIP_LINE = 2
 const SKIP_LF = 4
 
-// FIELD_NAMES, by kind ('' for FIELD_UNKNOWN), in an array that is not frozen: V8's optimizing compiler
-// reads an element of a frozen array it holds as a constant through a generic keyed load (Node 20 to 26),
-// where a plain array's is a bounds check and a load, on the path of every line cut between two feeds.
-const NAMES = [...FIELD_NAMES]
-
-function isLineEnd (code) {
-  return code === LF || code === CR
-}
-
 class StringParser {
   #onEvent
   #onId
   #onRetry
   #onComment
   #onError
-  // Infinity when there is no limit (see #pastLimit).
+  // Infinity when there is no limit (see #stopped).
   #maxBufferSize
 
   // The event being read: its ID and type (undefined until a line sets them), its data buffer (#head + #data, #data
@@ -134,8 +125,9 @@ class StringParser {
       } else {
         // A data line, the most common line, read here rather than through #line().
         const value = valueOf(text, start + 4, lineEnd)
-        let next
-        if (direct && this.#dataLines === 0 && isLineEnd(chunk.charCodeAt(next = this.#after(chunk, end)))) {
+        const next = this.#after(chunk, end, end === cr)
+        const code = chunk.charCodeAt(next)
+        if (direct && this.#dataLines === 0 && (code === LF || code === CR)) {
           // The one-line event (a first data line, its blank line right after it): dispatched from here,
           // and the limit is not checked before, as eventsource-parser does in a feed without CR.
           if (this.#id === undefined) {
@@ -145,25 +137,24 @@ class StringParser {
             this.#onEvent?.({ id: undefined, event: type, data: value })
           } else {
             // Through #dispatch(), which calls onId first.
-            this.#data = value
-            this.#dataLines = 1
+            this.#addData(value)
             this.#dispatch()
           }
           if (this.#terminated) return
-          pos = this.#after(chunk, next)
+          pos = this.#after(chunk, next, code === CR)
           continue
         }
         this.#addData(value)
       }
-      if (this.#stopped()) return
-      pos = this.#after(chunk, end)
+      if (this.#stopped(0)) return
+      pos = this.#after(chunk, end, end === cr)
     }
     if (continues) {
       if (!this.#extendLine(chunk)) return
     } else if (pos < chunk.length) {
       this.#keepIncomplete(chunk, pos)
     }
-    if (this.#pastLimit(this.#pending.length)) this.#overflow()
+    this.#stopped(this.#pending.length)
   }
 
   /** @param {{ consume?: boolean }} [options] */
@@ -182,10 +173,12 @@ class StringParser {
     this.#clearEvent()
   }
 
-  // Where the line that ends at `i` of `text` is followed: past the LF of a CRLF; a CR that ends the feed
-  // takes an LF that starts the next one with it.
-  #after (text, i) {
-    if (text.charCodeAt(i++) === CR) {
+  // Where the line that ends at `i` of `text` (a CR when `isCR`) is followed: past the LF of a CRLF; a CR
+  // that ends the feed takes an LF that starts the next one with it. The caller knows which line end is
+  // at `i`, so a line that ends with LF costs no read here.
+  #after (text, i, isCR) {
+    i++
+    if (isCR) {
       if (i === text.length) this.#boundary |= SKIP_LF
       else if (text.charCodeAt(i) === LF) i++
     }
@@ -213,7 +206,7 @@ class StringParser {
   #keepIncomplete (text, pos) {
     const kind = fieldStartingWith(text.charCodeAt(pos))
     // A comment: the empty name of FIELD_UNKNOWN, and its colon.
-    const head = NAMES[kind] + ':'
+    const head = FIELD_NAMES[kind] + ':'
     if (!text.startsWith(head.slice(0, text.length - pos), pos) || (kind === FIELD_UNKNOWN && !this.#onComment)) {
       this.#boundary |= SKIP_LINE
     } else {
@@ -245,7 +238,7 @@ class StringParser {
     const end = chunk.search(/[\r\n]/)
     if (end === -1) return ''
     this.#boundary &= ~SKIP_LINE
-    return chunk.slice(this.#after(chunk, end))
+    return chunk.slice(this.#after(chunk, end, chunk.charCodeAt(end) === CR))
   }
 
   // A line [start, end) of `text` that is not blank: a comment, or a field whose name ends at the first
@@ -254,7 +247,7 @@ class StringParser {
   // the empty name of FIELD_UNKNOWN with its colon.
   #line (text, start, end) {
     const kind = fieldStartingWith(text.charCodeAt(start))
-    const name = NAMES[kind]
+    const name = FIELD_NAMES[kind]
     const nameEnd = start + name.length
     // (The line's end is a line end or the end of `text`: the name cannot match past it.)
     if (!text.startsWith(name, start) || (nameEnd !== end && text.charCodeAt(nameEnd) !== COLON)) {
@@ -311,20 +304,17 @@ class StringParser {
     this.#dataLines = 0
   }
 
-  // After a line that may have made a callback: whether parsing stops here, because the data buffer is past
-  // the limit now, or because a feed() from the callback went past it.
-  #stopped () {
+  // Whether parsing stops here: a feed() from a callback went past the limit, or the data buffer and `more`
+  // characters are past it now (then the overflow). Without a limit no length is read: the data buffer's
+  // strings are of any of V8's kinds (flat, joined, sliced; one- or two-byte), so a `.length` on them meets
+  // more hidden classes than an inline cache keeps, and goes megamorphic.
+  #stopped (more) {
     if (this.#terminated) return true
-    if (!this.#pastLimit(0)) return false
+    if (this.#maxBufferSize === Infinity || more + this.#head.length + this.#data.length <= this.#maxBufferSize) {
+      return false
+    }
     this.#overflow()
     return true
-  }
-
-  // Whether the data buffer and `more` characters are past maxBufferSize. Without a limit no length is read:
-  // the data buffer's strings are of any of V8's kinds (flat, joined, sliced; one- or two-byte), so a
-  // `.length` on them meets more hidden classes than an inline cache keeps, and goes megamorphic.
-  #pastLimit (more) {
-    return this.#maxBufferSize !== Infinity && more + this.#head.length + this.#data.length > this.#maxBufferSize
   }
 
   // Past maxBufferSize: what is buffered is dropped, and feed() throws until reset().
