@@ -3,8 +3,10 @@
 // "imports" maps `#bytes` here for the `node` condition; lib/platform/bytes-web.js is the same interface on web
 // APIs alone, for browsers and workers.
 
-import { Buffer, isAscii, isUtf8 } from 'node:buffer'
-import { isUint8Array, isArrayBuffer } from 'node:util/types'
+// Built-ins are taken with process.getBuiltinModule(), not imported, here and in every module a Node process
+// loads at start: an ES module's import of a built-in builds one more module, of its exports, at each start.
+const { Buffer, isAscii, isUtf8 } = process.getBuiltinModule('node:buffer')
+const { isUint8Array, isArrayBuffer } = process.getBuiltinModule('node:util/types')
 
 // Methods, called as utf8Slice.call(bytes, start, end): Buffer's decoders and indexOf work on any
 // Uint8Array, so a plain Uint8Array chunk needs no Buffer view allocated per write.

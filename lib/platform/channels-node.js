@@ -14,7 +14,8 @@
 // body ended, a network error, a failure, or close()), with `error` before them when it ended in one.
 // They always come after `end`, also for an attempt whose transport failed inside start().
 
-import dc from 'node:diagnostics_channel'
+// (process.getBuiltinModule: lib/platform/bytes-node.js says why.)
+const dc = process.getBuiltinModule('node:diagnostics_channel')
 
 const createChannel = dc.channel('whatwg-eventsource:create')
 const connectChannel = dc.channel('whatwg-eventsource:connect')

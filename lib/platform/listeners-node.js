@@ -10,7 +10,8 @@
 // else (another runtime, a Node that changed it), node:events' getEventListeners() gives the same
 // answer at several times the cost (it builds an array of the listeners each time).
 
-import { getEventListeners } from 'node:events'
+// (process.getBuiltinModule: lib/platform/bytes-node.js says why.)
+const { getEventListeners } = process.getBuiltinModule('node:events')
 
 // The symbol, if this runtime's EventTarget has it and counts listeners as described, in place. (Node
 // 24 and later create the map at the first addEventListener: until then the property is undefined.)

@@ -6,8 +6,9 @@
 //   let a Client, Pool or Agent take `eventSource: { maxEventSize }` and expose it as the dispatcher's
 //   `eventSourceOptions` getter (compose() keeps it).
 
-import { constants } from 'node:buffer'
-import { createRequire } from 'node:module'
+// (process.getBuiltinModule: lib/platform/bytes-node.js says why.)
+const { constants } = process.getBuiltinModule('node:buffer')
+const { createRequire } = process.getBuiltinModule('node:module')
 
 const { MAX_STRING_LENGTH } = constants
 

@@ -3,7 +3,8 @@
 // windows, no server push), so that a server sees what it saw from undici's h2 client; but ALPN offers h2
 // first, as browsers do.
 
-import { createRequire } from 'node:module'
+// (process.getBuiltinModule: lib/platform/bytes-node.js says why.)
+const { createRequire } = process.getBuiltinModule('node:module')
 
 // node:http2 and node:tls are taken when the first session connects: a process that never opens one
 // never loads them, and loading them is a large part of a fresh process's start (benchmarks/startup).
