@@ -371,7 +371,6 @@ class EventStreamParser {
     // The limit counts the whole line, as it did while the line was pending, so whether an event is
     // too large does not depend on where the chunks were cut.
     if (end - start + this.#eventSize > this.#maxEventSize) this.#overflow()
-    // `data:` first: by far the most common line.
     if (isDataField(bytes, start, end)) {
       this.#addData(bytes, start + 5 < end && bytes[start + 5] === SPACE ? start + 6 : start + 5, end, text)
       return
@@ -388,7 +387,7 @@ class EventStreamParser {
   // Any other field line: its name matched on its bytes against field-rules.js's names, then a colon
   // or the end of the line (a name alone has an empty value); any other line is an unknown field.
   #field (bytes, start, end, text) {
-    // FIELD_NAMES spelled out on their bytes, by first letter (test/parser/parser-field-rules.test.js holds them
+    // FIELD_NAMES spelled out on their bytes, by first letter (test/parser/parser-field-rules.test.cjs holds them
     // to the same names): a loop over the names' codes made streams of `id`, `event` and `retry` lines slower.
     let kind = FIELD_UNKNOWN
     let nameEnd = start
