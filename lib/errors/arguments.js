@@ -1,6 +1,5 @@
 // The codes of bad arguments and options, with Node's codes, classes and meaning: (name, expected or
-// reason, value); those of a bad header, method or last event ID are lib/errors/http.js's. Declared as
-// lib/errors/error-class.js says.
+// reason, value); those of a bad header, method or last event ID are ./http.js's.
 
 import { declare } from './error-class.js'
 

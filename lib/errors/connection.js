@@ -1,6 +1,5 @@
-// The codes of connections: why one failed or was re-established. A connection error is made as
-// new ERR_X(...messageArgs, details, cause) (lib/errors/error-class.js). Those of any build are here; those
-// only Node's transports make are ./node-transports.js's, and those of the reconnection policy (an
+// The codes of connections (new ERR_X(...messageArgs, details, cause): ./error-class.js) in any build;
+// those only Node's transports make are ./node-transports.js's, and those of the reconnection policy (an
 // extension) ./reconnect-policy.js's: a browser bundle of the EventSource holds neither table.
 
 import { declare, kConnection, kInternal } from './error-class.js'

@@ -1,6 +1,5 @@
-// The codes of the drop-ins' own conditions, with the message of the package each stands in for: code
-// written for that package may match on it, so it is the same on every platform (lib/errors/error-class.js).
-// A table of its own so that a bundle of the EventSource, which never makes them, holds none of it.
+// The codes of the drop-ins' own conditions, with the message of the package each stands in for (code written
+// for it may match on it), on every platform. A table of its own: a bundle of the EventSource holds none of it.
 
 import { declare } from './error-class.js'
 

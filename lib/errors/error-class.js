@@ -1,26 +1,20 @@
 // How a code of this package becomes a class, as Node core declares its own in lib/internal/errors.js,
 // and `codes`, the one registry every class is in. The codes are declared in tables, one per layer that
 // makes them (./index.js loads them all), and a module imports the table it throws from, so a bundle holds
-// the codes it can make and not the others. A throw site writes `throw new ERR_X(...args)`; a code is never
-// spelled out where an error is made.
+// the codes it can make and not the others. A throw site writes `throw new ERR_X(...args)`.
 //
 // Each code's class extends Base (TypeError, RangeError or Error), so `err instanceof ERR_X` and
 // `err instanceof TypeError` both hold; `name` stays the plain class name (inherited, not own), `code`
-// is its one own enumerable property, and it prints as Node's errors do: `Name [CODE]: message`, in
-// toString() and on the first line of its stack. Codes that Node also uses keep Node's meaning and
-// wording; conditions specific to this package carry the ERR_EVENTSOURCE_ prefix. Every code that is not
-// internal is listed in docs/errors.md and in the ErrorCode type
-// (test/errors/errors-documented.test.cjs reads the tables to check).
+// is its one own enumerable property, and it prints as Node's errors do: `Name [CODE]: message`. Codes that
+// Node also uses keep Node's meaning and wording; this package's own carry the ERR_EVENTSOURCE_ prefix.
+// Every code that is not internal is in docs/errors.md (test/errors/errors-documented.test.cjs checks).
 
-// The messages: Node's wording (lib/errors/messages-node.js) on Node, Bun and Deno; a short message made from
-// the code and its arguments (lib/errors/messages-web.js) elsewhere, where the wording would be most of
-// what a browser bundle of the EventSource downloads (package.json's "imports").
+// Node's wording on Node, Bun and Deno; a short message elsewhere (./messages-web.js says why).
 import { message as messageOf } from '#error-messages'
-// Each error's stack starts at the user's call, its first line `Name [CODE]: message`, as Node's do
-// (lib/platform/stacks-node.js); in browsers it is the engine's own (lib/platform/stacks-web.js).
+// Node's form of a stack (lib/platform/stacks-node.js), or the engine's own in browsers.
 import { captureStack, capturesStacks } from '#stacks'
 
-/** @type {Record<string, Function>} code -> class, of every table loaded */
+// code -> class, of every table loaded
 const codes = {}
 
 // Kinds of declaration. A connection error says why a connection failed or was re-established, and
@@ -30,20 +24,13 @@ const codes = {}
 const kConnection = 'connection'
 const kInternal = 'internal'
 
-// Node's errors print as `Name [CODE]: message`; ours do the same.
 function toString () {
   return `${this.name} [${this.code}]: ${this.message}`
 }
 
-/**
- * Declares one code.
- * @param {number} arity how many of the constructor's leading arguments the message is made from (the
- *   message of each code takes as many: test/errors/errors-table.test.cjs checks)
- * @param {ErrorConstructor} Base Error, TypeError or RangeError
- * @param {string} [kind] kConnection or kInternal
- * @param {string | Function} [fixed] the message, whatever the platform: another package's wording, or a
- *   function of the message's arguments for a message that must say the same everywhere (what to import)
- */
+// Declares one code. arity: how many of the constructor's leading arguments the message is made from
+// (test/errors/errors-table.test.cjs checks each message takes as many); fixed: the message whatever the
+// platform, another package's wording or a function of those arguments for one that must say the same everywhere.
 function E (code, arity, Base, kind, fixed) {
   const connection = kind === kConnection
   const EventSourceError = class extends Base {
@@ -74,12 +61,7 @@ function E (code, arity, Base, kind, fixed) {
   return EventSourceError
 }
 
-/**
- * Declares a table's codes, each into `codes`.
- * @param {Record<string, [number, ErrorConstructor, string?, string?]>} table code -> [arity, Base, kind,
- *   fixed message]
- * @returns {Record<string, Function>} the table's classes, code -> class
- */
+// Declares a table's codes (code -> [arity, Base, kind, fixed]) into `codes`; returns its classes, code -> class.
 function declare (table) {
   const declared = {}
   for (const [code, [arity, Base, kind, fixed]] of Object.entries(table)) {
@@ -88,13 +70,9 @@ function declare (table) {
   return declared
 }
 
-/**
- * An error of ours thrown out of a public entry point (a constructor, createParser) gets a stack that
- * starts at the user's call, as Node's validators do with hideStackFrames: the frames of our option
- * checks below it are noise to the user. Anything else is returned as it is.
- * @param {Function} entry the entry point the user called (a constructor: `new.target`)
- * @returns {unknown} the error
- */
+// An error of ours thrown out of a public entry point (`entry`: a constructor's new.target, createParser)
+// gets a stack that starts at the user's call, as Node's validators do with hideStackFrames: the frames of
+// our option checks below it are noise to the user. Anything else is returned as it is.
 function fromCallerOf (error, entry) {
   if (capturesStacks && error instanceof Error && Object.hasOwn(codes, error.code) &&
       error instanceof codes[error.code]) {

@@ -1,7 +1,6 @@
-// The code of an extension used on an EventSource composed without the extensions (lib/entries/web-eventsource.js,
-// the main entry's in browsers and workers). Its message says where they are, the
-// same on every platform (lib/errors/error-class.js), since it is a browser's developer who reads it. A table of
-// its own so that a bundle of a parser, which never makes it, holds none of it.
+// The code of an extension used on an EventSource composed without them (lib/entries/web-eventsource.js). Its
+// message says where they are, on every platform: a browser's developer reads it. A table of its own so that
+// a bundle of a parser holds none of it.
 
 import { declare } from './error-class.js'
 

@@ -1,7 +1,5 @@
-// The codes of a bad request description (a header, a method, a last event ID), with Node's codes, classes
-// and meaning: (what, value). A table of its own, apart from lib/errors/arguments.js, because only
-// lib/validators/http.js makes them: a bundle of a parser, which never does, holds none of it. Declared
-// as lib/errors/error-class.js says.
+// The codes of a bad header, method or last event ID, with Node's codes, classes and meaning: (what, value).
+// Apart from ./arguments.js because only lib/validators/http.js makes them: a parser's bundle holds none.
 
 import { declare } from './error-class.js'
 

@@ -1,6 +1,5 @@
-// Every error code this package produces, as a class: each table of this folder loaded into one `codes`.
-// lib/ imports the table it throws from (./error-class.js says why); this is for whoever needs every code
-// at once (the tests, docs/errors.md's check).
+// Every table of this folder loaded into one `codes`, for whoever needs every code at once (the tests,
+// docs/errors.md's check); lib/ imports the table it throws from (./error-class.js says why).
 
 import { codes } from './error-class.js'
 import './arguments.js'

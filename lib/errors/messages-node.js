@@ -1,8 +1,6 @@
-// The message of every code of lib/errors/index.js (but those whose table holds another package's wording:
-// lib/errors/drop-in.js), in Node's wording where Node has the code, on Node, Bun and
-// Deno (package.json's "imports" maps `#error-messages` here for the `node` condition; elsewhere
-// lib/errors/messages-web.js makes short ones). Each function takes the leading arguments of the code's
-// constructor, as many as its table declares (test/errors/errors-table.test.cjs checks each function's length).
+// The message of every code whose table has none of its own, in Node's wording where Node has the code, on
+// Node, Bun and Deno (`#error-messages`). Each function takes the leading arguments of the code's constructor,
+// as many as its table declares (test/errors/errors-table.test.cjs checks each function's length).
 
 import { inspect } from 'node:util'
 
@@ -24,7 +22,6 @@ function describeName (name) {
   return name.includes('.') ? `"${name}" property` : `"${name}" argument`
 }
 
-/** @type {Record<string, (...args: any[]) => string>} code -> message */
 const MESSAGES = {
   // Arguments and options, with Node's wording.
   ERR_INVALID_ARG_TYPE: (name, expected, value) =>
@@ -76,9 +73,6 @@ const MESSAGES = {
   ERR_EVENTSOURCE_ABORTED: () => 'The request was aborted'
 }
 
-/**
- * @param {unknown[]} args the constructor's leading arguments, as many as the code's message takes
- */
 function message (code, args) {
   return MESSAGES[code](...args)
 }

@@ -1,6 +1,5 @@
 // The connection codes only Node's transports make (an undici dispatcher's, node:http2's, the redirects
-// they follow themselves): a table of its own, apart from ./connection.js, so that a browser bundle of the
-// EventSource, which sends every request through a fetch, holds none of it.
+// they follow themselves): apart from ./connection.js, so that a browser bundle holds none of it.
 
 import { declare, kConnection } from './error-class.js'
 

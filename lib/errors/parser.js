@@ -1,5 +1,4 @@
-// The codes the parsers throw (the eventsource-parser drop-in's own: lib/errors/drop-in.js). Declared as
-// lib/errors/error-class.js says.
+// The codes the parsers throw (the eventsource-parser drop-in's own: ./drop-in.js).
 
 import { declare } from './error-class.js'
 

@@ -1,6 +1,5 @@
-// The connection codes of the reconnection policy (init.reconnect, an extension:
-// lib/eventsource/reconnect-policy.js): a table of its own, apart from ./connection.js, so that a browser
-// bundle of the standard EventSource holds none of it.
+// The connection codes of the reconnection policy (an extension: lib/eventsource/reconnect-policy.js), apart
+// from ./connection.js so that a browser bundle of the standard EventSource holds none of it.
 
 import { declare, kConnection } from './error-class.js'
 

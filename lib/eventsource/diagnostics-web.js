@@ -7,12 +7,6 @@ class SourceDiagnostics {
   received () {}
   message () {}
 
-  /**
-   * Starts the transport of an attempt.
-   * @param {unknown} request
-   * @param {string} lastEventId
-   * @param {{ start(): void }} connection
-   */
   startAttempt (request, lastEventId, connection) {
     connection.start()
   }

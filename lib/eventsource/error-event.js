@@ -3,10 +3,7 @@
 // by the constructor in the order types/index.d.ts declares them, where they are described.
 
 class EventSourceErrorEvent extends Event {
-  /**
-   * @param {string} type
-   * @param {object} [init] the event's properties, plus the EventInit members
-   */
+  // init: the event's properties, plus the EventInit members.
   constructor (type, init = {}) {
     super(type, init)
     const {
@@ -25,11 +22,7 @@ class EventSourceErrorEvent extends Event {
   }
 }
 
-/**
- * The event for an error from the connection layer (a connection error of lib/errors/index.js) or the parser.
- * @param {Error} error
- * @param {number | undefined} reconnectDelay
- */
+// The event for an error from the connection layer (a connection error, lib/errors/error-class.js) or the parser.
 function errorEventFor (error, reconnectDelay) {
   // Its code and the details of its response as they are (its own properties: status, statusText, headers,
   // body, bodyTruncated; lib/errors/error-class.js); its message and cause are not its own enumerable ones.

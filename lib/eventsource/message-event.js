@@ -1,24 +1,17 @@
-// The MessageEvents an EventSource dispatches. They are the runtime's MessageEvents for every check the
-// standard and the web-platform tests make: `instanceof MessageEvent`, `constructor === MessageEvent`,
-// `[object MessageEvent]` (the runtime's own toStringTag), the Event methods (composedPath,
-// stopImmediatePropagation, preventDefault...), and the MessageEvent attributes data, origin,
-// lastEventId, source (null) and ports (an empty frozen array), read-only and enumerable on the prototype.
-// An entry point chooses how they are made (lib/entries/): ours on Node, Bun and Deno (createMessageEvent),
-// the runtime's own in browsers and workers (runtimeMessageEvent).
+// The MessageEvents an EventSource dispatches: the runtime's MessageEvents for every check the standard and
+// the web-platform tests make (instanceof, constructor, toStringTag, the Event methods, the attributes
+// read-only and enumerable on the prototype). An entry point chooses how they are made (lib/entries/): ours
+// on Node, Bun and Deno (createMessageEvent), the runtime's own in browsers and workers (runtimeMessageEvent).
 //
-// Ours skip the runtime constructor's WebIDL dictionary conversion: on Node 22 and later the global
-// MessageEvent is undici's, whose `new MessageEvent(type, { data, origin, lastEventId })` converts and
-// checks each member of the dictionary, several times what the rest of the dispatch costs
-// (benchmarks/e2e/hot-path.bench.mjs). An EventSource's values need no conversion: its type, data, origin
-// and ID are strings it made. So the event is built by a class that extends Event (the runtime's, whose
-// constructor is cheap without options) and whose prototype sits on the runtime's MessageEvent.prototype:
-// the attributes are its own getters, which shadow the runtime's (those check for the runtime's internal
-// slots, which this event does not have). A browser's constructor is its own, and the class would be
-// bytes of every bundle.
+// Ours skip the runtime constructor's WebIDL dictionary conversion, which on Node 22 and later (undici's
+// MessageEvent) costs more than the rest of the dispatch (docs/performance.md); an EventSource's values are
+// strings it made. So the event is built by a class that extends Event (cheap without options) and whose
+// prototype sits on the runtime's MessageEvent.prototype: the attributes are its own getters, which shadow
+// the runtime's (those check for internal slots this event does not have). In a browser the class would
+// be bytes of every bundle for nothing.
 //
-// The class is made for the MessageEvent that is global when the first event is dispatched, and made
-// again if a program replaces globalThis.MessageEvent (a polyfill, a test): an event is always an
-// instance of the MessageEvent of the moment.
+// The class is made again if a program replaces globalThis.MessageEvent (a polyfill, a test): an event is
+// always an instance of the MessageEvent of the moment.
 
 import { unshared } from '../parser/unshared-string.js'
 
@@ -96,17 +89,14 @@ function makeClass (Runtime) {
   return MessageEvent
 }
 
-/** The MessageEvent of a message, ours (see the top of this file); no more calls per event than the class's. */
+// The MessageEvent of a message, ours; no more calls per event than the class's.
 function createMessageEvent (type, data, origin, lastEventId) {
   if (globalThis.MessageEvent !== base) messageEventClass()
   return new EventSourceMessageEvent(type, data, origin, lastEventId)
 }
 
-/**
- * The MessageEvent of a message, the runtime's own (browsers, workers).
- * Cloudflare's workerd took only `data` from the dictionary before 2026-08 (cloudflare/workerd#6995); its
- * origin and lastEventId are then configurable own properties of the event, given their values here.
- */
+// The MessageEvent of a message, the runtime's own. Cloudflare's workerd took only `data` from the dictionary
+// before 2026-08 (cloudflare/workerd#6995): origin and lastEventId are then own properties given here.
 function runtimeMessageEvent (type, data, origin, lastEventId) {
   const event = new MessageEvent(type, { data, origin, lastEventId })
   if (event.origin !== origin || event.lastEventId !== lastEventId) {
@@ -130,4 +120,4 @@ function eventOrigin (url) {
   return lastOrigin
 }
 
-export { messageEventClass, createMessageEvent, runtimeMessageEvent, eventOrigin }
+export { createMessageEvent, runtimeMessageEvent, eventOrigin }

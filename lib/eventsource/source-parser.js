@@ -6,13 +6,8 @@
 import { EventStreamParser } from '../parser/parser.js'
 
 class SourceParser extends EventStreamParser {
-  /**
-   * @param {EventTarget} source the EventSource, which `callbacks` reach as `this.source`
-   * @param {object} init its resolved init dictionary (lib/eventsource/init.js)
-   * @param {{ onEvent(type: string, data: string, lastEventId: string): void, onRetry(ms: number): void }} callbacks
-   * @param {number | undefined} maxEventSize the limit on one event: init.maxEventSize, or the one the
-   *   transport is configured with (an undici dispatcher's, as undici's EventSource reads it), if any
-   */
+  // maxEventSize: init.maxEventSize, or the one the transport is configured with (an undici dispatcher's,
+  // as undici's EventSource reads it), if any.
   constructor (source, init, callbacks, maxEventSize) {
     super({
       onEvent: callbacks.onEvent,

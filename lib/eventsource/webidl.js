@@ -3,25 +3,21 @@
 //
 // `on<type>` event handler attributes with the HTML semantics:
 // https://html.spec.whatwg.org/multipage/webappapis.html#event-handler-attributes
-// - the first non-null value registers one listener; later values replace the function that
-//   listener calls, so the handler keeps its place among the listeners (Node core's
-//   defineEventHandler does the same; undici's remove-then-add moves it to the end);
-// - null removes that listener; setting a value again later registers it anew, at the end;
+// - the first non-null value registers one listener; later values replace the function that listener
+//   calls, so the handler keeps its place among the listeners (as Node core's defineEventHandler does;
+//   undici's remove-then-add moves it to the end); null removes it, and a later value adds it anew, at the end;
 // - WebIDL [LegacyTreatNonObjectAsNull]: a value that is not an object is null; an object is kept
 //   as it is and called only if it is callable;
 // - a handler returning false cancels the event, as the event handler processing algorithm says.
 //
-// The listener is one function per type, shared by every receiver: EventTarget calls it with `this`
-// set to the target, and the handler value lives in the receiver's own slot. (A closure per receiver
-// and handler would cost a few hundred bytes on every idle connection.)
+// The listener is one function per type, shared by every receiver: EventTarget calls it with `this` set to
+// the target, and the handler value lives in the receiver's own slot (a closure per receiver and handler
+// would cost every idle connection its bytes).
 
 const { addEventListener, removeEventListener } = EventTarget.prototype
 
-/**
- * @param {(receiver: unknown) => void} brandCheck throws on a foreign receiver
- * @param {{ get(receiver: object): unknown, set(receiver: object, value: unknown): void }} slot
- *   where each receiver keeps its handler value (undefined when none is set)
- */
+// brandCheck(receiver) throws on a foreign receiver; `slot` (get, set) is where each receiver keeps its
+// handler value (undefined when none is set).
 function defineEventHandler (prototype, type, brandCheck, slot) {
   function listener (event) {
     const callback = slot.get(this)
@@ -57,12 +53,9 @@ function defineEventHandler (prototype, type, brandCheck, slot) {
   Object.defineProperty(prototype, name, Object.getOwnPropertyDescriptor(accessors, name))
 }
 
-/**
- * Defines the interface's members that the class syntax cannot: WebIDL constants (read-only, on the
- * constructor and the prototype), the onopen, onmessage and onerror event handlers, enumerable
- * attributes and operations, and the toStringTag.
- * @param {{ type: string, get(receiver: object): unknown, set(receiver: object, value: unknown): void }[]} handlerSlots
- */
+// Defines the interface's members that the class syntax cannot: WebIDL constants (read-only, on the
+// constructor and the prototype), the event handlers (a slot per type), enumerable attributes and
+// operations, and the toStringTag.
 function defineInterface (EventSource, brandCheck, handlerSlots, constants) {
   for (const [name, value] of Object.entries(constants)) {
     const descriptor = { value, enumerable: true, writable: false, configurable: false }
@@ -79,10 +72,7 @@ function defineInterface (EventSource, brandCheck, handlerSlots, constants) {
   })
 }
 
-/**
- * The constructor's steps 3-5: the URL parsed against the document's base URL, when there is a document.
- * @param {string} urlString the url argument, converted to a USVString
- */
+// The constructor's steps 3-5: the URL parsed against the document's base URL, when there is a document.
 function parseUrl (urlString) {
   const base = globalThis.location?.href
   try {
@@ -95,12 +85,8 @@ function parseUrl (urlString) {
   }
 }
 
-/**
- * Defines globalThis.EventSource as `EventSource` when the runtime has none (the polyfill entry points):
- * with the shape of a Web IDL interface object on the global, writable and configurable, not enumerable.
- * An existing one is left alone.
- * @param {Function} EventSource
- */
+// Defines globalThis.EventSource when the runtime has none (the polyfill entry points), with the shape of a
+// Web IDL interface object on the global: writable and configurable, not enumerable.
 function defineGlobalEventSource (EventSource) {
   if (typeof globalThis.EventSource !== 'undefined') return
   Object.defineProperty(globalThis, 'EventSource', {

@@ -1,6 +1,5 @@
-// EventSourceStream: the parser as a node:stream Transform. Bytes in; `{ type, data, lastEventId }`
-// objects out, in object mode, with the usual backpressure (push() returning false holds the writable
-// side until the reader catches up) and errors through stream.pipeline.
+// EventSourceStream: the parser as a node:stream Transform (docs/parser.md). Bytes in;
+// `{ type, data, lastEventId }` objects out, in object mode.
 
 import { Transform } from 'node:stream'
 import { EventSourceParser } from './event-source-parser.js'
@@ -10,19 +9,9 @@ import { validateObject } from '../validators/values.js'
 class EventSourceStream extends Transform {
   #parser
 
-  /**
-   * The reconnection time the stream asked for with its latest valid `retry:` line, or null.
-   * Each change is also emitted as a `'retry'` event with the number of milliseconds.
-   * @type {number | null}
-   */
+  // The latest valid `retry:` value, or null; each is also emitted as a `'retry'` event.
   reconnectionTime = null
 
-  /**
-   * @param {object} [options]
-   * @param {number} [options.maxEventSize] see EventSourceParser
-   * @param {string} [options.lastEventId] see EventSourceParser
-   * @param {number} [options.highWaterMark] events buffered on the readable side
-   */
   constructor (options = {}) {
     // A bad option's stack starts at the user's call (lib/errors/error-class.js, fromCallerOf).
     try {
@@ -49,7 +38,6 @@ class EventSourceStream extends Transform {
     }
   }
 
-  /** The last event ID string, as EventSourceParser#lastEventId. */
   get lastEventId () {
     return this.#parser.lastEventId
   }

@@ -16,12 +16,8 @@
 //   without being decoded or scanned;
 // - field names, `retry` digits and the NUL check of `id` are read from the bytes;
 // - event state is a few primitive fields reset in place after each dispatch.
-// Each of these pays on the benchmarks (benchmarks/parser.bench.mjs), in a browser too, where the decoder is
-// TextDecoder; what did not pay went, for the bytes of a browser bundle (benchmarks/size.mjs): an indexOf
-// search for the end of a long line inside a chunk, the UTF-8 check of a short chunk before it is decoded.
+// Each of these pays on benchmarks/parser.bench.mjs, in a browser too, where the decoder is TextDecoder.
 
-// Buffer's functions on Node, Bun and Deno; their equivalents on web APIs elsewhere (lib/platform/bytes-node.js,
-// lib/platform/bytes-web.js, chosen by package.json's "imports").
 import { asciiSlice, indexOf, isAscii, isUint8Array, allocUnsafe } from '#bytes'
 import { LF, CR, SPACE, COLON, NUL, BOM, DEFAULT_MAX_EVENT_SIZE } from '../constants.js'
 import {
@@ -59,9 +55,6 @@ function isDataField (bytes, start, end) {
     bytes[start + 2] === 0x74 && bytes[start + 3] === 0x61
 }
 
-// The byte parser, its options taken as given: EventSourceParser (./event-source-parser.js), the public
-// class, checks them first; an EventSource's parser (lib/eventsource/source-parser.js) is made from a resolved
-// init.
 class EventStreamParser {
   // Consumer callbacks.
   #onEvent
@@ -101,17 +94,7 @@ class EventStreamParser {
   // #unpin(); not reset at dispatch: counting texts of an earlier event only makes a copy come sooner).
   #pinned = 0
 
-  /**
-   * @param {object} options
-   * @param {(type: string, data: string, lastEventId: string) => void} options.onEvent
-   * @param {(ms: number) => void} [options.onRetry] called as soon as a valid `retry` line is parsed
-   * @param {(text: string) => void} [options.onComment] called with the text after `:` (one leading space removed)
-   * @param {number} [options.maxEventSize] the limit on what one event holds in memory: its data so far (value
-   *   bytes plus one per data line), its event type and the ID buffer (their value bytes), plus the raw bytes of
-   *   the line being read, complete or not; a value that is not ASCII counts two bytes per UTF-16 unit when that
-   *   is more; Infinity disables
-   * @param {string} [options.lastEventId] the last event ID string to start from
-   */
+  // `options` as EventSourceParser's (types/index.d.ts), taken as given; what maxEventSize counts: ./values.js.
   constructor (options) {
     const { onEvent, onRetry, onComment, maxEventSize = DEFAULT_MAX_EVENT_SIZE, lastEventId = '' } = options
     this.#onEvent = onEvent
@@ -127,12 +110,8 @@ class EventStreamParser {
     return this.#lastEventId
   }
 
-  /**
-   * Parses the next bytes of the stream. Callbacks run synchronously, in stream order.
-   * Pieces of an unfinished line may be kept by reference until the line ends: do not modify a
-   * chunk after writing it.
-   * @param {Uint8Array} chunk
-   */
+  // Parses the next bytes of the stream. Callbacks run synchronously, in stream order. Pieces of an
+  // unfinished line may be kept by reference until the line ends: do not modify a chunk after writing it.
   write (chunk) {
     if (!isUint8Array(chunk)) throw new ERR_INVALID_ARG_TYPE('chunk', 'an instance of Buffer or Uint8Array', chunk)
     if (this.#ended) throw new ERR_EVENTSOURCE_WRITE_AFTER_END()
@@ -222,11 +201,10 @@ class EventStreamParser {
     if (text !== null && this.#dataLines !== 0) this.#unpin(text)
   }
 
-  // One `data:` line and the blank line after it, nothing else of the event before (LLM token streams send nothing
-  // else): dispatched at once, its value a slice of the chunk's text, the event's buffers never written. False, having
+  // One `data:` line and the blank line after it, nothing else of the event before (as LLM token streams send):
+  // dispatched at once, its value a slice of the chunk's text, the event's buffers never written; false, having
   // done nothing, for any other line. (Out of line: inline, it slowed other lines.) "Nothing else" is read from the
-  // cost: the event so far costs no more than its ID when no type was set, not even one emptied later (whose cost the
-  // dispatch below would not clear).
+  // cost: it is its ID's when no type was set, not even one emptied later (whose cost the dispatch would not clear).
   #dataEvent (chunk, start, end, text) {
     if (this.#eventSize !== this.#idCost || !isDataField(chunk, start, end) ||
         end - start + this.#eventSize > this.#maxEventSize) return false
@@ -235,21 +213,17 @@ class EventStreamParser {
     return true
   }
 
-  /**
-   * Ends the stream. An event without its closing blank line is discarded, and so is an unterminated
-   * last line (HTML 9.2.6: "any pending data must be discarded"). A CR at the very end was already
-   * taken as a line end. Calling end() again does nothing.
-   */
+  // Ends the stream. An event without its closing blank line is discarded, and so is an unterminated
+  // last line (HTML 9.2.6: "any pending data must be discarded"). A CR at the very end was already
+  // taken as a line end. Calling end() again does nothing.
   end () {
     this.#clearStream()
     this.#ended = true
   }
 
-  /**
-   * Starts a new stream, as on reconnection: the BOM may appear again, all buffers are cleared, and
-   * the last event ID string is kept. Browsers (Chromium's EventSourceParser, Firefox) seed the new
-   * stream's last event ID buffer with it, so an event without an `id` field keeps the previous ID.
-   */
+  // Starts a new stream, as on reconnection: the BOM may appear again, all buffers are cleared, and the
+  // last event ID string is kept. Browsers (Chromium's EventSourceParser, Firefox) seed the new stream's
+  // last event ID buffer with it, so an event without an `id` field keeps the previous ID.
   reset () {
     this.#clearStream()
     this.#ended = false
@@ -276,11 +250,10 @@ class EventStreamParser {
   }
 
   // Out of line, once per write at most, when an event is still open at the end of an ASCII chunk: its data buffer
-  // may hold slices of the chunk's text (an ASCII chunk is decoded whole, see write()), which keep all of that text
-  // alive after the write, the bytes of lines that are not data too. Once the texts kept this way outweigh both the
-  // data and PIN_SLACK, the data is copied out of them: memory stays within twice what is counted plus PIN_SLACK, and
-  // the copies cost no more than the text written since the last one (linear work). The slack spares the common case,
-  // an event cut in two by a chunk boundary, a copy per chunk.
+  // may hold slices of the chunk's text, which keep all of that text alive. Once the texts kept this way outweigh
+  // both the data and PIN_SLACK, the data is copied out of them: memory stays within twice what is counted plus
+  // PIN_SLACK, and the copies cost no more than the text written since the last one. The slack spares the common
+  // case, an event cut in two by a chunk boundary, a copy per chunk.
   #unpin (text) {
     const pinned = this.#pinned += text.length
     if (pinned > PIN_SLACK && pinned > this.#head.length + this.#data.length) {
@@ -313,8 +286,7 @@ class EventStreamParser {
     return chunk[0] === LF ? 1 : 0
   }
 
-  // Keeps bytes [start, end) of `chunk` (an array of bytes) as the next piece of the pending line, within
-  // maxEventSize.
+  // Keeps bytes [start, end) of `chunk` as the next piece of the pending line, within maxEventSize.
   #stash (chunk, start, end) {
     const length = end - start
     if ((this.#pendingLength += length) + this.#eventSize > this.#maxEventSize) this.#overflow()
@@ -399,7 +371,6 @@ class EventStreamParser {
     // The limit counts the whole line, as it did while the line was pending, so whether an event is
     // too large does not depend on where the chunks were cut.
     if (end - start + this.#eventSize > this.#maxEventSize) this.#overflow()
-    // `data:` first: by far the most common line.
     if (isDataField(bytes, start, end)) {
       this.#addData(bytes, start + 5 < end && bytes[start + 5] === SPACE ? start + 6 : start + 5, end, text)
       return
@@ -416,7 +387,7 @@ class EventStreamParser {
   // Any other field line: its name matched on its bytes against field-rules.js's names, then a colon
   // or the end of the line (a name alone has an empty value); any other line is an unknown field.
   #field (bytes, start, end, text) {
-    // FIELD_NAMES spelled out on their bytes, by first letter (test/parser/parser-field-rules.test.js holds them
+    // FIELD_NAMES spelled out on their bytes, by first letter (test/parser/parser-field-rules.test.cjs holds them
     // to the same names): a loop over the names' codes made streams of `id`, `event` and `retry` lines slower.
     let kind = FIELD_UNKNOWN
     let nameEnd = start
@@ -478,10 +449,9 @@ class EventStreamParser {
     }
   }
 
-  // `retry`, as field-rules.js's retryValue() reads it, on the bytes: only ASCII digits make a
-  // reconnection time (an empty value does not, as in Chromium and Firefox); anything else is ignored.
-  // Huge values are passed on as they are (possibly Infinity); clamping them to what a timer takes is
-  // the consumer's business.
+  // `retry`, as field-rules.js's retryValue() reads it, on the bytes: only ASCII digits make a reconnection
+  // time (an empty value does not, as in Chromium and Firefox). Huge values are passed on as they are
+  // (possibly Infinity); clamping them to what a timer takes is the consumer's business.
   #setRetry (bytes, start, end, text) {
     if (start === end) return
     let ms = 0

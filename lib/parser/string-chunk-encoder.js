@@ -1,10 +1,7 @@
-// Strings in a stream of bytes: EventSourceParserStream takes either, and encodes strings as UTF-8,
-// what a TextDecoderStream decoded them from. A TextDecoderStream never splits a character, but other
-// producers cut strings anywhere, surrogate pairs included: a high surrogate that ends a chunk waits
-// for the next one, so the pair is encoded whole. A lone surrogate, which UTF-8 cannot encode, becomes
-// U+FFFD, as Buffer.from() and TextEncoder make it.
+// Strings in a stream of bytes, for EventSourceParserStream: encoded as UTF-8. Producers other than a
+// TextDecoderStream may cut a surrogate pair: a high surrogate that ends a chunk waits for the next one,
+// so the pair is encoded whole. A lone surrogate becomes U+FFFD, as Buffer.from() and TextEncoder make it.
 
-// #bytes: Buffer.from(string, 'utf8') on Node, Bun and Deno; TextEncoder in browsers (package.json "imports").
 import { utf8Bytes } from '#bytes'
 
 const HIGH_SURROGATE_FIRST = 0xd800

@@ -1,6 +1,5 @@
-// The values of an event-stream line, for EventSourceParser (./parser.js): which chunks are decoded
-// whole, a value decoded from its bytes, and what it costs under maxEventSize. Plain functions
-// of bytes and strings: nothing here keeps state.
+// The values of an event-stream line, for ./parser.js: which chunks are decoded whole, a value decoded
+// from its bytes, and what it costs under maxEventSize. Nothing here keeps state.
 
 import { utf8Slice, asciiSlice, isAscii } from '#bytes'
 
@@ -8,9 +7,9 @@ import { utf8Slice, asciiSlice, isAscii } from '#bytes'
 const LONG_VALUE = 1024
 
 // The value in bytes [start, end), decoded as UTF-8 with U+FFFD for invalid sequences. `text` is the
-// chunk already decoded when it is all ASCII (see write()): then a value is a slice of it, which costs
-// far less than a call into the decoder per value. A long ASCII value is copied by asciiSlice (on Node,
-// latin1Slice), which skips UTF-8 validation (benchmarks/parser.bench.mjs, long values).
+// chunk already decoded when it is all ASCII: then a value is a slice of it, far cheaper than a call into
+// the decoder per value. A long ASCII value is copied by asciiSlice (on Node, latin1Slice), which skips
+// UTF-8 validation.
 function decode (bytes, start, end, text) {
   if (text !== null) return text.slice(start, end)
   if (end - start >= LONG_VALUE && isAscii(bytes.subarray(start, end))) return asciiSlice.call(bytes, start, end)
@@ -42,17 +41,14 @@ function chunkText (chunk, length) {
   return shortText(chunk, length)
 }
 
-// What an event costs for maxEventSize is what it holds: each value's bytes (two per UTF-16 unit where V8
-// stores it so, see valueCost()) and one for each data line's LF; the parser adds the raw bytes of the
-// line being read. Holding it takes a bounded amount more, which is not counted: string headers, and
-// the strings that join its data lines, which the parsers keep within a fraction of the data's bytes
-// (field-rules.js, joinTail()). Counting each join instead, as an earlier rule did, failed an event of
-// a million one-byte data lines under a limit many times its bytes.
+// What an event costs for maxEventSize is what it holds: each value's cost and one byte for each data
+// line's LF; the parser adds the raw bytes of the line being read. String headers and the strings that
+// join data lines (kept within a fraction of the data's bytes: field-rules.js, joinTail()) are not counted.
 
-// What a decoded value of `byteLength` bytes costs for maxEventSize: its bytes, or two bytes per UTF-16
-// unit when V8 stores it so (a character above U+00FF). A value of fewer units than bytes has
-// multi-byte characters; one of as many is ASCII, unless it holds U+FFFD, which bytes that are not
-// UTF-8 decode to, one per byte. indexOf() answers at once for a one-byte string, which cannot hold it.
+// What a decoded value of `byteLength` bytes costs: its bytes, or two bytes per UTF-16 unit when V8
+// stores it so (a character above U+00FF). A value of fewer units than bytes has multi-byte characters;
+// one of as many is ASCII, unless it holds U+FFFD, which bytes that are not UTF-8 decode to, one per
+// byte. indexOf() answers at once for a one-byte string, which cannot hold it.
 function valueCost (value, byteLength) {
   if (value.length !== byteLength) return byteLength >= 2 * value.length ? byteLength : 2 * value.length
   return byteLength !== 0 && value.indexOf('\ufffd') !== -1 ? 2 * byteLength : byteLength

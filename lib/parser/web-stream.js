@@ -1,9 +1,6 @@
-// EventSourceParserStream: the parser as a WHATWG TransformStream, for
-// `response.body.pipeThrough(new EventSourceParserStream())`. Yields the same
-// `{ type, data, lastEventId }` objects as EventSourceStream. It takes bytes, or strings (what
-// `.pipeThrough(new TextDecoderStream())` yields), which it encodes as UTF-8 (lib/parser/string-chunk-encoder.js).
+// EventSourceParserStream: the parser as a WHATWG TransformStream (docs/parser.md), yielding the same
+// objects as EventSourceStream. It takes bytes, or strings, which it encodes as UTF-8 (./string-chunk-encoder.js).
 
-// #bytes: Node's util.types on Node, Bun and Deno; a web equivalent in browsers (package.json "imports").
 import { isUint8Array } from '#bytes'
 import { EventSourceParser } from './event-source-parser.js'
 import { StringChunkEncoder } from './string-chunk-encoder.js'
@@ -13,12 +10,6 @@ import { validateObject, validateOptionalFunction } from '../validators/values.j
 const { ERR_INVALID_ARG_TYPE } = codes
 
 class EventSourceParserStream extends TransformStream {
-  /**
-   * @param {object} [options]
-   * @param {number} [options.maxEventSize] see EventSourceParser
-   * @param {string} [options.lastEventId] see EventSourceParser
-   * @param {(ms: number) => void} [options.onRetry] called with each valid `retry:` value
-   */
   constructor (options = {}) {
     // A bad option's stack starts at the user's call (lib/errors/error-class.js, fromCallerOf).
     const entry = new.target

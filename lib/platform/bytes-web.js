@@ -1,9 +1,7 @@
-// Bytes and strings where there is no Buffer (browsers, workers): the interface of lib/platform/bytes-node.js on
-// web APIs alone (TextDecoder, TextEncoder), less isUtf8, concatBytes and toBase64, which only
-// lib/transport/redirect-policy-node.js uses, and a browser build does not load. package.json's "imports" maps
-// `#bytes` here for any runtime that does not match the `node` condition. test/platform/platform-web.test.cjs checks
-// that each function answers as its Node counterpart does, and test/package/bundle.test.cjs that every function a
-// module of a browser build takes from here is here.
+// `#bytes` where there is no Buffer (browsers, workers): the interface of ./bytes-node.js on web APIs alone,
+// less what only lib/transport/redirect-policy-node.js uses, which a browser build does not load.
+// test/platform/platform-web.test.cjs checks that each function answers as its Node counterpart does, and
+// test/package/bundle.test.cjs that every function a module of a browser build takes from here is here.
 
 // ignoreBOM: a U+FEFF inside a value is a character, as Buffer's decoder keeps it (the stream's one
 // leading BOM is the parser's to drop). Not fatal: invalid sequences become U+FFFD, as in Buffer.
@@ -20,12 +18,10 @@ const typedArrayName = /* @__PURE__ */ Object.getOwnPropertyDescriptor(
 // Characters per String.fromCharCode call: well below any engine's limit on arguments.
 const CHARS_PER_CALL = 8192
 
-/** @this {Uint8Array} */
 function utf8Slice (start, end) {
   return utf8.decode(this.subarray(start, end))
 }
 
-/** @this {Uint8Array} */
 function indexOf (byte, fromIndex) {
   return Uint8Array.prototype.indexOf.call(this, byte, fromIndex)
 }

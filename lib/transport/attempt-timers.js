@@ -1,14 +1,12 @@
 // The clocks of an attempt, the same for every transport: connectTimeout, from sending a request to its
 // response head, and idleTimeout (an extension), the longest silence of a body being read. Either ends
-// the attempt as a network error, which reestablishes the connection: the timers call their owner's
-// timedOut(error) (the owner is the attempt, not a closure, which would cost every idle connection its
-// bytes). One timer runs at a time: the idle clock starts when the head came.
+// the attempt as a network error: the timers call their owner's timedOut(error) once their timer stopped
+// (the owner is the attempt, not a closure, which would cost every idle connection its bytes). A limit of
+// 0 is none. One timer runs at a time: the idle clock starts when the head came.
 //
-// ConnectTimer has the first clock alone: it is all the standard's request needs
-// (lib/transport/standard-fetch.js; an init without extensions has no idleTimeout), and a browser build
-// without the extensions holds nothing else of this file. The methods of the body's clock are there,
-// doing nothing, so that an attempt drives either class the same way. AttemptTimers adds the second
-// clock, for every other attempt.
+// ConnectTimer has the first clock alone, all the standard's request needs: a browser build without the
+// extensions holds nothing else of this file. Its body clock's methods do nothing, so that an attempt
+// drives either class the same way. AttemptTimers adds the second clock, for every other attempt.
 
 import { codes } from '../errors/connection.js'
 const { ERR_EVENTSOURCE_CONNECT_TIMEOUT, ERR_EVENTSOURCE_IDLE_TIMEOUT } = codes
@@ -18,19 +16,12 @@ class ConnectTimer {
   #owner
   #timer = null
 
-  /**
-   * @param {{ connectTimeout: number }} request 0 for no limit
-   * @param {{ timedOut: (error: Error) => void }} owner told once a limit is passed, after the timer stopped
-   */
   constructor (request, owner) {
     this.#connectTimeout = request.connectTimeout
     this.#owner = owner
   }
 
-  /**
-   * A request was sent to `url`: its head must come within connectTimeout.
-   * @param {string} displayUrl the URL as errors show it
-   */
+  // A request was sent to `url`: its head must come within connectTimeout.
   requestSent (url, displayUrl) {
     const timeout = this.#connectTimeout
     if (timeout === 0) return
@@ -39,10 +30,7 @@ class ConnectTimer {
     }, timeout)
   }
 
-  /**
-   * The body is read from now on: the head came in time.
-   * @returns {boolean} whether a clock runs; here none does
-   */
+  // The body is read from now on: the head came in time. Returns whether a clock runs; here none does.
   bodyStarted () {
     this.stop()
     return false
@@ -61,15 +49,11 @@ class ConnectTimer {
     }
   }
 
-  /**
-   * Arms the one timer: `fire(error)` is called when it expires, unless stop() comes first.
-   * @param {number} delay ms
-   */
+  // Arms the one timer, stopped by stop(); `callback` ends with fire(error) when a limit is passed.
   arm (callback, delay) {
     this.#timer = setTimeout(callback, delay)
   }
 
-  // The timer expired: the owner is told.
   fire (error) {
     this.#timer = null
     this.#owner.timedOut(error)
@@ -81,19 +65,12 @@ class AttemptTimers extends ConnectTimer {
   #lastActivity = 0
   #paused = false
 
-  /**
-   * @param {{ connectTimeout: number, idleTimeout: number }} request 0 for no limit
-   * @param {{ timedOut: (error: Error) => void }} owner told once a limit is passed, after the timer stopped
-   */
   constructor (request, owner) {
     super(request, owner)
     this.#idleTimeout = request.idleTimeout
   }
 
-  /**
-   * The body is read from now on: a silence longer than idleTimeout ends it.
-   * @returns {boolean} whether a clock runs (idleTimeout); if not, the timers have nothing more to do
-   */
+  // The body is read from now on: a silence longer than idleTimeout ends it. Returns whether a clock runs.
   bodyStarted (url, displayUrl) {
     this.stop()
     if (this.#idleTimeout === 0) return false

@@ -1,12 +1,9 @@
-// The request of each attempt: made once per attempt, frozen, and handed to a transport
-// (lib/transport/transport-node.js). Two builders:
-// - standardRequest(): the standard's request, a GET of the source's URL (or of the final URL of the
-//   last redirected response) that accepts `text/event-stream`, with Last-Event-ID once there is a last
-//   event ID, in the credentials mode withCredentials says: all a browser build without
-//   `whatwg-eventsource/extensions` sends (lib/transport/standard-fetch.js sends it).
-// - buildRequest(): the request the extensions' members describe too, with everything the transport needs
-//   to send it and to follow its redirects as fetch would. The init's headers, method and body, and the
-//   functions that make them per attempt, are resolved by lib/transport/request-init.js.
+// The request of each attempt: made once per attempt, frozen, and handed to a transport (./transport-node.js).
+// - standardRequest(): the standard's request, a GET that accepts `text/event-stream`, with Last-Event-ID
+//   once there is a last event ID, in the credentials mode withCredentials says: all a browser build without
+//   `whatwg-eventsource/extensions` sends (./standard-fetch.js sends it).
+// - buildRequest(): the request the extensions' members describe too (resolved by ./request-init.js), with
+//   everything the transport needs to send it and to follow its redirects as fetch would.
 // https://html.spec.whatwg.org/multipage/server-sent-events.html#dom-eventsource (steps 7-13: the request)
 // https://html.spec.whatwg.org/multipage/server-sent-events.html#reestablish-the-connection (Last-Event-ID)
 
@@ -38,8 +35,7 @@ const { ERR_INVALID_ARG_VALUE } = codes
 
 /**
  * @typedef {import('../../types/index').AttemptContext & { sourceUrl: string }} RequestTarget where an
- *   attempt goes, and what the source knows at that point: what init.request() is given (AttemptContext),
- *   and the source's URL (its `url` attribute)
+ *   attempt goes: what init.request() is given, and the source's URL
  */
 
 /**
@@ -63,10 +59,7 @@ function settle (value, then) {
 
 const NO_CHANGES = Object.freeze({})
 
-/**
- * Adds Last-Event-ID to `headers` (lower-case names) when the last event ID string is one to send.
- * @param {string} lastEventId the source's last event ID string
- */
+// Adds Last-Event-ID to `headers` (lower-case names) when the source's last event ID string is one to send.
 function addLastEventId (headers, lastEventId) {
   // Processing model, reestablish step 5.3: "If the EventSource object's last event ID string is not
   // the empty string, set (`Last-Event-ID`, last event ID string, encoded as UTF-8)". Header values
@@ -78,12 +71,8 @@ function addLastEventId (headers, lastEventId) {
   }
 }
 
-/**
- * The request of one attempt of a source whose init uses no extension: the members of an
- * EventSourceRequest that lib/transport/standard-fetch.js reads, with the standard's values.
- * @param {object} init the source's resolved init (lib/eventsource/init.js), withCredentials alone given
- * @param {RequestTarget} target
- */
+// The request of one attempt of a source whose init uses no extension: the members of an EventSourceRequest
+// that ./standard-fetch.js reads, with the standard's values.
 function standardRequest (init, target) {
   const headers = { accept: 'text/event-stream' }
   addLastEventId(headers, target.lastEventId)
@@ -99,14 +88,9 @@ function standardRequest (init, target) {
   })
 }
 
-/**
- * The request of one attempt, or a promise of it when an init function returned one. Throws (or
- * rejects with) ERR_EVENTSOURCE_REQUEST_INIT when such a function threw, to be retried; any other error
- * is a value that cannot be sent.
- * @param {object} init the source's resolved init (lib/eventsource/init.js)
- * @param {RequestTarget} target
- * @returns {EventSourceRequest | Promise<EventSourceRequest>}
- */
+// The request of one attempt, or a promise of it when an init function returned one. Throws (or rejects
+// with) ERR_EVENTSOURCE_REQUEST_INIT when such a function threw, to be retried; any other error is a value
+// that cannot be sent.
 function buildRequest (init, target) {
   if (init.request === null) return assemble(init, target, NO_CHANGES)
   // What a user function is given: AttemptContext in types/index.d.ts.
@@ -120,12 +104,9 @@ function buildRequest (init, target) {
   return settle(init.request(context, target.sourceUrl), (changes) => assemble(init, target, changes))
 }
 
-/**
- * What init.request() is told of the previous attempt (`previous`): why it ended, and the headers of its
- * response, or of the last response before it ended (a stream that ended or dropped); the text of the body
- * of a response the source did not take (lib/transport/error-body.js).
- * @param {Error & { status?: number, headers?: Record<string, string> }} error
- */
+// What init.request() is told of the previous attempt (`previous`): why it ended, and the headers of its
+// response, or of the last response before it ended (a stream that ended or dropped); the text of the body
+// of a response the source did not take (./error-body.js).
 function previousAttempt (error, responseHeaders) {
   const headers = error.headers ?? responseHeaders
   // A stream that ended or dropped had a 200 response.
@@ -135,11 +116,6 @@ function previousAttempt (error, responseHeaders) {
   })
 }
 
-/**
- * @param {RequestTarget} target
- * @param {RequestChanges} changes
- * @returns {EventSourceRequest}
- */
 function assemble (init, target, changes) {
   const method = changes.method ?? target.method
   // The init's body goes with the method it was given for only: not after a redirect turned the request

@@ -1,10 +1,8 @@
 // StandardFetchAttempt: one attempt of the standard's request (./request.js, standardRequest) with the runtime's fetch,
-// as a browser's EventSource makes it (fetchHop() says with which modes), redirects followed by the fetch. It is what a
-// browser or worker build sends while `whatwg-eventsource/extensions` is not imported (./transport-web.js), and the
-// base of FetchAttempt (./fetch-transport.js), which adds what the extensions need: a user's fetch, request bodies,
-// redirects followed hop by hop, decoding errors. What is here is both classes' own: the body read into the sink
-// (paused and resumed, for `for await`), the timers, the errors, abort. What it reports, and when, is the transport
-// interface of lib/transport/transport-node.js.
+// as a browser's EventSource makes it, redirects followed by the fetch: what a browser or worker build without
+// `whatwg-eventsource/extensions` sends (./transport-web.js), and the base of FetchAttempt (./fetch-transport.js).
+// What is here is both classes' own: the body read into the sink (paused and resumed), the timers, the errors,
+// abort. What it reports, and when, is the transport interface of ./transport-node.js.
 //
 // For FetchAttempt, these methods are its to override (plain methods: the private fields of this class
 // are not its): `url` and `displayUrl` (the hop under way), `fetchName`, createTimers(request), send()
@@ -24,10 +22,9 @@ function discardBody (response) {
   if (body != null && typeof body.cancel === 'function' && !body.locked) body.cancel().catch(() => {})
 }
 
-// What a fetch resolved with, as far as an attempt reads it: a status, headers to iterate, and no body or
-// a WHATWG ReadableStream. (A Node stream body, as node-fetch has, is not one.) A fetch that resolves with
-// something else would do so again: the connection fails, as for a value of init.headers() that cannot be
-// sent. (The runtime's fetch may be a program's wrapper too.)
+// What a fetch resolved with, as far as an attempt reads it: a status, headers to iterate, and no body or a
+// WHATWG ReadableStream (not node-fetch's Node stream). A fetch (the runtime's may be a program's wrapper too)
+// that resolves with something else would do so again: the connection fails.
 function isResponse (value) {
   return value !== null && typeof value === 'object' && typeof value.status === 'number' &&
     typeof value.headers?.[Symbol.iterator] === 'function' &&
@@ -45,10 +42,6 @@ class StandardFetchAttempt {
   #paused = false
   #done = false
 
-  /**
-   * @param {import('./request').EventSourceRequest} request (or the standard's: standardRequest())
-   * @param {import('./transport-node').TransportSink} sink
-   */
   constructor (request, sink) {
     this.#request = request
     this.#sink = sink
@@ -57,11 +50,8 @@ class StandardFetchAttempt {
     this.#timers = this.createTimers(request)
   }
 
-  /**
-   * The clocks of the attempt: the standard's request has only connectTimeout (FetchAttempt's has
-   * idleTimeout too). Called by the constructor.
-   * @param {{ connectTimeout: number }} request
-   */
+  // The clocks of the attempt: the standard's request has only connectTimeout (FetchAttempt's has
+  // idleTimeout too). Called by the constructor.
   createTimers (request) {
     return new ConnectTimer(request, this)
   }
@@ -188,12 +178,8 @@ class StandardFetchAttempt {
     this.open(response, headers, 'GET')
   }
 
-  /**
-   * The response is the attempt's: reported, then its body read.
-   * @param {Record<string, string>} headers its headers, as one record
-   * @param {string | null} method the method a reconnection to its URL goes with; null: the next attempt
-   *   starts from the source's URL again
-   */
+  // The response is the attempt's: reported, then its body read. `method`: the method a reconnection to its
+  // URL goes with; null: the next attempt starts from the source's URL again.
   open (response, headers, method) {
     this.#sink.opened({ status: response.status, statusText: response.statusText, headers, url: this.url.href, method })
     if (this.#done) return
@@ -232,10 +218,7 @@ class StandardFetchAttempt {
     if (this.#settle()) this.#sink.networkError(this.errorFor(err))
   }
 
-  /**
-   * The error a failed fetch or body read is reported as.
-   * @param {unknown} err what the fetch rejected with, or the body's reader
-   */
+  // The error a failed fetch or body read is reported as.
   errorFor (err) {
     // An error event's cause is an Error, even when a fetch rejected with something else.
     const cause = err instanceof Error ? err : new Error(String(err))

@@ -1,11 +1,9 @@
 // The transports where there is no undici (browsers, workers), one per build of the EventSource: the
-// interface is lib/transport/transport-node.js's, which documents it. Every attempt is made with a fetch.
-// - standardTransport (lib/entries/web-eventsource.js): an init holds nothing but withCredentials and every
-//   request is the standard's (./request.js, standardRequest); StandardFetchAttempt sends it, and a bundle
-//   holds neither FetchAttempt nor its redirect rules.
-// - fetchTransport (lib/entries/web-extended-eventsource.js, with the extensions): FetchAttempt sends every
-//   request, with init.fetch or the runtime's fetch. init.dispatcher, an undici Dispatcher, has nothing to
-//   run on here and is ignored, so that code shared with Node may pass one.
+// interface is ./transport-node.js's. Every attempt is made with a fetch.
+// - standardTransport (lib/entries/web-eventsource.js): every request is the standard's; StandardFetchAttempt
+//   sends it, and a bundle holds neither FetchAttempt nor its redirect rules.
+// - fetchTransport (with the extensions): FetchAttempt sends every request, with init.fetch or the runtime's
+//   fetch. init.dispatcher has nothing to run on here and is ignored, so that code shared with Node may pass one.
 // Neither is configured with a limit on events: the parser's default, or init.maxEventSize.
 
 import { StandardFetchAttempt } from './standard-fetch.js'
@@ -22,11 +20,6 @@ function noMaxEventSize () {
 }
 
 const standardTransport = {
-  /**
-   * @param {import('./request').EventSourceRequest} request
-   * @param {import('./transport-node').TransportSink} sink
-   * @returns {import('./transport-node').TransportAttempt}
-   */
   createAttempt (request, sink) {
     return new StandardFetchAttempt(request, sink)
   },
@@ -34,11 +27,6 @@ const standardTransport = {
 }
 
 const fetchTransport = {
-  /**
-   * @param {import('./request').EventSourceRequest} request
-   * @param {import('./transport-node').TransportSink} sink
-   * @returns {import('./transport-node').TransportAttempt}
-   */
   createAttempt (request, sink) {
     // The runtime's fetch is looked up at each attempt, as Node's global dispatcher is: an application may
     // wrap it after the source was made.

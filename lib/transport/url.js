@@ -1,7 +1,6 @@
 // What every transport, and the source, asks of a URL: whether a request can go to it, whether it holds
 // credentials, how it may be shown, and whether a redirect to it is one we refuse. Apart from
-// lib/transport/redirect-policy-node.js, which a browser build does not load (package.json's "imports":
-// lib/transport/redirect-policy-web.js there).
+// ./redirect-policy-node.js, which a browser build does not load.
 
 import { codes } from '../errors/connection.js'
 const { ERR_EVENTSOURCE_INSECURE_REDIRECT } = codes
@@ -26,14 +25,9 @@ function displayHref (url) {
   return shown.href
 }
 
-/**
- * Whether redirects from `from` to `next` are refused: from https: to http:. Fetch follows them, but the
- * request (its headers and body, or what comes back) would then go in clear text because a server said
- * so: refused unless the user opts in (browsers block it as mixed content on secure pages).
- * @param {boolean} allowInsecureRedirect the user's opt-in (an extension)
- * @param {{ url: string }} details the error's details
- * @returns {Error | null} ERR_EVENTSOURCE_INSECURE_REDIRECT, or null when the redirect may be followed
- */
+// ERR_EVENTSOURCE_INSECURE_REDIRECT for a redirect from https: to http:, else null. Fetch follows them, but
+// the request (its headers and body, or what comes back) would then go in clear text because a server said
+// so: refused unless the user opts in (browsers block it as mixed content on secure pages).
 function insecureRedirect (from, next, allowInsecureRedirect, details) {
   if (allowInsecureRedirect || from.protocol !== 'https:' || next.protocol !== 'http:') return null
   return new ERR_EVENTSOURCE_INSECURE_REDIRECT(displayHref(next), details)
