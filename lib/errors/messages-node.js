@@ -2,7 +2,8 @@
 // Node, Bun and Deno (`#error-messages`). Each function takes the leading arguments of the code's constructor,
 // as many as its table declares (test/errors/errors-table.test.cjs checks each function's length).
 
-import { inspect } from 'node:util'
+// (process.getBuiltinModule: lib/platform/bytes-node.js says why.)
+const { inspect } = process.getBuiltinModule('node:util')
 
 // Describes a received value the way Node's ERR_INVALID_ARG_TYPE message does.
 function describeReceived (value) {

@@ -1,10 +1,11 @@
 // EventSourceStream: the parser as a node:stream Transform (docs/parser.md). Bytes in;
 // `{ type, data, lastEventId }` objects out, in object mode.
 
-import { Transform } from 'node:stream'
 import { EventSourceParser } from './event-source-parser.js'
 import { fromCallerOf } from '../errors/error-class.js'
 import { validateObject } from '../validators/values.js'
+// (process.getBuiltinModule: lib/platform/bytes-node.js says why.)
+const { Transform } = process.getBuiltinModule('node:stream')
 
 class EventSourceStream extends Transform {
   #parser
