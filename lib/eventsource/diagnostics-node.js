@@ -1,9 +1,7 @@
-// What an EventSource publishes on diagnostics_channel, and what it counts for it, on Node, Bun and Deno
-// (package.json's "imports" maps `#diagnostics` here for the `node` condition; elsewhere nobody can
-// subscribe, and lib/eventsource/diagnostics-web.js does nothing). The channels and what each carries are
-// lib/platform/channels-node.js's. A message is built only when its channel has subscribers; the counts
-// (messages, bytes, time spent OPEN) are kept whatever, since `close` reports them to whoever subscribed
-// meanwhile.
+// What an EventSource publishes on diagnostics_channel (docs/diagnostics.md), and what it counts for it,
+// on Node, Bun and Deno (lib/eventsource/diagnostics-web.js elsewhere, where nobody can subscribe). A
+// message is built only when its channel has subscribers; the counts are kept whatever, since `close`
+// reports them to whoever subscribed meanwhile.
 
 import {
   createChannel, connectChannel, openChannel, messageChannel, errorChannel, closeChannel, tracingAttempts,
@@ -26,16 +24,11 @@ class SourceDiagnostics {
   // The current attempt's tracing context, while anyone traces attempts.
   #traceContext = null
 
-  /**
-   * @param {EventTarget} source
-   * @param {URL} url
-   */
   constructor (source, url) {
     this.#source = source
     if (createChannel.hasSubscribers) createChannel.publish({ source, url: displayHref(url) })
   }
 
-  /** Body bytes received. */
   received (length) {
     this.#bytes += length
   }
@@ -48,13 +41,8 @@ class SourceDiagnostics {
     }
   }
 
-  /**
-   * Starts the transport of an attempt: `connect` first, then the transport, inside the attempt's
-   * tracing context when anyone traces attempts.
-   * @param {import('../transport/request').EventSourceRequest} request
-   * @param {string} lastEventId
-   * @param {{ start(): void }} connection
-   */
+  // Starts the transport of an attempt: `connect` first, then the transport, inside the attempt's
+  // tracing context when anyone traces attempts.
   startAttempt (request, lastEventId, connection) {
     this.#attemptStart = performance.now()
     const tracing = tracingAttempts()
@@ -88,11 +76,6 @@ class SourceDiagnostics {
     traceAttemptEnd(context, error)
   }
 
-  /**
-   * @param {{ status: number, statusText: string, headers: Record<string, string> }} response
-   * @param {URL} url the response's
-   * @param {number} attempt the number of the attempt
-   */
   opened ({ status, statusText, headers }, url, attempt) {
     if (!openChannel.hasSubscribers) return
     const ms = performance.now() - this.#attemptStart
@@ -109,10 +92,7 @@ class SourceDiagnostics {
     }
   }
 
-  /**
-   * @param {Error} error
-   * @param {number | undefined} delay the wait before the next attempt; undefined when none follows
-   */
+  // `delay`: the wait before the next attempt; undefined when none follows.
   error (error, delay) {
     if (!errorChannel.hasSubscribers) return
     errorChannel.publish({
@@ -127,10 +107,6 @@ class SourceDiagnostics {
     })
   }
 
-  /**
-   * @param {'close' | 'abort' | 'failure' | 'end'} reason close(), the signal, a failure, closeOnEnd
-   * @param {number} attempts requests started
-   */
   closed (reason, attempts) {
     if (!closeChannel.hasSubscribers) return
     closeChannel.publish({

@@ -4,15 +4,9 @@
 // object of its own, which every idle source would keep. (A browser opens a few sources, not thousands:
 // the browsers' builds share nothing, and keep this code out of their bundles.)
 
-// The last dictionary resolved.
 let lastInit = null
 
-/**
- * The resolved dictionary a source keeps: `init`, or the last one if it holds the same values.
- * @template {object} T
- * @param {T} init
- * @returns {T}
- */
+// The resolved dictionary a source keeps: `init`, or the last one if it holds the same values.
 function sharedInit (init) {
   if (lastInit !== null && sameInit(init, lastInit)) return lastInit
   lastInit = init

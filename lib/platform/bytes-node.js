@@ -1,7 +1,5 @@
-// Bytes and strings on Node, and on Bun and Deno, which match the `node` condition too: Buffer's own
-// functions, the very ones the parser called before the package ran anywhere else. package.json's
-// "imports" maps `#bytes` here for the `node` condition; lib/platform/bytes-web.js is the same interface on web
-// APIs alone, for browsers and workers.
+// Bytes and strings on Node, Bun and Deno (the `node` condition of package.json's "imports"): Buffer's own
+// functions. lib/platform/bytes-web.js is the same interface on web APIs alone, for browsers and workers.
 
 // Built-ins are taken with process.getBuiltinModule(), not imported, here and in every module a Node process
 // loads at start: an ES module's import of a built-in builds one more module, of its exports, at each start.
@@ -17,8 +15,8 @@ const utf8Slice = Buffer.prototype.utf8Slice
 const asciiSlice = Buffer.prototype.latin1Slice
 // indexOf(byte, fromIndex)
 const indexOf = Buffer.prototype.indexOf
-// Looked up at each call, as `Buffer.allocUnsafe(size)` always was (test/parser/parser-linear.test.cjs counts
-// the parser's allocations by wrapping it); V8 inlines the extra call.
+// Looked up at each call: test/parser/parser-linear.test.cjs counts the parser's allocations by wrapping
+// Buffer.allocUnsafe. V8 inlines the extra call.
 const allocUnsafe = (size) => Buffer.allocUnsafe(size)
 /** A Buffer over an ArrayBuffer's memory (all of it without offset and length): no copy. */
 const bytesView = (buffer, byteOffset, byteLength) => Buffer.from(buffer, byteOffset, byteLength)

@@ -1,18 +1,9 @@
-// What EventSources do, published on diagnostics_channel, the way Node core and undici publish HTTP:
-// APM tools (OpenTelemetry, Datadog, Sentry) and logs observe every source without wrapping user code.
-// A message is built only when the channel has subscribers (`hasSubscribers`), so that nothing is
-// paid when nobody listens. docs/diagnostics.md lists every channel and its message; types/diagnostics.d.ts
-// types them.
+// What EventSources do, published on diagnostics_channel, the way Node core and undici publish HTTP, so
+// that APM tools and logs observe every source without wrapping user code. docs/diagnostics.md lists every
+// channel and its message, and the attempt's TracingChannel; types/diagnostics.d.ts types them.
 //
-// `message` is published for every message dispatched, to listeners or to nobody (no MessageEvent is
-// created for a type nobody listens for, but the message is still dispatched, and counted in close's
-// `events`); `error`'s cause is the error event's (the underlying error, else the error itself).
-//
-// The attempt's TracingChannel: `start` and `end` around sending the request (its stores run there, so
-// the transport's own I/O, undici's or fetch's, happens in the subscriber's context: an attempt span
-// becomes the parent of the HTTP spans), `asyncStart` and `asyncEnd` when the attempt is over (the
-// body ended, a network error, a failure, or close()), with `error` before them when it ended in one.
-// They always come after `end`, also for an attempt whose transport failed inside start().
+// The TracingChannel's stores run around sending the request, so the transport's own I/O, undici's or
+// fetch's, happens in the subscriber's context: an attempt span becomes the parent of the HTTP spans.
 
 // (process.getBuiltinModule: lib/platform/bytes-node.js says why.)
 const dc = process.getBuiltinModule('node:diagnostics_channel')
@@ -25,7 +16,6 @@ const errorChannel = dc.channel('whatwg-eventsource:error')
 const closeChannel = dc.channel('whatwg-eventsource:close')
 const attemptChannel = dc.tracingChannel('whatwg-eventsource:attempt')
 
-/** Whether anyone subscribed to any of the attempt's tracing channels. */
 function tracingAttempts () {
   return attemptChannel.hasSubscribers
 }
@@ -36,10 +26,7 @@ function tracingAttempts () {
 let starting = null
 let endedWhileStarting = false
 
-/**
- * Starts the transport of an attempt inside the attempt's tracing context.
- * @param {object} context the attempt's message ({ source, attempt, url, method, ... })
- */
+// Starts the transport of an attempt inside the attempt's tracing context, the attempt's message.
 function traceAttemptStart (context, start) {
   starting = context
   endedWhileStarting = false
@@ -57,10 +44,7 @@ function traceAttemptStart (context, start) {
   }
 }
 
-/**
- * The attempt is over; `error` is why, when it ended in one (a clean end of the body is not).
- * @param {object} context the same object traceAttemptStart was given
- */
+// The attempt is over; `error` is why, when it ended in one (a clean end of the body is not).
 function traceAttemptEnd (context, error) {
   if (error !== null) context.error = error
   if (context === starting) endedWhileStarting = true

@@ -4,11 +4,10 @@
 // waits for a full microtask checkpoint first, in case a continuation is about to add one (the next
 // round of an `await once(source, type)` loop; see lib/eventsource/eventsource.js, #runTasks).
 //
-// Asked once per event, so it must be cheap. Node's EventTarget keeps its listeners in a Map under
-// an own symbol property described as 'kEvents', type -> a list whose `size` counts them; that map is
-// read directly when it is there and behaves as expected (checked once, below): one lookup. Anywhere
-// else (another runtime, a Node that changed it), node:events' getEventListeners() gives the same
-// answer at several times the cost (it builds an array of the listeners each time).
+// Asked once per event, so it must be cheap. Node's EventTarget keeps its listeners in a Map under an own
+// symbol property described as 'kEvents', type -> a list whose `size` counts them; that map is read
+// directly when it behaves as expected (checked once, below). Anywhere else, node:events'
+// getEventListeners() gives the same answer, building an array of the listeners each time.
 
 // (process.getBuiltinModule: lib/platform/bytes-node.js says why.)
 const { getEventListeners } = process.getBuiltinModule('node:events')
@@ -35,17 +34,12 @@ const kEvents = (() => {
 const NONE = Object.freeze({ size: 0 })
 const UNKNOWN = Object.freeze({ size: 1 })
 
-/**
- * The listeners of a type on an EventTarget, as an object whose `size` counts them now and later: the
- * task queue reads it before a dispatch and again after, to see whether a listener went away (a
- * `once` one), with one lookup per event rather than two. On Node it is the EventTarget's own list
- * record, whose size Node updates in place as listeners come and go (a type whose last listener
- * went leaves a record at 0, as its new listeners get a new one: a count that went down either way).
- * Elsewhere it asks getEventListeners() at each read. `size` is 1 when it cannot be asked (an
- * object with a `listeners` method of its own: getEventListeners() would call it instead of asking
- * EventTarget).
- * @returns {{ readonly size: number }}
- */
+// The listeners of a type on an EventTarget, as an object whose `size` counts them now and later: the
+// task queue reads it before a dispatch and again after, to see whether a listener went away (a `once`
+// one), with one lookup per event. On Node it is the EventTarget's own list record, whose size Node
+// updates in place (a type whose last listener went leaves a record at 0, as its new listeners get a new
+// one: a count that went down either way). `size` is 1 when it cannot be asked (an object with a
+// `listeners` method of its own: getEventListeners() would call it instead of asking EventTarget).
 function listenersOf (target, type) {
   if (kEvents !== null && kEvents in target) {
     // undefined until the first listener is added (Node 24 and later).
@@ -56,18 +50,16 @@ function listenersOf (target, type) {
 }
 
 // Node 20 and 22 give every EventTarget a map for the `on<type>` handlers of Node's own classes
-// (internal/event_target.js, defineEventHandler: MessagePort, AbortSignal...), made by the constructor:
-// an empty Map that every EventSource keeps and never uses, since it defines its handlers itself
-// (lib/eventsource/webidl.js). Node 24 and later make the map at the first such handler, and leave the
-// property undefined until then. The symbol, where this runtime's EventTarget makes an empty map at once.
+// (internal/event_target.js, defineEventHandler), made by the constructor: an empty Map that every
+// EventSource keeps and never uses, since it defines its handlers itself (lib/eventsource/webidl.js).
+// The symbol, where this runtime's EventTarget makes an empty map at once (Node 24 makes it lazily).
 const kHandlers = (() => {
   const probe = new EventTarget()
   const symbol = Object.getOwnPropertySymbols(probe).find((s) => s.description === 'kHandlers')
   return symbol !== undefined && probe[symbol]?.size === 0 && typeof probe[symbol].get === 'function' ? symbol : null
 })()
 
-// Drops the handler map a new EventTarget of Node 20 and 22 makes for Node's own classes, as Node 24 and
-// later never make it unless such a handler is set: for a subclass whose `on<type>` handlers are its own.
+// Drops that map, for a subclass whose `on<type>` handlers are its own.
 function releaseHandlerMap (target) {
   if (kHandlers !== null) target[kHandlers] = undefined
 }
@@ -75,8 +67,8 @@ function releaseHandlerMap (target) {
 // Listeners can be counted here (lib/platform/listeners-web.js's cannot): the task queue waits one promise
 // job before a message whose listeners all stayed.
 const countsListeners = true
-// Which of the two ways above this runtime uses cannot be seen through EventSource, which gets the
-// same answer either way: test/platform/platform-listeners.test.cjs reads it to check that Node takes the fast one.
+// Which of the two ways above this runtime uses, which EventSource cannot show:
+// test/platform/platform-listeners.test.cjs reads it to check that Node takes the fast one.
 const usesListenerMap = kEvents !== null
 
 export { listenersOf, countsListeners, releaseHandlerMap, usesListenerMap }

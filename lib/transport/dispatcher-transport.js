@@ -6,18 +6,14 @@
 //
 // Each hop is a request on the dispatcher with a handler of its own (UndiciHandler, inside DispatcherAttempt),
 // so that the attempt can tell its current hop from one it has let go. The handler speaks both of undici's
-// handler APIs: the one with onConnect/onHeaders/onData (undici 6, which Node 20 and 22 bundle for their
-// fetch, and undici 7) and the one with onRequestStart/onResponseStart/onResponseData (undici 7 and 8), so any
-// global dispatcher works, whoever installed it; lib/transport/http2-sessions.js calls the second as undici
-// does. Both are turned into the attempt's private calls; the body's bytes go from undici's call to the sink
-// with nothing between them (one frame of this file between the socket and the source, on either API).
+// handler APIs, onConnect/onHeaders/onData (undici 6 and 7) and onRequestStart/onResponseStart/onResponseData
+// (undici 7 and 8), so any global dispatcher works, whoever installed it. The body's bytes go from undici's
+// call to the sink with one frame of this file between them, on either API.
 //
-// The attempt sees final responses only. undici reports an interim response (1xx: 103 Early Hints, 102)
-// through the same call as the final one, then the final one on the same request; fetch skips interim
-// responses, and so does the handler (the request's connect timer keeps running meanwhile, so a server
-// that sends nothing but 1xx is still bounded by connectTimeout). A 101 is an upgrade this request never
-// asked for, and nothing after it is HTTP: a network error, as in fetch. (undici itself refuses a 100,
-// which it never asks for, and a 1xx with a body, as a network error.)
+// The attempt sees final responses only. undici reports an interim response (1xx) through the same call as
+// the final one; fetch skips interim responses, and so does the handler (the connect timer keeps running
+// meanwhile, so a server that sends nothing but 1xx is still bounded by connectTimeout). A 101 is an
+// upgrade this request never asked for, and nothing after it is HTTP: a network error, as in fetch.
 
 import { codes as connectionCodes } from '../errors/connection.js'
 import { codes as nodeTransportsCodes } from '../errors/node-transports.js'
@@ -33,12 +29,9 @@ const {
 } = connectionCodes
 const { ERR_EVENTSOURCE_DISPATCHER_REDIRECT, ERR_EVENTSOURCE_TOO_MANY_CODINGS } = nodeTransportsCodes
 
-// What a fetch sends for an EventSource's request beyond the request's own headers, as Node's fetch (undici
-// 6 to 8) sends it, so that a server sees the same request from this transport as from Node's built-in
-// EventSource: Accept-Language `*` and the client's User-Agent (unless the request has them), Sec-Fetch-Mode
-// for the request's mode, "cors" (always: the header is fetch's, not the user's), and for the request's cache
-// mode, "no-store", Pragma and Cache-Control `no-cache` (unless the request has them). Accept-Encoding is
-// per hop (lib/transport/codings.js).
+// What Node's fetch sends for an EventSource's request beyond the request's own headers (docs/api.md, "The
+// request"), so that a server sees the same request from this transport as from Node's built-in EventSource.
+// Sec-Fetch-Mode is always fetch's, not the user's; Accept-Encoding is per hop (lib/transport/codings.js).
 const FETCH_HEADERS = [
   ['accept-language', '*'], ['user-agent', userAgent()], ['pragma', 'no-cache'], ['cache-control', 'no-cache']
 ]
@@ -72,11 +65,6 @@ function withFetchHeaders (requestHeaders) {
 
 // undici's response headers as lib/transport/response-headers.js has them: a plain object with lower-case
 // names, a repeated header combined with ", ".
-
-/**
- * @param {Array<Buffer | string>} raw
- * @returns {Record<string, string>}
- */
 function fromRawHeaders (raw) {
   const headers = Object.create(null)
   for (let i = 0; i < raw.length; i += 2) {
@@ -87,10 +75,6 @@ function fromRawHeaders (raw) {
   return headers
 }
 
-/**
- * @param {Record<string, string | string[]>} parsed
- * @returns {Record<string, string>}
- */
 function fromParsedHeaders (parsed) {
   const headers = Object.create(null)
   for (const name of Object.keys(parsed)) {
@@ -118,11 +102,6 @@ class DispatcherAttempt {
   // The decoder holds enough undecoded input: the socket is not read until it drains.
   #decoderFull = false
 
-  /**
-   * @param {import('undici').Dispatcher} dispatcher
-   * @param {import('./request').EventSourceRequest} request
-   * @param {import('./transport-node').TransportSink} sink
-   */
   constructor (dispatcher, request, sink) {
     this.#dispatcher = dispatcher
     this.#sink = sink
@@ -143,7 +122,6 @@ class DispatcherAttempt {
     this.#dispatch()
   }
 
-  /** Aborts the request at once, releasing its socket. Nothing is reported to the sink after. */
   abort () {
     if (this.#done) return
     this.#done = true
@@ -152,10 +130,7 @@ class DispatcherAttempt {
     this.#decoder?.destroy()
   }
 
-  /**
-   * Stops reading the response body until resume(): TCP backpressure through the dispatcher. A
-   * decoder stops too, or a small compressed body could still turn into any number of events.
-   */
+  // A decoder stops too, or a small compressed body could still turn into any number of events.
   pause () {
     this.#paused = true
     this.#timers?.pause()
@@ -163,7 +138,6 @@ class DispatcherAttempt {
     this.#decoder?.pause()
   }
 
-  /** The reports from now on go to `sink`. */
   setSink (sink) {
     this.#sink = sink
   }
@@ -214,11 +188,10 @@ class DispatcherAttempt {
         // An event stream may be quiet for as long as it likes; browsers do not time out a body.
         // (undici's default would cut it after 300 s of silence.)
         bodyTimeout: 0,
-        // Redirects are ours to follow (RedirectPolicy), with the rules for credentials, https: to http:
-        // and loops. A dispatcher composed with undici's redirect interceptor, or an undici 6 Agent given
-        // maxRedirections, would follow them before we see them: 0 makes it stand down, in undici 6, 7
-        // and 8, as fetch() asks for it; every undici Dispatcher accepts it. A dispatcher that follows
-        // redirects anyway is caught by its handler (#followedRedirect).
+        // Redirects are ours to follow (RedirectPolicy). A dispatcher composed with undici's redirect
+        // interceptor, or an undici 6 Agent given maxRedirections, would follow them before we see them:
+        // 0 makes it stand down, as fetch() asks for it. One that follows them anyway is caught by its
+        // handler (#followedRedirect).
         maxRedirections: 0
       }, handler)
     } catch (err) {
@@ -341,8 +314,7 @@ class DispatcherAttempt {
     return true
   }
 
-  // The handler of one hop, in either of undici's APIs (see the top of this file). A class inside the attempt's,
-  // so that it reaches the attempt's state: the body's bytes go from undici's call to the sink at once.
+  // The handler of one hop, in either of undici's APIs: a class inside the attempt's, to reach its state.
   static #Handler = class UndiciHandler {
     #attempt
     #abort = null
@@ -416,10 +388,9 @@ class DispatcherAttempt {
     // undici 7/8 handler API
 
     onRequestStart (controller, context) {
-      // undici 7 (the package on Node 20, Node 24's own) speaks the older API inside, and wraps a handler of
-      // the newer one in two objects per request (UnwrapHandler and UnwrapController, kept by every idle
-      // connection): its controller's class says so, and the attempt's later handlers for that dispatcher speak
-      // the older API only (LegacyUndiciHandler), which it takes as it is.
+      // undici 7 speaks the older API inside, and wraps a handler of the newer one in two objects per request
+      // (UnwrapHandler and UnwrapController, kept by every idle connection): its controller's class says so,
+      // and the attempt's later handlers for that dispatcher speak the older API only (LegacyUndiciHandler).
       if (controller?.constructor?.name === 'UnwrapController') this.#attempt.#unwrapped()
       this.#controller = controller
       if (this.#aborted) controller.abort(new ERR_EVENTSOURCE_ABORTED())
@@ -441,7 +412,6 @@ class DispatcherAttempt {
     // The socket-to-source path: undici -> here -> the sink's data() (the source, which parses).
     onResponseData (controller, chunk) {
       const attempt = this.#attempt
-      // A hop the attempt has let go, or an attempt that is over, delivers nothing.
       if (attempt.#handler !== this) return
       attempt.#timers?.bytesReceived()
       if (attempt.#decoder === null) attempt.#sink.data(chunk)

@@ -4,11 +4,7 @@
 // event streams (fields, Content-Type, readyState); the source knows nothing of sockets.
 //
 // A transport is chosen per attempt by createAttempt() below, from the request's `transport` (the
-// init's fetch, dispatcher and http2): the undici Dispatcher transport (lib/transport/dispatcher-transport.js),
-// Node's fast path, on the user's dispatcher, the shared HTTP/2 sessions of init.http2
-// (lib/transport/http2-sessions.js) or undici's global dispatcher; or the fetch transport
-// (lib/transport/fetch-transport.js), with init.fetch, with a globalThis.fetch that a program replaced (a
-// test's mock), or where the runtime has no usable dispatcher (Bun, browsers, workers).
+// init's fetch, dispatcher and http2): docs/transports.md says which is chosen when.
 //
 // The attempt (what createAttempt returns):
 //   start()    sends the request; reports begin after start() has returned, or during it
@@ -21,8 +17,7 @@
 // The sink (what the transport reports to), in this order:
 //   opened(response)     once, for the final response of the attempt (after redirects and
 //                        authentication), whatever its status. The sink that does not want the body
-//                        calls abort() from there, or setSink() for another sink to take the reports
-//                        below. `response` is a TransportResponse.
+//                        calls abort() from there, or setSink() for another sink to take the reports below.
 //   data(chunk)          body bytes (decoded), any number of times, never before opened()
 //   then at most one of:
 //   ended()              the body ended: the standard's "reestablish the connection"
@@ -66,12 +61,7 @@ import { http2Dispatcher } from './http2-sessions.js'
  * @property {(sink: TransportSink) => void} setSink
  */
 
-/**
- * The attempt that sends `request`, not yet started.
- * @param {import('./request').EventSourceRequest} request
- * @param {TransportSink} sink
- * @returns {TransportAttempt}
- */
+// The attempt that sends `request`, not yet started.
 function createAttempt (request, sink) {
   const transport = request.transport
   if (transport.fetch !== undefined) return fetchAttempt(transport.fetch, request, sink, true)
@@ -87,10 +77,9 @@ function createAttempt (request, sink) {
 
 // Whether globalThis.fetch is another than the runtime's, asked at each attempt, so that a mock set up
 // or torn down between two attempts applies to the next. Mocking libraries replace globalThis.fetch
-// while they intercept (msw 2 and 3, nock 14 and 15: none of them sees a request made on undici's
-// dispatcher, and nock replaces fetch as soon as it is imported, maybe before this module is loaded).
-// So Node's own fetch is recognized by its source, the same on Node 20 to 26: a function of Node's that
-// loads its undici; a replacement has other source. On Deno, the fetch found at load is the runtime's.
+// while they intercept, none of them sees a request made on undici's dispatcher, and nock replaces fetch
+// as soon as it is imported, maybe before this module is loaded. So Node's own fetch is recognized by its
+// source, the same on every Node this package supports; on Deno, the fetch found at load is the runtime's.
 // The answer is kept for the last value seen: an attempt costs one comparison, a new fetch one toString().
 const NODE_FETCH = /^function fetch\(input, init = undefined\) \{/
 const runtimeFetch = globalThis.fetch
@@ -115,13 +104,9 @@ function fetchAttempt (fetch, request, sink, usersFetch) {
   return new FetchAttempt(fetch, request, sink, usersFetch, nodeRedirects)
 }
 
-/**
- * The limit on one event that the transport's configuration asks for: an undici dispatcher's
- * `eventSourceOptions.maxEventSize`, read at construction as undici's EventSource reads it
- * (lib/transport/dispatchers.js). undefined when it asks for none.
- * @param {import('./request').EventSourceRequest['transport']} transport the source's (its init's)
- * @returns {number | undefined}
- */
+// The limit on one event that the transport's configuration asks for: an undici dispatcher's
+// `eventSourceOptions.maxEventSize`, read at construction as undici's EventSource reads it
+// (lib/transport/dispatchers.js). undefined when it asks for none.
 function transportMaxEventSize (transport) {
   if (transport.fetch !== undefined) return undefined
   // With init.http2 the Agent is this package's (lib/transport/http2-sessions.js), which asks for no limit.
@@ -129,14 +114,10 @@ function transportMaxEventSize (transport) {
   return dispatcherMaxEventSize(transport.dispatcher ?? globalDispatcher())
 }
 
-/**
- * The dispatcher an attempt goes through: the user's; else, with init.http2, the Agent that shares
- * HTTP/2 sessions among the sources given the same init.http2 (lib/transport/http2-sessions.js); else undici's
- * global dispatcher, looked up at each attempt so that setGlobalDispatcher() applies. null where
- * undici is not usable (Bun): the runtime's fetch, which negotiates HTTP/2 by itself where it can.
- * @param {import('./request').EventSourceRequest['transport']} transport
- * @returns {object | null}
- */
+// The dispatcher an attempt goes through: the user's; else, with init.http2, the Agent that shares
+// HTTP/2 sessions among the sources given the same init.http2 (lib/transport/http2-sessions.js); else undici's
+// global dispatcher, looked up at each attempt so that setGlobalDispatcher() applies. null where
+// undici is not usable (Bun): the runtime's fetch, which negotiates HTTP/2 by itself where it can.
 function dispatcherFor (transport) {
   if (transport.dispatcher !== undefined) return transport.dispatcher
   const dispatcher = globalDispatcher()

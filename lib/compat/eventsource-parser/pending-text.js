@@ -1,32 +1,21 @@
 // PendingText: the incomplete line of the eventsource-parser drop-in (./string-parser.js), kept as
-// pieces and joined once, when its end arrives. Only
-// the line is joined, never the rest of the feed that ends it (eventsource-parser joins the feed too,
-// then searches it again): a long line dripped one character per feed is copied once, and its pieces
-// are never searched again.
+// pieces and joined once, when its end arrives. Only the line is joined, never the rest of the feed that
+// ends it (eventsource-parser joins the feed too, then searches it again).
 //
 // Pieces shorter than TINY_PIECE are appended to one string, the tail, and each time the tail holds
-// TAIL_BATCH characters, its first TAIL_BATCH become a piece of their own. A line dripped one character
-// per feed then holds a few hundred pieces, not a quarter of a million: keeping tiny pieces one by one
-// in an array and joining them (eventsource-parser's way) costs more per piece than the rest of the work
-// on such a feed, where an append costs far less (V8, like the other engines, appends to a string in
-// constant time, as a rope: a cell per append). The piece is cut with slice(), which makes V8 flatten
-// the rope there and then, so what the line keeps is flat strings, not ropes of a cell per feed: ropes
-// that live until the line ends survive every young-generation GC, each of which copies their cells
-// again, and joining them walks every cell. In the stream form, where each write allocates promises and
-// GCs come every few thousand feeds, unflattened ropes made a long line in tiny feeds slower than
-// eventsource-parser; flat, it keeps pace (benchmarks/parser-strings.bench.mjs, the 1 MiB data line).
+// TAIL_BATCH characters, its first TAIL_BATCH become a piece of their own: an append costs far less than
+// a piece in an array (engines append to a string in constant time, as a rope: a cell per append). The
+// piece is cut with slice(), which makes V8 flatten the rope there and then: ropes that live until the
+// line ends survive every young-generation GC, each of which copies their cells again, and joining them
+// walks every cell.
 //
 // Pieces of TINY_PIECE to ROPE_PIECE characters are appended to the tail too, but not flattened: a cell per
-// 64 characters or more is little for a GC to copy, and flattening copied every character once more. While
-// the tail holds no tiny piece it becomes a piece as it is, a rope, once it holds ROPE_BATCH characters,
-// and the line's join copies each character once. Against each piece in the array this wins on a long line
-// in pieces just over TINY_PIECE, while from about ROPE_PIECE characters the array does as well; in the
-// stream form the cells cost about what they save. The price: a process whose short lines come this way
-// parses lines of tiny pieces more slowly afterwards too (the parser benchmark's strings in 1-byte chunks,
-// after its other fixtures); ropes only from 1 KiB on won most of that back, but lost on the 64-character
-// shapes of short lines. The figures are those of benchmarks/parser-strings.bench.mjs and
-// benchmarks/parser.bench.mjs. Longer pieces are kept as they are and joined once. An append copies at most
-// ROPE_BATCH + ROPE_PIECE characters even in an engine without ropes, so the work stays linear.
+// 64 characters or more is little for a GC to copy, and flattening copies every character once more. While
+// the tail holds no tiny piece it becomes a piece as it is, a rope, once it holds ROPE_BATCH characters.
+// The price: a process whose short lines come this way parses lines of tiny pieces more slowly afterwards
+// too (benchmarks/parser-strings.bench.mjs and benchmarks/parser.bench.mjs measure both). Longer pieces are
+// kept as they are. An append copies at most ROPE_BATCH + ROPE_PIECE characters even in an engine without
+// ropes, so the work stays linear.
 
 const TINY_PIECE = 64
 const TAIL_BATCH = 1024
@@ -61,9 +50,8 @@ class PendingText {
         // The full tail becomes a piece. One that holds tiny pieces is flattened: cut at the last
         // multiple of TAIL_BATCH characters before its end, the rest (at most TAIL_BATCH; under
         // TINY_PIECE unless a rope came before the tiny pieces) starting the next tail. Before its
-        // end: a slice of a whole string is that string, still a rope (cut at its length, a line
-        // dripped one character per feed kept every cell until its end, and took several times as long).
-        // One without tiny pieces is kept as it is.
+        // end: a slice of a whole string is that string, still a rope. One without tiny pieces is kept
+        // as it is.
         const end = this.#tiny ? tail.length - 1 - (tail.length - 1) % TAIL_BATCH : tail.length
         this.#piece(tail.slice(0, end))
         this.#tail = tail.slice(end)
@@ -91,8 +79,7 @@ class PendingText {
     const pieces = this.#pieces
     let line
     if (pieces.length === 0) {
-      // A line that came in one piece and a few tiny ones, the usual case: no array to join (an
-      // array for two pieces was a visible share of the time of LLM tokens in small feeds).
+      // A line that came in one piece and a few tiny ones, the usual case: no array to join.
       line = this.#first.concat(this.#tail, last)
     } else {
       pieces.push(this.#tail, last)

@@ -15,14 +15,6 @@ import { validConfig } from './create-parser.js'
 import { StringParser } from './string-parser.js'
 
 class EventSourceParserStream extends TransformStream {
-  /**
-   * @param {object} [options]
-   * @param {'terminate' | ((error: Error) => void)} [options.onError]
-   * @param {(ms: number) => void} [options.onRetry]
-   * @param {(comment: string) => void} [options.onComment]
-   * @param {(id: string) => void} [options.onId]
-   * @param {number} [options.maxBufferSize]
-   */
   constructor ({ onError, onRetry, onComment, onId, maxBufferSize } = {}) {
     let parser
     // start() runs within super(): a bad option throws from it, with a stack that starts at the user's call.

@@ -1,22 +1,15 @@
 // StringParser: eventsource-parser's parser (see ./create-parser.js for what it copies and where it
-// departs), reading the strings it is fed as strings. One text for every runtime: Node, Bun and Deno run
-// it, and so does a browser bundle, so it is written for both speed and size; a path earns its bytes only
-// where a benchmark shows it (benchmarks/parser-strings.bench.mjs for time, benchmarks/size.mjs for bytes).
+// departs), reading the strings it is fed as strings. One text for every runtime, browsers included, so
+// it is written for both speed and size; a path earns its bytes only where a benchmark shows it
+// (benchmarks/parser-strings.bench.mjs for time, benchmarks/size.mjs for bytes).
 //
-// How it stays fast and linear whatever the chunking:
-// - line ends are found with String#indexOf from where the last search stopped: each character is
-//   searched at most once for LF and once for CR;
-// - an incomplete line is kept as pieces and joined once when its end arrives (./pending-text.js);
-// - a line is read where it lies in the feed: its field name is compared where it lies (String#startsWith,
-//   `data:` letter by letter) and only its value is cut out (./string-lines.js); `retry` digits are read
-//   without a regular expression; the event being read is a few fields cleared in place.
-// The standard's part of a field's interpretation (names, digits, the NUL rule, joining data lines) is
-// shared with the byte parser: lib/parser/field-rules.js.
-// What pays its bytes: fields read in place (a line cut out, then its name, then its value, made three
-// strings a line), data lines read in feed() itself, and the one-line event without an ID handed to
-// onEvent from there (an event of one data line is most of what LLM and tick streams send). What did not,
-// and is left out: a second loop for feeds without CR, short feeds read unit by unit, the other field
-// names compared letter by letter in the loop.
+// It stays linear whatever the chunking: each character is searched at most once for LF and once for CR;
+// an incomplete line is joined once when its end arrives (./pending-text.js); a line is read where it lies
+// in the feed, only its value cut out (./string-lines.js). Data lines are read in feed() itself, and the
+// one-line event without an ID is handed to onEvent from there (most of what LLM and tick streams send).
+// The standard's part of a field's interpretation is shared with the byte parser: lib/parser/field-rules.js.
+// Tried and left out, as not worth their bytes: a second loop for feeds without CR, short feeds read unit
+// by unit, the other field names compared letter by letter in the loop.
 // It is a class, not closures as eventsource-parser's is: code that V8 optimizes around a parser's own
 // closures is tied to them, and is thrown away once that parser is collected, in every process that
 // makes parsers one after another.
@@ -86,7 +79,6 @@ class StringParser {
     this.#maxBufferSize = config.maxBufferSize ?? Infinity
   }
 
-  /** @param {string} chunk */
   feed (chunk) {
     if (typeof chunk !== 'string') throw new ERR_INVALID_ARG_TYPE('chunk', 'of type string', chunk)
     if (this.#terminated) throw new ERR_EVENTSOURCE_PARSER_TERMINATED()
@@ -157,7 +149,6 @@ class StringParser {
     this.#stopped(this.#pending.length)
   }
 
-  /** @param {{ consume?: boolean }} [options] */
   reset (options) {
     if (options?.consume && this.#pending.length !== 0) {
       // eventsource-parser parses the incomplete line as if it had ended, without checking
