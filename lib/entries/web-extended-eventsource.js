@@ -10,7 +10,6 @@ import { TaskQueue } from '../eventsource/task-queue.js'
 import { decide } from '../eventsource/reconnect-policy.js'
 import { MessageIterators, finishedIterator } from '../eventsource/message-iterator.js'
 import { runtimeMessageEvent } from '../eventsource/message-event.js'
-import { SourceDiagnostics } from '../eventsource/diagnostics-web.js'
 import { buildRequest, previousAttempt } from '../transport/request.js'
 import { fetchTransport } from '../transport/transport-web.js'
 
@@ -22,7 +21,7 @@ const EventSource = defineEventSource({
   previousAttempt,
   transport: fetchTransport,
   iterators: { MessageIterators, finishedIterator },
-  Diagnostics: SourceDiagnostics,
+  Diagnostics: null,
   createMessageEvent: runtimeMessageEvent
 })
 

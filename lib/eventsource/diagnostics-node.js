@@ -1,6 +1,6 @@
 // What an EventSource publishes on diagnostics_channel, and what it counts for it, on Node, Bun and Deno
-// (package.json's "imports" maps `#diagnostics` here for the `node` condition; elsewhere nobody can
-// subscribe, and lib/eventsource/diagnostics-web.js does nothing). The channels and what each carries are
+// (lib/entries/node-eventsource.js gives it to the EventSource; the browsers' builds give none: nobody can
+// subscribe there). The channels and what each carries are
 // lib/platform/channels-node.js's. A message is built only when its channel has subscribers; the counts
 // (messages, bytes, time spent OPEN) are kept whatever, since `close` reports them to whoever subscribed
 // meanwhile.

@@ -10,7 +10,6 @@
 // events come back here as tasks.
 // With no extension in the init, every step is the standard's.
 
-import { unshared } from '../parser/unshared-string.js'
 import {
   CONNECTING, OPEN, CLOSED, TASK_MESSAGE, TASK_ANNOUNCE, TASK_REESTABLISH, TASK_FAIL, TASK_END
 } from '../constants.js'
@@ -50,8 +49,8 @@ const DEFAULT_RECONNECTION_TIME = 3000
  *   what sends each request (lib/transport/transport-node.js, transport-web.js)
  * @property {{ MessageIterators: Function, finishedIterator: Function } | null} iterators `for await`
  *   (lib/eventsource/message-iterator.js); null in a build without it
- * @property {Function} Diagnostics what a source counts and publishes (lib/eventsource/diagnostics-node.js;
- *   diagnostics-web.js, doing nothing)
+ * @property {Function | null} Diagnostics what a source counts and publishes (lib/eventsource/diagnostics-node.js);
+ *   null in a build without diagnostics (browsers and workers: nobody can subscribe there)
  * @property {(type: string, data: string, origin: string, lastEventId: string) => MessageEvent}
  *   createMessageEvent the MessageEvent of a message (lib/eventsource/message-event.js: ours, or the runtime's)
  */
@@ -104,16 +103,14 @@ function defineEventSource (parts) {
     #responseHeaders = null
     // The iterations of `for await` (lib/eventsource/message-iterator.js), once there is one.
     #iterators = null
-    // Network chunks received, for the iterations' queues.
-    #chunks = 0
     #onAbort = null
     // The values of onopen, onmessage and onerror (lib/eventsource/webidl.js): fields rather than an array
     // made at the first, which would cost a source that sets all three more than the fields do.
     #onopen = undefined
     #onmessage = undefined
     #onerror = undefined
-    // What the source counts and publishes on diagnostics_channel (lib/eventsource/diagnostics-node.js;
-    // nothing in browsers, lib/eventsource/diagnostics-web.js).
+    // What the source counts and publishes on diagnostics_channel (lib/eventsource/diagnostics-node.js), or
+    // null in a build without diagnostics.
     #diagnostics
 
     // The source's side of its transport (the sink of lib/transport/transport-node.js), its task queue
@@ -134,8 +131,8 @@ function defineEventSource (parts) {
       // The last call of the socket-to-parser path: the parser's onEvent queues each event.
       data (chunk) {
         const source = this.#source
-        source.#chunks++
-        source.#diagnostics.received(chunk.length)
+        if (source.#iterators !== null) source.#iterators.received()
+        source.#diagnostics?.received(chunk.length)
         try {
           source.#parser.write(chunk)
         } catch (err) {
@@ -158,27 +155,19 @@ function defineEventSource (parts) {
         switch (kind) {
           case TASK_MESSAGE: {
             if (!listened) {
-              source.#diagnostics.message(a, b, c)
+              source.#diagnostics?.message(a, b, c)
               break
             }
             // HTML 9.2.6 "dispatch the event", step 7: the task that fires the MessageEvent, when someone
             // listens (the task queue asks). Here rather than in a method of its own: one frame fewer on
-            // the path every event takes.
-            let type = a
-            let data = b
-            let lastEventId = c
-            // A queue that already spans many chunks gets strings of their own (lib/eventsource/message-iterator.js).
-            if (source.#iterators !== null && source.#iterators.keepsChunksBefore(source.#chunks)) {
-              type = unshared(type)
-              data = unshared(data)
-              lastEventId = unshared(lastEventId)
-            }
-            const event = createMessageEvent(type, data, source.#origin, lastEventId)
-            source.#diagnostics.message(type, data, lastEventId)
+            // the path every event takes. While `for await` runs, its iterations make the event
+            // (lib/eventsource/message-iterator.js), and queue it once dispatched.
+            const event = source.#iterators === null
+              ? createMessageEvent(a, b, source.#origin, c)
+              : source.#iterators.createEvent(a, b, source.#origin, c)
+            source.#diagnostics?.message(a, b, c)
             source.dispatchEvent(event)
-            if (source.#iterators !== null && source.#readyState !== CLOSED) {
-              source.#iterators.push(event, source.#chunks)
-            }
+            if (source.#iterators !== null && source.#readyState !== CLOSED) source.#iterators.push(event)
             break
           }
           case TASK_ANNOUNCE: source.#announce(); break
@@ -247,7 +236,7 @@ function defineEventSource (parts) {
       // Extension: init.maxEventSize, else the transport's limit (asked only then), else the parser's default.
       const maxEventSize = init.maxEventSize ?? transport.maxEventSize(init.transport)
       this.#parser = new SourceParser(this, init, parserCallbacks, maxEventSize)
-      this.#diagnostics = new SourceDiagnostics(this, urlRecord)
+      this.#diagnostics = SourceDiagnostics === null ? null : new SourceDiagnostics(this, urlRecord)
       if (init.signal !== null) {
         if (init.signal.aborted) {
           this.#close('abort')
@@ -290,12 +279,12 @@ function defineEventSource (parts) {
       this.#close('close')
     }
 
-    // close(), or the abort signal (extension): `reason` is what diagnostics say.
+    // close(), the abort signal or the end of the stream (extensions): `reason` is what diagnostics say.
     #close (reason) {
       if (this.#readyState === CLOSED) return
       this.#setReadyState(CLOSED)
       this.#stop(null)
-      this.#diagnostics.closed(reason, this.#attempts)
+      this.#diagnostics?.closed(reason, this.#attempts)
     }
 
     /**
@@ -307,7 +296,7 @@ function defineEventSource (parts) {
       if (iterators === null) throw new ERR_EVENTSOURCE_EXTENSION_NOT_LOADED('for await (Symbol.asyncIterator)')
       if (this.#readyState === CLOSED) return iterators.finishedIterator()
       this.#iterators ??= new iterators.MessageIterators(this.#internals, this.#init.highWaterMark,
-        this.#init.highWaterMarkBytes)
+        this.#init.highWaterMarkBytes, createMessageEvent)
       return this.#iterators.add()
     }
 
@@ -330,7 +319,7 @@ function defineEventSource (parts) {
     // still to come from the chunk being parsed.
     #abortConnection () {
       this.#parser.end()
-      this.#diagnostics.attemptOver(null)
+      this.#diagnostics?.attemptOver(null)
       const connection = this.#connection
       this.#connection = null
       connection?.abort()
@@ -383,7 +372,8 @@ function defineEventSource (parts) {
       this.#attemptEvents = 0
       const connection = this.#connection = transport.createAttempt(request, this.#internals)
       if (this.#iterators?.full) connection.pause()
-      this.#diagnostics.startAttempt(request, this.#parser.lastEventId, connection)
+      if (this.#diagnostics === null) connection.start()
+      else this.#diagnostics.startAttempt(request, this.#parser.lastEventId, connection)
     }
 
     // What the transport reports (through the internals). Each step of the standard that fires an event
@@ -408,7 +398,7 @@ function defineEventSource (parts) {
       }
       this.#origin = eventOrigin(url)
       if (this.#init.request !== null) this.#responseHeaders = headers
-      this.#diagnostics.opened(response, url, this.#attempts)
+      this.#diagnostics?.opened(response, url, this.#attempts)
       // Where a reconnection goes after a redirect: the final URL, as Chromium does, unless an entry
       // point departs from it (init.departures.reconnectToFinalUrl: the `eventsource` package always
       // reconnects to the URL given, and code written for it may rely on it).
@@ -422,21 +412,21 @@ function defineEventSource (parts) {
 
     #onEnd () {
       this.#connection = null
-      this.#diagnostics.attemptOver(null)
+      this.#diagnostics?.attemptOver(null)
       if (this.#init.closeOnEnd) this.#queueTask(TASK_END)
       else this.#queueTask(TASK_REESTABLISH, new ERR_EVENTSOURCE_STREAM_ENDED())
     }
 
     #onNetworkError (error) {
       this.#connection = null
-      this.#diagnostics.attemptOver(error)
+      this.#diagnostics?.attemptOver(error)
       this.#queueTask(TASK_REESTABLISH, error)
     }
 
     // The attempt ends, and the connection fails; for a response the source does not take (TASK_REESTABLISH,
     // its body read or not), the standard fails it, and the reconnection policy may retry it (retryOnStatus).
     #onFail (error, kind = TASK_FAIL) {
-      this.#diagnostics.attemptOver(error)
+      this.#diagnostics?.attemptOver(error)
       this.#abortConnection()
       this.#queueTask(kind, error, kind === TASK_REESTABLISH)
     }
@@ -461,8 +451,8 @@ function defineEventSource (parts) {
       if (this.#readyState === CLOSED) return
       this.#setReadyState(CLOSED)
       this.#stop(error)
-      this.#diagnostics.error(error, undefined)
-      this.#diagnostics.closed('failure', this.#attempts)
+      this.#diagnostics?.error(error, undefined)
+      this.#diagnostics?.closed('failure', this.#attempts)
       // The error event: ours (lib/eventsource/error-event.js), or an entry point's (init.departures).
       this.dispatchEvent(this.#init.departures.errorEvent(error, undefined))
     }
@@ -472,9 +462,7 @@ function defineEventSource (parts) {
     // complete answer from a failure.
     #end () {
       if (this.#readyState === CLOSED) return
-      this.#setReadyState(CLOSED)
-      this.#stop(null)
-      this.#diagnostics.closed('end', this.#attempts)
+      this.#close('end')
       this.dispatchEvent(new Event('end'))
     }
 
@@ -506,7 +494,7 @@ function defineEventSource (parts) {
       }
       // Step 2: set readyState to CONNECTING and fire an event named error.
       this.#setReadyState(CONNECTING)
-      this.#diagnostics.error(error, next)
+      this.#diagnostics?.error(error, next)
       this.dispatchEvent(this.#init.departures.errorEvent(error, next))
       // A listener may have called close().
       if (this.#readyState !== CONNECTING) return
@@ -523,7 +511,7 @@ function defineEventSource (parts) {
 
     // Every change of readyState goes through here: the time spent OPEN is counted for diagnostics.
     #setReadyState (state) {
-      this.#diagnostics.readyStateChanged(this.#readyState, state)
+      this.#diagnostics?.readyStateChanged(this.#readyState, state)
       this.#readyState = state
     }
   }

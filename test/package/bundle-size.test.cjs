@@ -85,7 +85,7 @@ t.test('the EventSource comes from lib/, without the Node-only modules and with 
   // The web redirect rules come with the extensions (FetchAttempt): the standard attempt's fetch
   // follows redirects itself (lib/transport/standard-fetch.js).
   t.ok(rows['whatwg-eventsource/extensions'].inputs.includes('lib/transport/redirect-policy-web.js'), 'with the extensions: redirect-policy-web.js')
-  for (const file of ['lib/errors/messages-web.js', 'lib/transport/transport-web.js', 'lib/eventsource/diagnostics-web.js', 'lib/platform/bytes-web.js',
+  for (const file of ['lib/errors/messages-web.js', 'lib/transport/transport-web.js', 'lib/platform/bytes-web.js',
     // #listeners' web side: the task queue asks it, and learns that listeners cannot be counted.
     'lib/platform/listeners-web.js', 'lib/parser/parser.js', 'lib/eventsource/task-queue.js']) {
     t.ok(inputs.includes(file), file)

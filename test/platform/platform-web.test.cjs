@@ -17,7 +17,6 @@ const webMessages = require('../../lib/errors/messages-web')
 const nodeMessages = require('../../lib/errors/messages-node')
 const { codes } = require('../../lib/errors')
 const webRedirects = require('../../lib/transport/redirect-policy-web')
-const webDiagnostics = require('../../lib/eventsource/diagnostics-web')
 const hasListenerWeb = require('../../lib/platform/listeners-web')
 const transportWeb = require('../../lib/transport/transport-web')
 const { FetchAttempt } = require('../../lib/transport/fetch-transport')
@@ -269,18 +268,6 @@ t.test('the browsers\' redirect rules: the fetch follows every redirect; credent
     'The server redirected from https: to http://a.example/clear; set allowInsecureRedirect to follow it'], 'https: to http: refused')
   const allowed = new webRedirects.RedirectPolicy(request('https://a.example/', { allowInsecureRedirect: true }))
   t.equal(allowed.followedTo('http://a.example/clear'), null, 'unless allowInsecureRedirect')
-})
-
-t.test('the browsers\' diagnostics: nobody can subscribe, so nothing is counted; the attempt still starts', async (t) => {
-  const diagnostics = new webDiagnostics.SourceDiagnostics(new EventTarget(), new URL('http://a.example/'))
-  let started = 0
-  diagnostics.startAttempt({}, '', { start: () => { started++ } })
-  t.equal(started, 1)
-  const calls = ['received', 'message', 'attemptOver', 'opened', 'readyStateChanged', 'error', 'closed']
-  for (const name of calls) t.equal(diagnostics[name](), undefined, name)
-  t.same(Object.getOwnPropertyNames(webDiagnostics.SourceDiagnostics.prototype).filter((name) => name !== 'constructor').sort(),
-    Object.getOwnPropertyNames(require('../../lib/eventsource/diagnostics-node').SourceDiagnostics.prototype)
-      .filter((name) => name !== 'constructor').sort(), 'the methods of lib/eventsource/diagnostics-node.js')
 })
 
 // The browser entry (package.json's `browser` and `worker` conditions) is lib/entries/browser.js, one
