@@ -20,6 +20,7 @@ const EventSource = defineEventSource({
   previousAttempt: null,
   transport: standardTransport,
   iterators: null,
+  followSignal: null,
   Diagnostics: null,
   createMessageEvent: runtimeMessageEvent
 })

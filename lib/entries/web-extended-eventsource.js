@@ -9,6 +9,7 @@ import { resolveExtensions } from '../eventsource/init-extensions.js'
 import { TaskQueue } from '../eventsource/task-queue.js'
 import { decide } from '../eventsource/reconnect-policy.js'
 import { MessageIterators, finishedIterator } from '../eventsource/message-iterator.js'
+import { followSignal } from '../eventsource/abort-signal.js'
 import { runtimeMessageEvent } from '../eventsource/message-event.js'
 import { buildRequest, previousAttempt } from '../transport/request.js'
 import { fetchTransport } from '../transport/transport-web.js'
@@ -21,6 +22,7 @@ const EventSource = defineEventSource({
   previousAttempt,
   transport: fetchTransport,
   iterators: { MessageIterators, finishedIterator },
+  followSignal,
   Diagnostics: null,
   createMessageEvent: runtimeMessageEvent
 })

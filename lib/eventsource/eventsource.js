@@ -49,6 +49,9 @@ const DEFAULT_RECONNECTION_TIME = 3000
  *   what sends each request (lib/transport/transport-node.js, transport-web.js)
  * @property {{ MessageIterators: Function, finishedIterator: Function } | null} iterators `for await`
  *   (lib/eventsource/message-iterator.js); null in a build without it
+ * @property {((signal: AbortSignal, onAbort: () => void) => (() => void) | null) | null} followSignal init.signal
+ *   (lib/eventsource/abort-signal.js): calls onAbort when the signal aborts, and returns what stops following it;
+ *   null in a build without init.signal
  * @property {Function | null} Diagnostics what a source counts and publishes (lib/eventsource/diagnostics-node.js);
  *   null in a build without diagnostics (browsers and workers: nobody can subscribe there)
  * @property {(type: string, data: string, origin: string, lastEventId: string) => MessageEvent}
@@ -61,7 +64,8 @@ const DEFAULT_RECONNECTION_TIME = 3000
  */
 function defineEventSource (parts) {
   const {
-    resolveInit, TaskQueue, nextAttempt, buildRequest, previousAttempt, transport, iterators, createMessageEvent
+    resolveInit, TaskQueue, nextAttempt, buildRequest, previousAttempt, transport, iterators, followSignal,
+    createMessageEvent
   } = parts
   const SourceDiagnostics = parts.Diagnostics
 
@@ -103,7 +107,8 @@ function defineEventSource (parts) {
     #responseHeaders = null
     // The iterations of `for await` (lib/eventsource/message-iterator.js), once there is one.
     #iterators = null
-    #onAbort = null
+    // What stops following init.signal (extension), while the source follows it.
+    #unfollowSignal = null
     // The values of onopen, onmessage and onerror (lib/eventsource/webidl.js): fields rather than an array
     // made at the first, which would cost a source that sets all three more than the fields do.
     #onopen = undefined
@@ -238,12 +243,8 @@ function defineEventSource (parts) {
       this.#parser = new SourceParser(this, init, parserCallbacks, maxEventSize)
       this.#diagnostics = SourceDiagnostics === null ? null : new SourceDiagnostics(this, urlRecord)
       if (init.signal !== null) {
-        if (init.signal.aborted) {
-          this.#close('abort')
-          return
-        }
-        this.#onAbort = () => this.#close('abort')
-        init.signal.addEventListener('abort', this.#onAbort, { once: true })
+        this.#unfollowSignal = followSignal(init.signal, () => this.#close('abort'))
+        if (this.#readyState === CLOSED) return
       }
       // The fetch runs "in parallel": start it once the constructor has returned, so listeners added
       // right after construction see every event, and close() before then sends no request at all. A
@@ -305,9 +306,9 @@ function defineEventSource (parts) {
     #stop (error) {
       this.#abortConnection()
       this.#internals.clear()
-      if (this.#onAbort !== null) {
-        this.#init.signal.removeEventListener('abort', this.#onAbort)
-        this.#onAbort = null
+      if (this.#unfollowSignal !== null) {
+        this.#unfollowSignal()
+        this.#unfollowSignal = null
       }
       if (this.#iterators !== null) {
         this.#iterators.finish(error)
