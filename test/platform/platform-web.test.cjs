@@ -9,7 +9,7 @@
 
 const t = require('tap')
 const vm = require('node:vm')
-const { serve, sse, bounded, prng } = require('../helpers/index.cjs')
+const { serve, sse, bounded, prng, record, recordChannels } = require('../helpers/index.cjs')
 const { importBrowserBuild } = require('../helpers/bundle.cjs')
 const nodeBytes = require('../../lib/platform/bytes-node')
 const webBytes = require('../../lib/platform/bytes-web')
@@ -268,6 +268,20 @@ t.test('the browsers\' redirect rules: the fetch follows every redirect; credent
     'The server redirected from https: to http://a.example/clear; set allowInsecureRedirect to follow it'], 'https: to http: refused')
   const allowed = new webRedirects.RedirectPolicy(request('https://a.example/', { allowInsecureRedirect: true }))
   t.equal(allowed.followedTo('http://a.example/clear'), null, 'unless allowInsecureRedirect')
+})
+
+t.test('the browsers\' standard EventSource has no diagnostics: nothing is published, and the attempt starts', async (t) => {
+  // lib/entries/web-eventsource.js as lib/ has it, on Node: its part for diagnostics is null.
+  const { EventSource } = await import('../../lib/entries/web-eventsource.js')
+  const channels = recordChannels(t)
+  const server = await serve(t, (req, res) => sse(res, 'data: one\n\n', { end: false }))
+  const es = new EventSource(server.url())
+  t.teardown(() => es.close())
+  const rec = record(es)
+  await rec.wait('message')
+  es.close()
+  t.same(rec.types, ['open', 'message'])
+  t.same(channels.log(es), [], 'nothing published about it')
 })
 
 // The browser entry (package.json's `browser` and `worker` conditions) is lib/entries/browser.js, one
