@@ -45,8 +45,9 @@ const DEFAULT_RECONNECTION_TIME = 3000
  *   attempt (lib/transport/request.js: standardRequest, or buildRequest with the extensions)
  * @property {((error: Error, headers: object | null) => object) | null} previousAttempt what init.request
  *   is told of the attempt before (lib/transport/request.js); null in a build without init.request
- * @property {{ createAttempt: Function, maxEventSize: (transport: object) => number | undefined }} transport
- *   what sends each request (lib/transport/transport-node.js, transport-web.js)
+ * @property {{ createAttempt: Function, maxEventSize: (transport: object | undefined) => number | undefined }}
+ *   transport what sends each request (lib/transport/transport-node.js, transport-web.js); maxEventSize is given
+ *   init.transport, which only the extensions resolve
  * @property {{ MessageIterators: Function, finishedIterator: Function } | null} iterators `for await`
  *   (lib/eventsource/message-iterator.js); null in a build without it
  * @property {((signal: AbortSignal, onAbort: () => void) => (() => void) | null) | null} followSignal init.signal
