@@ -9,6 +9,7 @@ import { sharedInit } from '../eventsource/shared-init.js'
 import { TaskQueue } from '../eventsource/task-queue.js'
 import { decide } from '../eventsource/reconnect-policy.js'
 import { MessageIterators, finishedIterator } from '../eventsource/message-iterator.js'
+import { followSignal } from '../eventsource/abort-signal.js'
 import { createMessageEvent } from '../eventsource/message-event.js'
 import { SourceDiagnostics } from '../eventsource/diagnostics-node.js'
 import { buildRequest, previousAttempt } from '../transport/request.js'
@@ -23,6 +24,7 @@ const EventSource = defineEventSource({
   previousAttempt,
   transport: nodeTransport,
   iterators: { MessageIterators, finishedIterator },
+  followSignal,
   Diagnostics: SourceDiagnostics,
   createMessageEvent
 })

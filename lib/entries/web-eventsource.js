@@ -9,7 +9,6 @@ import { createInitResolver } from '../eventsource/init.js'
 import { TaskQueue } from '../eventsource/task-queue.js'
 import { nextAttempt } from '../eventsource/reconnect.js'
 import { runtimeMessageEvent } from '../eventsource/message-event.js'
-import { SourceDiagnostics } from '../eventsource/diagnostics-web.js'
 import { standardRequest } from '../transport/request.js'
 import { standardTransport } from '../transport/transport-web.js'
 
@@ -21,7 +20,8 @@ const EventSource = defineEventSource({
   previousAttempt: null,
   transport: standardTransport,
   iterators: null,
-  Diagnostics: SourceDiagnostics,
+  followSignal: null,
+  Diagnostics: null,
   createMessageEvent: runtimeMessageEvent
 })
 

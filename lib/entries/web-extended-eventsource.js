@@ -9,8 +9,8 @@ import { resolveExtensions } from '../eventsource/init-extensions.js'
 import { TaskQueue } from '../eventsource/task-queue.js'
 import { decide } from '../eventsource/reconnect-policy.js'
 import { MessageIterators, finishedIterator } from '../eventsource/message-iterator.js'
+import { followSignal } from '../eventsource/abort-signal.js'
 import { runtimeMessageEvent } from '../eventsource/message-event.js'
-import { SourceDiagnostics } from '../eventsource/diagnostics-web.js'
 import { buildRequest, previousAttempt } from '../transport/request.js'
 import { fetchTransport } from '../transport/transport-web.js'
 
@@ -22,7 +22,8 @@ const EventSource = defineEventSource({
   previousAttempt,
   transport: fetchTransport,
   iterators: { MessageIterators, finishedIterator },
-  Diagnostics: SourceDiagnostics,
+  followSignal,
+  Diagnostics: null,
   createMessageEvent: runtimeMessageEvent
 })
 

@@ -1,7 +1,7 @@
 // What an EventSource publishes on diagnostics_channel (docs/diagnostics.md), and what it counts for it,
-// on Node, Bun and Deno (lib/eventsource/diagnostics-web.js elsewhere, where nobody can subscribe). A
-// message is built only when its channel has subscribers; the counts are kept whatever, since `close`
-// reports them to whoever subscribed meanwhile.
+// on Node, Bun and Deno (lib/entries/node-eventsource.js gives it; the browsers' builds give none: nobody can
+// subscribe there). A message is built only when its channel has subscribers; the counts are kept whatever,
+// since `close` reports them to whoever subscribed meanwhile.
 
 import {
   createChannel, connectChannel, openChannel, messageChannel, errorChannel, closeChannel, tracingAttempts,

@@ -10,7 +10,6 @@
 // events come back here as tasks.
 // With no extension in the init, every step is the standard's.
 
-import { unshared } from '../parser/unshared-string.js'
 import {
   CONNECTING, OPEN, CLOSED, TASK_MESSAGE, TASK_ANNOUNCE, TASK_REESTABLISH, TASK_FAIL, TASK_END
 } from '../constants.js'
@@ -46,12 +45,16 @@ const DEFAULT_RECONNECTION_TIME = 3000
  *   attempt (lib/transport/request.js: standardRequest, or buildRequest with the extensions)
  * @property {((error: Error, headers: object | null) => object) | null} previousAttempt what init.request
  *   is told of the attempt before (lib/transport/request.js); null in a build without init.request
- * @property {{ createAttempt: Function, maxEventSize: (transport: object) => number | undefined }} transport
- *   what sends each request (lib/transport/transport-node.js, transport-web.js)
+ * @property {{ createAttempt: Function, maxEventSize: (transport: object | undefined) => number | undefined }}
+ *   transport what sends each request (lib/transport/transport-node.js, transport-web.js); maxEventSize is given
+ *   init.transport, which only the extensions resolve
  * @property {{ MessageIterators: Function, finishedIterator: Function } | null} iterators `for await`
  *   (lib/eventsource/message-iterator.js); null in a build without it
- * @property {Function} Diagnostics what a source counts and publishes (lib/eventsource/diagnostics-node.js;
- *   diagnostics-web.js, doing nothing)
+ * @property {((signal: AbortSignal, onAbort: () => void) => (() => void) | null) | null} followSignal init.signal
+ *   (lib/eventsource/abort-signal.js): calls onAbort when the signal aborts, and returns what stops following it;
+ *   null in a build without init.signal
+ * @property {Function | null} Diagnostics what a source counts and publishes (lib/eventsource/diagnostics-node.js);
+ *   null in a build without diagnostics (browsers and workers: nobody can subscribe there)
  * @property {(type: string, data: string, origin: string, lastEventId: string) => MessageEvent}
  *   createMessageEvent the MessageEvent of a message (lib/eventsource/message-event.js: ours, or the runtime's)
  */
@@ -62,7 +65,8 @@ const DEFAULT_RECONNECTION_TIME = 3000
  */
 function defineEventSource (parts) {
   const {
-    resolveInit, TaskQueue, nextAttempt, buildRequest, previousAttempt, transport, iterators, createMessageEvent
+    resolveInit, TaskQueue, nextAttempt, buildRequest, previousAttempt, transport, iterators, followSignal,
+    createMessageEvent
   } = parts
   const SourceDiagnostics = parts.Diagnostics
 
@@ -104,16 +108,15 @@ function defineEventSource (parts) {
     #responseHeaders = null
     // The iterations of `for await` (lib/eventsource/message-iterator.js), once there is one.
     #iterators = null
-    // Network chunks received, for the iterations' queues.
-    #chunks = 0
-    #onAbort = null
+    // What stops following init.signal (extension), while the source follows it.
+    #unfollowSignal = null
     // The values of onopen, onmessage and onerror (lib/eventsource/webidl.js): fields rather than an array
     // made at the first, which would cost a source that sets all three more than the fields do.
     #onopen = undefined
     #onmessage = undefined
     #onerror = undefined
-    // What the source counts and publishes on diagnostics_channel (lib/eventsource/diagnostics-node.js;
-    // nothing in browsers, lib/eventsource/diagnostics-web.js).
+    // What the source counts and publishes on diagnostics_channel (lib/eventsource/diagnostics-node.js), or
+    // null in a build without diagnostics.
     #diagnostics
 
     // The source's side of its transport (the sink of lib/transport/transport-node.js), its task queue
@@ -134,8 +137,8 @@ function defineEventSource (parts) {
       // The last call of the socket-to-parser path: the parser's onEvent queues each event.
       data (chunk) {
         const source = this.#source
-        source.#chunks++
-        source.#diagnostics.received(chunk.length)
+        if (source.#iterators !== null) source.#iterators.received()
+        source.#diagnostics?.received(chunk.length)
         try {
           source.#parser.write(chunk)
         } catch (err) {
@@ -158,27 +161,19 @@ function defineEventSource (parts) {
         switch (kind) {
           case TASK_MESSAGE: {
             if (!listened) {
-              source.#diagnostics.message(a, b, c)
+              source.#diagnostics?.message(a, b, c)
               break
             }
             // HTML 9.2.6 "dispatch the event", step 7: the task that fires the MessageEvent, when someone
             // listens (the task queue asks). Here rather than in a method of its own: one frame fewer on
-            // the path every event takes.
-            let type = a
-            let data = b
-            let lastEventId = c
-            // A queue that already spans many chunks gets strings of their own (lib/eventsource/message-iterator.js).
-            if (source.#iterators !== null && source.#iterators.keepsChunksBefore(source.#chunks)) {
-              type = unshared(type)
-              data = unshared(data)
-              lastEventId = unshared(lastEventId)
-            }
-            const event = createMessageEvent(type, data, source.#origin, lastEventId)
-            source.#diagnostics.message(type, data, lastEventId)
+            // the path every event takes. While `for await` runs, its iterations make the event
+            // (lib/eventsource/message-iterator.js), and queue it once dispatched.
+            const event = source.#iterators === null
+              ? createMessageEvent(a, b, source.#origin, c)
+              : source.#iterators.createEvent(a, b, source.#origin, c)
+            source.#diagnostics?.message(a, b, c)
             source.dispatchEvent(event)
-            if (source.#iterators !== null && source.#readyState !== CLOSED) {
-              source.#iterators.push(event, source.#chunks)
-            }
+            if (source.#iterators !== null && source.#readyState !== CLOSED) source.#iterators.push(event)
             break
           }
           case TASK_ANNOUNCE: source.#announce(); break
@@ -247,14 +242,10 @@ function defineEventSource (parts) {
       // Extension: init.maxEventSize, else the transport's limit (asked only then), else the parser's default.
       const maxEventSize = init.maxEventSize ?? transport.maxEventSize(init.transport)
       this.#parser = new SourceParser(this, init, parserCallbacks, maxEventSize)
-      this.#diagnostics = new SourceDiagnostics(this, urlRecord)
+      this.#diagnostics = SourceDiagnostics === null ? null : new SourceDiagnostics(this, urlRecord)
       if (init.signal !== null) {
-        if (init.signal.aborted) {
-          this.#close('abort')
-          return
-        }
-        this.#onAbort = () => this.#close('abort')
-        init.signal.addEventListener('abort', this.#onAbort, { once: true })
+        this.#unfollowSignal = followSignal(init.signal, () => this.#close('abort'))
+        if (this.#readyState === CLOSED) return
       }
       // The fetch runs "in parallel": start it once the constructor has returned, so listeners added
       // right after construction see every event, and close() before then sends no request at all. A
@@ -290,12 +281,12 @@ function defineEventSource (parts) {
       this.#close('close')
     }
 
-    // close(), or the abort signal (extension): `reason` is what diagnostics say.
+    // close(), the abort signal or the end of the stream (extensions): `reason` is what diagnostics say.
     #close (reason) {
       if (this.#readyState === CLOSED) return
       this.#setReadyState(CLOSED)
       this.#stop(null)
-      this.#diagnostics.closed(reason, this.#attempts)
+      this.#diagnostics?.closed(reason, this.#attempts)
     }
 
     /**
@@ -307,7 +298,7 @@ function defineEventSource (parts) {
       if (iterators === null) throw new ERR_EVENTSOURCE_EXTENSION_NOT_LOADED('for await (Symbol.asyncIterator)')
       if (this.#readyState === CLOSED) return iterators.finishedIterator()
       this.#iterators ??= new iterators.MessageIterators(this.#internals, this.#init.highWaterMark,
-        this.#init.highWaterMarkBytes)
+        this.#init.highWaterMarkBytes, createMessageEvent)
       return this.#iterators.add()
     }
 
@@ -316,9 +307,9 @@ function defineEventSource (parts) {
     #stop (error) {
       this.#abortConnection()
       this.#internals.clear()
-      if (this.#onAbort !== null) {
-        this.#init.signal.removeEventListener('abort', this.#onAbort)
-        this.#onAbort = null
+      if (this.#unfollowSignal !== null) {
+        this.#unfollowSignal()
+        this.#unfollowSignal = null
       }
       if (this.#iterators !== null) {
         this.#iterators.finish(error)
@@ -330,7 +321,7 @@ function defineEventSource (parts) {
     // still to come from the chunk being parsed.
     #abortConnection () {
       this.#parser.end()
-      this.#diagnostics.attemptOver(null)
+      this.#diagnostics?.attemptOver(null)
       const connection = this.#connection
       this.#connection = null
       connection?.abort()
@@ -383,7 +374,8 @@ function defineEventSource (parts) {
       this.#attemptEvents = 0
       const connection = this.#connection = transport.createAttempt(request, this.#internals)
       if (this.#iterators?.full) connection.pause()
-      this.#diagnostics.startAttempt(request, this.#parser.lastEventId, connection)
+      if (this.#diagnostics === null) connection.start()
+      else this.#diagnostics.startAttempt(request, this.#parser.lastEventId, connection)
     }
 
     // What the transport reports (through the internals). Each step of the standard that fires an event
@@ -408,7 +400,7 @@ function defineEventSource (parts) {
       }
       this.#origin = eventOrigin(url)
       if (this.#init.request !== null) this.#responseHeaders = headers
-      this.#diagnostics.opened(response, url, this.#attempts)
+      this.#diagnostics?.opened(response, url, this.#attempts)
       // Where a reconnection goes after a redirect: the final URL, as Chromium does, unless an entry
       // point departs from it (init.departures.reconnectToFinalUrl: the `eventsource` package always
       // reconnects to the URL given, and code written for it may rely on it).
@@ -422,21 +414,21 @@ function defineEventSource (parts) {
 
     #onEnd () {
       this.#connection = null
-      this.#diagnostics.attemptOver(null)
+      this.#diagnostics?.attemptOver(null)
       if (this.#init.closeOnEnd) this.#queueTask(TASK_END)
       else this.#queueTask(TASK_REESTABLISH, new ERR_EVENTSOURCE_STREAM_ENDED())
     }
 
     #onNetworkError (error) {
       this.#connection = null
-      this.#diagnostics.attemptOver(error)
+      this.#diagnostics?.attemptOver(error)
       this.#queueTask(TASK_REESTABLISH, error)
     }
 
     // The attempt ends, and the connection fails; for a response the source does not take (TASK_REESTABLISH,
     // its body read or not), the standard fails it, and the reconnection policy may retry it (retryOnStatus).
     #onFail (error, kind = TASK_FAIL) {
-      this.#diagnostics.attemptOver(error)
+      this.#diagnostics?.attemptOver(error)
       this.#abortConnection()
       this.#queueTask(kind, error, kind === TASK_REESTABLISH)
     }
@@ -461,8 +453,8 @@ function defineEventSource (parts) {
       if (this.#readyState === CLOSED) return
       this.#setReadyState(CLOSED)
       this.#stop(error)
-      this.#diagnostics.error(error, undefined)
-      this.#diagnostics.closed('failure', this.#attempts)
+      this.#diagnostics?.error(error, undefined)
+      this.#diagnostics?.closed('failure', this.#attempts)
       // The error event: ours (lib/eventsource/error-event.js), or an entry point's (init.departures).
       this.dispatchEvent(this.#init.departures.errorEvent(error, undefined))
     }
@@ -472,9 +464,7 @@ function defineEventSource (parts) {
     // complete answer from a failure.
     #end () {
       if (this.#readyState === CLOSED) return
-      this.#setReadyState(CLOSED)
-      this.#stop(null)
-      this.#diagnostics.closed('end', this.#attempts)
+      this.#close('end')
       this.dispatchEvent(new Event('end'))
     }
 
@@ -506,7 +496,7 @@ function defineEventSource (parts) {
       }
       // Step 2: set readyState to CONNECTING and fire an event named error.
       this.#setReadyState(CONNECTING)
-      this.#diagnostics.error(error, next)
+      this.#diagnostics?.error(error, next)
       this.dispatchEvent(this.#init.departures.errorEvent(error, next))
       // A listener may have called close().
       if (this.#readyState !== CONNECTING) return
@@ -523,7 +513,7 @@ function defineEventSource (parts) {
 
     // Every change of readyState goes through here: the time spent OPEN is counted for diagnostics.
     #setReadyState (state) {
-      this.#diagnostics.readyStateChanged(this.#readyState, state)
+      this.#diagnostics?.readyStateChanged(this.#readyState, state)
       this.#readyState = state
     }
   }

@@ -17,6 +17,11 @@ import { kDepartures, NO_DEPARTURES } from './init.js'
 import { ErrorBodyReader } from '../transport/error-body.js'
 const { ERR_INVALID_ARG_VALUE } = codes
 
+const DEFAULT_HIGH_WATER_MARK = 1000
+// Bytes of queued events (lib/eventsource/message-iterator.js counts them) before `for await` pauses the source.
+const DEFAULT_HIGH_WATER_MARK_BYTES = 16 * 1024 * 1024
+const NO_HEADER_NAMES = Object.freeze([])
+
 /** @param {unknown} value init.reconnect */
 function resolveReconnect (value) {
   // `policy` is the user's policy function, or null until the first failure makes the declarative one
@@ -149,6 +154,13 @@ function resolveErrorBody (value) {
 // The extensions of a dictionary, into the init the core resolved its standard member in
 // (lib/eventsource/init.js's standardInit()).
 function resolveExtensions (dict, init) {
+  // The members only the extensions read, at their defaults, added in one order: every init has one shape.
+  init.headers = null
+  init.body = null
+  init.idleTimeout = 0
+  init.highWaterMark = DEFAULT_HIGH_WATER_MARK
+  init.highWaterMarkBytes = DEFAULT_HIGH_WATER_MARK_BYTES
+  init.credentialHeaders = NO_HEADER_NAMES
   init.reconnect = resolveReconnect(dict.reconnect)
   init.closeOnEnd = Boolean(dict.closeOnEnd)
   init.allowInsecureRedirect = Boolean(dict.allowInsecureRedirect)

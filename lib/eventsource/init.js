@@ -33,7 +33,6 @@ const NO_DEPARTURES = Object.freeze({
   connectInConstructor: false
 })
 
-const DEFAULT_HIGH_WATER_MARK = 1000
 // The time from sending a request to its response head (connectTimeout). An event stream server can
 // send its head at once and take its time in the body, so a head that does not come means a server,
 // proxy or load balancer that accepted the connection and went away; without a limit the attempt
@@ -41,12 +40,6 @@ const DEFAULT_HIGH_WATER_MARK = 1000
 // server that computes before it answers, and a silent one is then a network error that reconnects,
 // as the standard does for those. 0 waits as long as undici does.
 const DEFAULT_CONNECT_TIMEOUT = 30_000
-
-// Bytes of queued events (lib/eventsource/message-iterator.js counts them) before `for await` pauses the source.
-const DEFAULT_HIGH_WATER_MARK_BYTES = 16 * 1024 * 1024
-
-const NO_HEADER_NAMES = Object.freeze([])
-const NO_TRANSPORT = Object.freeze({ dispatcher: undefined, fetch: undefined, http2: null })
 
 const { ERR_EVENTSOURCE_EXTENSION_NOT_LOADED } = codes
 
@@ -105,32 +98,23 @@ function refuseExtensions (dict) {
 }
 
 /**
- * The resolved init of a dictionary with no extension in it; init-extensions.js fills in the rest.
+ * The resolved init of a dictionary with no extension in it: what the standard's steps read.
+ * init-extensions.js adds the members only the extensions read, and fills in the rest.
  * @param {boolean} withCredentials
  */
 function standardInit (withCredentials) {
   return {
     withCredentials,
-    // How requests go out (lib/transport/transport-node.js): { fetch, dispatcher, http2 }. Every request
-    // of the source carries it, frozen.
-    transport: NO_TRANSPORT,
     // init.reconnect resolved (init-extensions.js); null: the standard's reconnection (lib/eventsource/reconnect.js).
     reconnect: null,
     maxEventSize: undefined,
-    headers: null,
     method: 'GET',
-    body: null,
     // The request of each attempt as code: init.request, or what headers and body functions stand for.
     request: null,
     lastEventId: '',
-    idleTimeout: 0,
     connectTimeout: DEFAULT_CONNECT_TIMEOUT,
     signal: null,
-    highWaterMark: DEFAULT_HIGH_WATER_MARK,
     closeOnEnd: false,
-    highWaterMarkBytes: DEFAULT_HIGH_WATER_MARK_BYTES,
-    credentialHeaders: NO_HEADER_NAMES,
-    allowInsecureRedirect: false,
     keepAliveWhileReconnecting: true,
     // What of the body of a response the source does not take is read for its error, and its reader
     // (init-extensions.js), or null: nothing, the attempt ends at once, as the standard's does.

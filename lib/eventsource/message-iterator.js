@@ -5,6 +5,8 @@
 // The iteration ends when the source is closed and throws when the connection fails; leaving the
 // loop early (break, return, throw) closes the source.
 
+import { unshared } from '../parser/unshared-string.js'
+
 // Events are queued as they are: the parser's strings are views of their network chunk's text
 // (lib/parser/unshared-string.js), so a queue that holds events of many chunks would keep all their texts.
 // Once the queue spans PIN_SPAN chunks, the source copies the strings of the events it adds, which bounds
@@ -175,16 +177,23 @@ class MessageIterators {
   #highWaterMarkBytes
   // What a MessageIterator asks of its source, answered for all of them.
   #port
+  // The source's MessageEvents (its build's createMessageEvent), and the network chunks it has received
+  // since the first iteration began (see PIN_SPAN).
+  #createMessageEvent
+  #chunks = 0
 
   /**
    * @param {{ pause(): void, resume(): void, close(): void }} source the source's connection and close()
    * @param {number} highWaterMark events
    * @param {number} highWaterMarkBytes see eventCost()
+   * @param {(type: string, data: string, origin: string, lastEventId: string) => MessageEvent}
+   *   createMessageEvent
    */
-  constructor (source, highWaterMark, highWaterMarkBytes) {
+  constructor (source, highWaterMark, highWaterMarkBytes, createMessageEvent) {
     this.#source = source
     this.#highWaterMark = highWaterMark
     this.#highWaterMarkBytes = highWaterMarkBytes
+    this.#createMessageEvent = createMessageEvent
     this.#port = {
       resume: () => this.#resumeIfDrained(),
       close: () => source.close(),
@@ -208,17 +217,37 @@ class MessageIterators {
     this.#iterators.clear()
   }
 
-  // Whether an event of chunk number `chunk` is to be queued with strings of its own (see PIN_SPAN).
-  keepsChunksBefore (chunk) {
+  /** The source received a network chunk. */
+  received () {
+    this.#chunks++
+  }
+
+  /**
+   * The MessageEvent of a message, with strings of its own once a queue already spans many chunks (see
+   * PIN_SPAN).
+   * @param {string} type
+   * @param {string} data
+   * @param {string} origin
+   * @param {string} lastEventId
+   */
+  createEvent (type, data, origin, lastEventId) {
+    if (this.#keepsChunksBefore(this.#chunks)) {
+      type = unshared(type)
+      data = unshared(data)
+      lastEventId = unshared(lastEventId)
+    }
+    return this.#createMessageEvent(type, data, origin, lastEventId)
+  }
+
+  #keepsChunksBefore (chunk) {
     for (const iterator of this.#iterators) if (iterator.keepsChunksBefore(chunk)) return true
     return false
   }
 
-  // Queues a dispatched event for every iteration (`chunk`: the number of the network chunk it came in);
-  // the connection pauses when a queue is full.
-  push (event, chunk) {
+  // Queues a dispatched event for every iteration; the connection pauses when a queue is full.
+  push (event) {
     const cost = eventCost(event)
-    for (const iterator of this.#iterators) iterator.push(event, cost, chunk)
+    for (const iterator of this.#iterators) iterator.push(event, cost, this.#chunks)
     if (this.full) this.#source.pause()
   }
 

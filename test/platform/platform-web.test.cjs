@@ -9,7 +9,7 @@
 
 const t = require('tap')
 const vm = require('node:vm')
-const { serve, sse, bounded, prng } = require('../helpers/index.cjs')
+const { serve, sse, bounded, prng, record, recordChannels } = require('../helpers/index.cjs')
 const { importBrowserBuild } = require('../helpers/bundle.cjs')
 const nodeBytes = require('../../lib/platform/bytes-node')
 const webBytes = require('../../lib/platform/bytes-web')
@@ -17,7 +17,6 @@ const webMessages = require('../../lib/errors/messages-web')
 const nodeMessages = require('../../lib/errors/messages-node')
 const { codes } = require('../../lib/errors')
 const webRedirects = require('../../lib/transport/redirect-policy-web')
-const webDiagnostics = require('../../lib/eventsource/diagnostics-web')
 const hasListenerWeb = require('../../lib/platform/listeners-web')
 const transportWeb = require('../../lib/transport/transport-web')
 const { FetchAttempt } = require('../../lib/transport/fetch-transport')
@@ -271,16 +270,18 @@ t.test('the browsers\' redirect rules: the fetch follows every redirect; credent
   t.equal(allowed.followedTo('http://a.example/clear'), null, 'unless allowInsecureRedirect')
 })
 
-t.test('the browsers\' diagnostics: nobody can subscribe, so nothing is counted; the attempt still starts', async (t) => {
-  const diagnostics = new webDiagnostics.SourceDiagnostics(new EventTarget(), new URL('http://a.example/'))
-  let started = 0
-  diagnostics.startAttempt({}, '', { start: () => { started++ } })
-  t.equal(started, 1)
-  const calls = ['received', 'message', 'attemptOver', 'opened', 'readyStateChanged', 'error', 'closed']
-  for (const name of calls) t.equal(diagnostics[name](), undefined, name)
-  t.same(Object.getOwnPropertyNames(webDiagnostics.SourceDiagnostics.prototype).filter((name) => name !== 'constructor').sort(),
-    Object.getOwnPropertyNames(require('../../lib/eventsource/diagnostics-node').SourceDiagnostics.prototype)
-      .filter((name) => name !== 'constructor').sort(), 'the methods of lib/eventsource/diagnostics-node.js')
+t.test('the browsers\' standard EventSource has no diagnostics: nothing is published, and the attempt starts', async (t) => {
+  // lib/entries/web-eventsource.js as lib/ has it, on Node: its part for diagnostics is null.
+  const { EventSource } = await import('../../lib/entries/web-eventsource.js')
+  const channels = recordChannels(t)
+  const server = await serve(t, (req, res) => sse(res, 'data: one\n\n', { end: false }))
+  const es = new EventSource(server.url())
+  t.teardown(() => es.close())
+  const rec = record(es)
+  await rec.wait('message')
+  es.close()
+  t.same(rec.types, ['open', 'message'])
+  t.same(channels.log(es), [], 'nothing published about it')
 })
 
 // The browser entry (package.json's `browser` and `worker` conditions) is lib/entries/browser.js, one
