@@ -2,13 +2,9 @@
 // https://html.spec.whatwg.org/multipage/server-sent-events.html#the-eventsource-interface
 // https://html.spec.whatwg.org/multipage/server-sent-events.html#sse-processing-model
 //
-// This file holds the standard's state machine (readyState, announce, reestablish, fail) and the
-// dispatch of events, and nothing else. The parts around it (EventSourceParts, below) are given by the
-// entry point that builds the class: lib/entries/node-eventsource.js, web-eventsource.js and
-// web-extended-eventsource.js call defineEventSource(). The transport reports to the source's internals;
-// the body's bytes go to an EventSourceParser (lib/parser/parser.js, through source-parser.js), whose
-// events come back here as tasks.
-// With no extension in the init, every step is the standard's.
+// The standard's state machine (readyState, announce, reestablish, fail) and the dispatch of events, and
+// nothing else: the parts around it are given by the entry point that builds the class (lib/entries/,
+// docs/architecture.md). With no extension in the init, every step is the standard's.
 
 import {
   CONNECTING, OPEN, CLOSED, TASK_MESSAGE, TASK_ANNOUNCE, TASK_REESTABLISH, TASK_FAIL, TASK_END
@@ -84,13 +80,11 @@ function defineEventSource (parts) {
   class EventSource extends EventTarget {
     #url
     #readyState = CONNECTING
-    // Where requests go when not to the URL with the init's method: the final URL of the last redirected
-    // request (as in Chromium), with the method that request ended with (a redirect may have made it a
-    // GET without a body), as { url, method }; null until a response came from elsewhere.
+    // { url, method } of the last redirected request, where the next requests go (as in Chromium); null until
+    // a response came from elsewhere.
     #redirected = null
     #init
     #parser
-    // The current attempt (lib/transport/transport-node.js), from its request to its last report.
     #connection = null
     #timer = null
     #reconnectionTime
@@ -106,23 +100,19 @@ function defineEventSource (parts) {
     // For init.request: why the previous attempt ended; the last response's headers (only with one).
     #previous = null
     #responseHeaders = null
-    // The iterations of `for await` (lib/eventsource/message-iterator.js), once there is one.
     #iterators = null
-    // What stops following init.signal (extension), while the source follows it.
     #unfollowSignal = null
     // The values of onopen, onmessage and onerror (lib/eventsource/webidl.js): fields rather than an array
     // made at the first, which would cost a source that sets all three more than the fields do.
     #onopen = undefined
     #onmessage = undefined
     #onerror = undefined
-    // What the source counts and publishes on diagnostics_channel (lib/eventsource/diagnostics-node.js), or
     // null in a build without diagnostics.
     #diagnostics
 
-    // The source's side of its transport (the sink of lib/transport/transport-node.js), its task queue
-    // (a TaskQueue, whose runner it is) and its iterations: a class of its own, so that the public surface
-    // stays the standard's, declared where the private names are in scope. One small object per source,
-    // with shared methods: a closure per report would cost hundreds of bytes on every idle connection.
+    // The source's side of its transport (the sink), its task queue and its iterations: a class of its own, so
+    // that the public surface stays the standard's. One small object per source, with shared methods: a
+    // closure per report would cost hundreds of bytes on every idle connection.
     static #Internals = class EventSourceInternals extends TaskQueue {
       #source
 
@@ -247,11 +237,10 @@ function defineEventSource (parts) {
         this.#unfollowSignal = followSignal(init.signal, () => this.#close('abort'))
         if (this.#readyState === CLOSED) return
       }
-      // The fetch runs "in parallel": start it once the constructor has returned, so listeners added
-      // right after construction see every event, and close() before then sends no request at all. A
-      // promise job, not queueMicrotask(), which test suites' fake timers replace. The `eventsource`
-      // package's entry departs from this (init.departures): its first fetch is called from here, and
-      // what the attempt reports at once waits, as a task, for a microtask checkpoint.
+      // The fetch runs "in parallel": it starts once the constructor has returned, so listeners added right
+      // after construction see every event, and close() before then sends nothing. A promise job, not
+      // queueMicrotask(), which fake timers replace. The `eventsource` package's entry departs from this
+      // (init.departures): its first fetch starts here, and what it reports waits for a microtask checkpoint.
       if (init.departures.connectInConstructor) {
         this.#internals.waitForCheckpoint()
         this.#connect()
@@ -378,8 +367,7 @@ function defineEventSource (parts) {
       else this.#diagnostics.startAttempt(request, this.#parser.lastEventId, connection)
     }
 
-    // What the transport reports (through the internals). Each step of the standard that fires an event
-    // does so from a task; the attempt itself is ended at once.
+    // What the transport reports (through the internals): an event is fired from a task, an attempt ended at once.
 
     // The final response of an attempt. Processing model: "if res's status is not 200, or if res's
     // `Content-Type` is not `text/event-stream`, then fail the connection"; else announce it.
@@ -401,9 +389,8 @@ function defineEventSource (parts) {
       this.#origin = eventOrigin(url)
       if (this.#init.request !== null) this.#responseHeaders = headers
       this.#diagnostics?.opened(response, url, this.#attempts)
-      // Where a reconnection goes after a redirect: the final URL, as Chromium does, unless an entry
-      // point departs from it (init.departures.reconnectToFinalUrl: the `eventsource` package always
-      // reconnects to the URL given, and code written for it may rely on it).
+      // A reconnection goes to the final URL, as Chromium does, unless an entry point departs from it (the
+      // `eventsource` package reconnects to the URL given, and code written for it may rely on it).
       if (response.method !== null && this.#init.departures.reconnectToFinalUrl) {
         this.#redirected = response.url === this.#url && response.method === this.#init.method
           ? null
@@ -500,9 +487,8 @@ function defineEventSource (parts) {
       this.dispatchEvent(this.#init.departures.errorEvent(error, next))
       // A listener may have called close().
       if (this.#readyState !== CONNECTING) return
-      // Steps 3-5: wait the reconnection time, then fetch again. By default the timer keeps the process
-      // alive, as the open connection would: an EventSource that is not CLOSED has not ended. Extension
-      // (init.keepAliveWhileReconnecting false, the `eventsource` package's choice): it does not.
+      // Steps 3-5: wait the reconnection time, then fetch again. The timer keeps the process alive, as the
+      // connection would, unless init.keepAliveWhileReconnecting is false (the `eventsource` package's choice).
       this.#timer = setTimeout(() => {
         this.#timer = null
         this.#connect()
