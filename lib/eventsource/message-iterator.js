@@ -72,11 +72,7 @@ class MessageIterator {
     return this.size >= this.#highWaterMark || this.#bytes >= this.#highWaterMarkBytes
   }
 
-  /**
-   * @param {MessageEvent} event
-   * @param {number} [cost] eventCost(event), computed once for every iteration of the source
-   * @param {number} [chunk] the number of the network chunk the event came in
-   */
+  // `cost`: eventCost(event), computed once for every iteration; `chunk`: the network chunk it came in.
   push (event, cost = 0, chunk = 0) {
     if (this.#done) return
     if (this.#waiting !== null) {
@@ -182,13 +178,7 @@ class MessageIterators {
   #createMessageEvent
   #chunks = 0
 
-  /**
-   * @param {{ pause(): void, resume(): void, close(): void }} source the source's connection and close()
-   * @param {number} highWaterMark events
-   * @param {number} highWaterMarkBytes see eventCost()
-   * @param {(type: string, data: string, origin: string, lastEventId: string) => MessageEvent}
-   *   createMessageEvent
-   */
+  // `source`: its connection's pause() and resume(), and its close(); createMessageEvent: its build's.
   constructor (source, highWaterMark, highWaterMarkBytes, createMessageEvent) {
     this.#source = source
     this.#highWaterMark = highWaterMark
@@ -222,14 +212,7 @@ class MessageIterators {
     this.#chunks++
   }
 
-  /**
-   * The MessageEvent of a message, with strings of its own once a queue already spans many chunks (see
-   * PIN_SPAN).
-   * @param {string} type
-   * @param {string} data
-   * @param {string} origin
-   * @param {string} lastEventId
-   */
+  // The MessageEvent of a message, with strings of its own once a queue already spans many chunks (PIN_SPAN).
   createEvent (type, data, origin, lastEventId) {
     if (this.#keepsChunksBefore(this.#chunks)) {
       type = unshared(type)
