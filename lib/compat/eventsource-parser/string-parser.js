@@ -120,8 +120,7 @@ class StringParser {
         const next = this.#after(chunk, end, end === cr)
         const code = chunk.charCodeAt(next)
         if (direct && this.#dataLines === 0 && (code === LF || code === CR)) {
-          // The one-line event (a first data line, its blank line right after it): dispatched from here,
-          // and the limit is not checked before, as eventsource-parser does in a feed without CR.
+          // The one-line event, dispatched from here without the limit check (`direct`: the top of this file).
           if (this.#id === undefined) {
             // Nothing else to clear: no ID, and no data line before this one.
             const type = this.#type
@@ -232,10 +231,9 @@ class StringParser {
     return chunk.slice(this.#after(chunk, end, chunk.charCodeAt(end) === CR))
   }
 
-  // A line [start, end) of `text` that is not blank: a comment, or a field whose name ends at the first
-  // colon (the whole line without one: a name alone has an empty value) and whose value follows it. The
-  // first character tells the only field the line can be; a line that starts with a colon is a comment,
-  // the empty name of FIELD_UNKNOWN with its colon.
+  // A line [start, end) of `text` that is not blank: a comment, or a field whose name ends at the first colon
+  // (the whole line without one: a name alone has an empty value) and whose value follows it. The first
+  // character tells the only field the line can be (a comment: the empty name of FIELD_UNKNOWN, see above).
   #line (text, start, end) {
     const kind = fieldStartingWith(text.charCodeAt(start))
     const name = FIELD_NAMES[kind]
