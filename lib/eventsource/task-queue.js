@@ -130,11 +130,11 @@ function reportException (error) {
 }
 
 /**
- * The task queue of a source. It is the base class of the source's side of it (the source's internals,
- * in lib/eventsource/eventsource.js: one object per source rather than two), which defines
+ * The task queue of a source, and the base class of the source's internals (lib/eventsource/eventsource.js: one
+ * object per source rather than two), which define
  *   iterating   whether a `for await` takes the source's messages (it listens for all)
- *   runTask(kind, a, b, c, listened)   runs a task. `listened`, for a message: whether a listener or an
- *               iteration takes it (else it is dispatched to nobody)
+ *   runTask(kind, a, b, c, listened)   runs a task; `listened`, for a message: whether a listener or an iteration
+ *               takes it (else it is dispatched to nobody)
  */
 class TaskQueue {
   #target
@@ -145,9 +145,8 @@ class TaskQueue {
   #tail = 0
   // A wait after the last task is under way.
   #waiting = false
-  // A listener went away while an event was dispatched (a `once` listener: the mark of an `await
-  // once(source, type)` loop), or the last task was not a message: the next task waits for a full
-  // checkpoint.
+  // A listener went away while an event was dispatched (a `once` listener: the mark of an `await once(source, type)`
+  // loop), or the last task was not a message: the next task waits for a full checkpoint.
   #checkpointDue = false
   // The listeners of the last message's type (listenersOf()): while they are more than 0 they are
   // still the target's, so a stream of one type looks them up once, not once per event.
@@ -212,7 +211,6 @@ class TaskQueue {
       const b = slots[head + 2]
       const c = slots[head + 3]
       slots[head + 1] = slots[head + 2] = slots[head + 3] = undefined
-      // Reuse the array from the front once every task has run.
       if (head + TASK_SLOTS === tail) this.#head = this.#tail = 0
       else this.#head = head + TASK_SLOTS
       try {

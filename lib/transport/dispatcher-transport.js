@@ -61,8 +61,7 @@ function withFetchHeaders (requestHeaders) {
   return headers
 }
 
-// undici's response headers as lib/transport/response-headers.js has them: a plain object with lower-case
-// names, a repeated header combined with ", ".
+// undici's raw response headers as ./response-headers.js has them: lower-case names, repeats joined with ", ".
 function fromRawHeaders (raw) {
   const headers = Object.create(null)
   for (let i = 0; i < raw.length; i += 2) {
@@ -252,9 +251,8 @@ class DispatcherAttempt {
     return true
   }
 
-  // A handler reports that the dispatcher speaks undici's older handler API inside: so will the next
-  // handlers for it. Not init.http2's agent, whatever undici dispatcher it handed an http: or HTTP/1.1
-  // origin's request to: its HTTP/2 origins take the newer API alone.
+  // A handler reports that the dispatcher speaks undici's older handler API inside: so will the next handlers
+  // for it, unless it takes the newer API alone (newerApiDispatchers: init.http2's agent, for its HTTP/2 origins).
   #unwrapped () {
     if (!newerApiDispatchers.has(this.#dispatcher)) legacyDispatchers.add(this.#dispatcher)
   }

@@ -100,7 +100,6 @@ class OriginSessions {
   // Hands the waiting requests to sessions with room, opening sessions for those no session is expected to take.
   #pump () {
     while (this.#waiting !== 0) {
-      // Requests aborted while they waited go.
       if (this.#queue[this.#head].done) {
         this.#take()
         continue

@@ -39,12 +39,9 @@ const { ERR_INVALID_ARG_VALUE } = codes
  */
 
 /**
- * @typedef {object} RequestChanges what init.request() says of an attempt, normalized: each member
- *   undefined where the attempt goes as it would
- * @property {string} [url]
- * @property {string} [method]
- * @property {Record<string, string>} [headers] the attempt's headers, in place of the init's
- * @property {{ body: string | Uint8Array, contentType: string | null } | null} [body]
+ * @typedef {object} RequestChanges what init.request() says of an attempt (types/index.d.ts), normalized: each
+ *   member undefined where the attempt goes as it would; `headers` in place of the init's; `body` as
+ *   `{ body, contentType }`, or null for none
  */
 
 // Whether a request with this method may carry a body (fetch: not GET or HEAD).

@@ -10,9 +10,8 @@
 // The standard's part of a field's interpretation is shared with the byte parser: lib/parser/field-rules.js.
 // Tried and left out, as not worth their bytes: a second loop for feeds without CR, short feeds read unit
 // by unit, the other field names compared letter by letter in the loop.
-// It is a class, not closures as eventsource-parser's is: code that V8 optimizes around a parser's own
-// closures is tied to them, and is thrown away once that parser is collected, in every process that
-// makes parsers one after another.
+// It is a class, not closures as eventsource-parser's is: code that V8 optimizes around a parser's own closures is tied
+// to them, and is thrown away once that parser is collected, in every process that makes parsers one after another.
 //
 // Two of eventsource-parser's rules look like optimisations but decide what a caller sees, and are kept:
 // - a first `data:` line with its blank line right after it, in a feed without CR (or without a limit), is
