@@ -24,9 +24,8 @@
 // keeps a closure of its own for it (with its context, on every idle connection). What a wait runs is the
 // queue's run() directly, so that a message's listener is two frames of this file away from the event loop.
 //
-// A task should not throw (a listener's exception is its EventTarget's to report); one that does is reported as
-// the runtime reports an uncaught exception, and the queue goes on, as a browser's event loop goes on after a
-// task that threw.
+// A task should not throw (a listener's exception is its EventTarget's to report); one that does is reported as an
+// uncaught exception, and the queue goes on, as a browser's event loop goes on after a task that threw.
 //
 // Where an EventTarget cannot count its listeners (browsers, workers: lib/platform/listeners-web.js), any
 // listener may be a `once` one: every message is dispatched, and every task waits for the full checkpoint.
@@ -45,8 +44,7 @@ const resolved = Promise.resolve()
 // thenable three, and an async function's return another; 16 covers a few nested awaits.
 const FALLBACK_DEPTH = 16
 
-// Each entry of the queue is four slots, the kind (lib/constants.js, TASK_*) and up to three
-// arguments, so that no object is allocated per event.
+// A queue entry: four slots, the kind (TASK_* in lib/constants.js) and up to three arguments; no object per event.
 const TASK_SLOTS = 4
 
 // The slots array of a queue whose tasks have all run, kept for the next queue that needs one: an idle source

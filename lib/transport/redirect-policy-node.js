@@ -1,7 +1,6 @@
-// Fetch's rules for credentials and for a request whose redirects the client follows itself: where the
-// next hop goes and with which method, headers and body, which credentials travel with it, the Origin
-// header, and the answer to a 401 from the URL's credentials. One RedirectPolicy is one attempt's chain
-// of hops; it sends nothing itself and knows nothing of event streams.
+// Fetch's rules for a request whose redirects the client follows itself: the next hop's URL, method, headers and
+// body, which credentials travel with it, the Origin header, and the answer to a 401 from the URL's credentials.
+// One RedirectPolicy is one attempt's chain of hops; it sends nothing itself and knows nothing of event streams.
 // https://fetch.spec.whatwg.org/#http-redirect-fetch
 //
 // Credentials in the URL (http://user:pass@host/events), as fetch uses them for a request whose
@@ -142,9 +141,9 @@ class RedirectPolicy {
 
   /**
    * @param {import('./request').EventSourceRequest} request
-   * @param {{ headers?: Record<string, string>, withinOrigin?: boolean }} [options] `headers`: when the
-   *   transport adds to the request's; `withinOrigin`: refuse a redirect to another origin rather than
-   *   follow it without the credentials (a user's fetch may add credentials of its own to every hop)
+   * @param {{ headers?: Record<string, string>, withinOrigin?: boolean }} [options] `headers`: when the transport
+   *   adds to the request's; `withinOrigin`: refuse a redirect to another origin rather than follow it without
+   *   the credentials (a user's fetch may add its own to every hop)
    */
   constructor (request, { headers = request.headers, withinOrigin = false } = {}) {
     this.#url = new URL(request.url)

@@ -82,8 +82,7 @@ class StringParser {
     if (typeof chunk !== 'string') throw new ERR_INVALID_ARG_TYPE('chunk', 'of type string', chunk)
     if (this.#terminated) throw new ERR_EVENTSOURCE_PARSER_TERMINATED()
     if (this.#boundary !== 0 && (chunk = this.#crossBoundary(chunk)) === '') return
-    // The next LF and CR at or after `pos` (-1: none left), each searched for again only once `pos` has
-    // passed it: each character is searched at most once for each.
+    // The next LF and CR at or after `pos` (-1: none left), each searched for again only once `pos` has passed it.
     let lf = chunk.indexOf('\n')
     let cr = chunk.indexOf('\r')
     // Whether the one-line event may skip the limit check: in a feed without CR, as eventsource-parser does,
