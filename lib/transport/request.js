@@ -68,8 +68,7 @@ function addLastEventId (headers, lastEventId) {
   }
 }
 
-// The request of one attempt of a source whose init uses no extension: the members of an EventSourceRequest
-// that ./standard-fetch.js reads, with the standard's values.
+// The members of an EventSourceRequest that ./standard-fetch.js reads, with the standard's values.
 function standardRequest (init, target) {
   const headers = { accept: 'text/event-stream' }
   addLastEventId(headers, target.lastEventId)
