@@ -8,11 +8,10 @@
 import { codes } from '../errors/extensions.js'
 import { errorEventFor } from './error-event.js'
 
-// Where an entry point departs from the standard, and how: one object of this shape, which the core
-// reads as init.departures and nowhere else. The main entry departs in nothing (NO_DEPARTURES); the
-// `eventsource` package's entry gives that package's choices (lib/compat/eventsource/departures.js)
-// through the init member kDepartures, the one seam. No entry point exports the symbol, so a user's
-// dictionary cannot carry it.
+// Where an entry point departs from the standard, and how: one object of this shape, read as init.departures
+// and nowhere else. The main entry departs in nothing (NO_DEPARTURES); the `eventsource` package's entry gives
+// its choices (lib/compat/eventsource/departures.js) through the init member kDepartures, the one seam, which no
+// entry point exports, so a user's dictionary cannot carry it.
 const kDepartures = Symbol('whatwg-eventsource.departures')
 
 /**
@@ -33,12 +32,8 @@ const NO_DEPARTURES = Object.freeze({
   connectInConstructor: false
 })
 
-// The time from sending a request to its response head (connectTimeout). An event stream server can
-// send its head at once and take its time in the body, so a head that does not come means a server,
-// proxy or load balancer that accepted the connection and went away; without a limit the attempt
-// hangs for undici's headersTimeout, 300 s. 30 s leaves room for a cold start, a slow proxy or a
-// server that computes before it answers, and a silent one is then a network error that reconnects,
-// as the standard does for those. 0 waits as long as undici does.
+// connectTimeout's default (docs/extensions.md says why there is a limit): 30 s leaves room for a cold start, a
+// slow proxy or a server that computes before it answers; a silent one is then a network error that reconnects.
 const DEFAULT_CONNECT_TIMEOUT = 30_000
 
 const { ERR_EVENTSOURCE_EXTENSION_NOT_LOADED } = codes
@@ -55,14 +50,9 @@ const EXTENSION_MEMBERS = [
   'idleTimeout', 'connectTimeout', 'signal', 'credentialHeaders', 'highWaterMark', 'highWaterMarkBytes', 'errorBody'
 ]
 
-/**
- * How a build resolves the constructor's dictionary.
- * @param {{ resolveExtensions?: (dict: object, init: object) => object, share?: (init: object) => object }}
- *   [parts] resolveExtensions: init-extensions.js's, in a build with the extensions (without it, a dictionary
- *   that gives one is refused); share: the resolved init a source keeps (lib/eventsource/shared-init.js, on
- *   Node; without it each source keeps its own)
- * @returns {(dict: unknown) => object}
- */
+// How a build resolves the constructor's dictionary. resolveExtensions: init-extensions.js's, in a build with
+// the extensions (without it, a dictionary that gives one is refused); share: the resolved init a source keeps
+// (lib/eventsource/shared-init.js, on Node; without it each source keeps its own).
 function createInitResolver ({ resolveExtensions = null, share = null } = {}) {
   // Every EventSource constructed without a dictionary shares one resolved default: nothing writes to it
   // (but init.reconnect.policy, made once from options that do not change).
@@ -87,21 +77,15 @@ function createInitResolver ({ resolveExtensions = null, share = null } = {}) {
   }
 }
 
-/**
- * Throws for the first extension a dictionary gives, in a build without them: an option is never ignored.
- * @param {object} dict
- */
+/** Throws for the first extension a dictionary gives, in a build without them: an option is never ignored. */
 function refuseExtensions (dict) {
   for (const name of EXTENSION_MEMBERS) {
     if (dict[name] !== undefined) throw new ERR_EVENTSOURCE_EXTENSION_NOT_LOADED(`init.${name}`)
   }
 }
 
-/**
- * The resolved init of a dictionary with no extension in it: what the standard's steps read.
- * init-extensions.js adds the members only the extensions read, and fills in the rest.
- * @param {boolean} withCredentials
- */
+// The resolved init of a dictionary with no extension in it: what the standard's steps read.
+// init-extensions.js adds the members only the extensions read, and fills in the rest.
 function standardInit (withCredentials) {
   return {
     withCredentials,

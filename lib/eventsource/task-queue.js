@@ -1,51 +1,36 @@
 // The tasks of an EventSource, and when each may run. The standard dispatches every event from a task
-// of its own, and a browser's event loop performs a microtask checkpoint after each: promise
-// continuations a listener starts run before the next event, even when one network chunk held many.
-// Code written for browsers relies on it (`await once(source, 'message')` in a loop must see every
-// event). A TaskQueue runs its source's tasks in order, the first at once when no wait is under way,
-// each next one after a wait:
-// - a full microtask checkpoint, however deep the continuations go, before open, error and end, before
-//   a message of a type nobody listens for right now, and after an event that a listener left (`once`).
-//   That is what code that waits with promises needs: an `await once(source, type)` loop has no
-//   listener until its continuation comes round again, through any number of awaits, races and helper
-//   functions. A message still without a listener after the checkpoint is not even created;
-// - otherwise, a message for listeners that stay: one promise job, so the continuations a listener
-//   started directly have run. A full checkpoint per event would cut the throughput of small events on
-//   Node by about half (benchmarks/e2e/hot-path.bench.mjs), and a listener that stays receives the next
-//   message whether or not its continuations have finished.
+// of its own, and a browser's event loop performs a microtask checkpoint after each; code written for
+// browsers relies on it (`await once(source, 'message')` in a loop must see every event). A TaskQueue
+// runs its source's tasks in order, each after a wait: a full microtask checkpoint before open, error and
+// end, before a message of a type nobody listens for right now, and after an event that a listener left
+// (`once`); otherwise one promise job. docs/event-loop.md says why each, and why not a checkpoint every time.
 // Whether anyone listens is asked when a message's task runs, not when it was parsed: a listener may
 // have been added by a continuation of the previous task (lib/platform/listeners-node.js counts them).
 //
 // Neither wait is a timer. The short one is one promise job (`promise.then(f)`). The long one is a full
-// microtask checkpoint, what a browser's event loop performs after every task (HTML "perform a microtask
-// checkpoint", https://html.spec.whatwg.org/multipage/webappapis.html#perform-a-microtask-checkpoint): every
-// promise continuation that ran code started, however long its chain, has run. On Node a promise job queues a
-// process.nextTick callback: Node runs nextTick callbacks only once the microtask queue has been drained
+// microtask checkpoint (HTML "perform a microtask checkpoint",
+// https://html.spec.whatwg.org/multipage/webappapis.html#perform-a-microtask-checkpoint). On Node a promise job
+// queues a process.nextTick callback: Node runs nextTick callbacks only once the microtask queue has been drained
 // completely (processTicksAndRejections: ticks, then runMicrotasks() until empty, then the ticks queued
 // meanwhile). A tick queued directly would not do: from a socket callback it runs before the microtasks, and
-// from inside a tick straight after it, with no checkpoint in between; the promise job is what moves it behind
-// the checkpoint. Without process.nextTick (browsers and workers), a chain of FALLBACK_DEPTH promise jobs stands
-// in for the checkpoint.
+// from inside a tick straight after it; the promise job moves it behind the checkpoint. Without
+// process.nextTick (browsers and workers), a chain of FALLBACK_DEPTH promise jobs stands in for the checkpoint.
 //
-// Test suites fake timers (Jest, @sinonjs/fake-timers), and Sinon's defaults fake process.nextTick and
-// queueMicrotask as well, so both are taken once, when this module is loaded: fake timers installed after that
-// cannot stall event dispatch; promise jobs cannot be faked at all.
+// Sinon's fake timers fake process.nextTick and queueMicrotask by default: both are taken once, when this module
+// is loaded, so fake timers installed later cannot stall dispatch; promise jobs cannot be faked at all.
 //
 // The queues waiting for either wait are kept in order, one list per wait (Waiting, below): promise jobs and
 // nextTick callbacks run in the order they were queued, so the n-th to run takes the n-th queue, and no queue
 // keeps a closure of its own for it (with its context, on every idle connection). What a wait runs is the
 // queue's run() directly, so that a message's listener is two frames of this file away from the event loop.
 //
-// A task should not throw (a listener's exception is its EventTarget's to report); one that does is reported as
-// the runtime reports an uncaught exception, and the queue goes on, as a browser's event loop goes on after a
-// task that threw.
+// A task should not throw (a listener's exception is its EventTarget's to report); one that does is reported as an
+// uncaught exception, and the queue goes on, as a browser's event loop goes on after a task that threw.
 //
-// Where an EventTarget cannot say how many listeners it has (browsers, workers: lib/platform/listeners-web.js),
-// anyone may listen and any listener may be a `once` one: every message is dispatched, and every task waits
-// for the full checkpoint, as a browser's own event loop would have it.
+// Where an EventTarget cannot count its listeners (browsers, workers: lib/platform/listeners-web.js), any
+// listener may be a `once` one: every message is dispatched, and every task waits for the full checkpoint.
 
-// How many listen for a type on an EventTarget, and whether that can be asked at all (lib/platform/listeners-node.js
-// on Node, Bun and Deno; lib/platform/listeners-web.js elsewhere, which cannot).
+// #listeners: lib/platform/listeners-node.js on Node, Bun and Deno; listeners-web.js elsewhere.
 import { listenersOf, countsListeners } from '#listeners'
 import { TASK_MESSAGE } from '../constants.js'
 
@@ -59,15 +44,13 @@ const resolved = Promise.resolve()
 // thenable three, and an async function's return another; 16 covers a few nested awaits.
 const FALLBACK_DEPTH = 16
 
-// Each entry of the queue is four slots, the kind (lib/constants.js, TASK_*) and up to three
-// arguments, so that no object is allocated per event.
+// A queue entry: four slots, the kind (TASK_* in lib/constants.js) and up to three arguments; no object per event.
 const TASK_SLOTS = 4
 
-// The slots array of a queue whose tasks have all run, kept for the next queue that needs one: a queue
-// holds no array between bursts of events (an idle source keeps none), yet a stream that fills and
-// empties its queue with every chunk (a thousand small events in each 64 KiB) does not grow a new array
-// each time, a visible share of the CPU per event (benchmarks/e2e). One for the whole process, and only one that is not
-// too large: a burst of a million events does not pin its array for good.
+// The slots array of a queue whose tasks have all run, kept for the next queue that needs one: an idle source
+// keeps no array, yet a stream that fills and empties its queue with every chunk does not grow a new one each
+// time (a visible share of the CPU per event: benchmarks/e2e). One for the whole process, and only one that is
+// not too large, so a burst of a million events does not pin its array for good.
 let spareSlots = null
 const MAX_SPARE_SLOTS = 64 * 1024
 
@@ -145,11 +128,11 @@ function reportException (error) {
 }
 
 /**
- * The task queue of a source. It is the base class of the source's side of it (the source's internals,
- * in lib/eventsource/eventsource.js: one object per source rather than two), which defines
+ * The task queue of a source, and the base class of the source's internals (lib/eventsource/eventsource.js: one
+ * object per source rather than two), which define
  *   iterating   whether a `for await` takes the source's messages (it listens for all)
- *   runTask(kind, a, b, c, listened)   runs a task. `listened`, for a message: whether a listener or an
- *               iteration takes it (else it is dispatched to nobody)
+ *   runTask(kind, a, b, c, listened)   runs a task; `listened`, for a message: whether a listener or an iteration
+ *               takes it (else it is dispatched to nobody)
  */
 class TaskQueue {
   #target
@@ -160,18 +143,15 @@ class TaskQueue {
   #tail = 0
   // A wait after the last task is under way.
   #waiting = false
-  // A listener went away while an event was dispatched (a `once` listener: the mark of an `await
-  // once(source, type)` loop), or the last task was not a message: the next task waits for a full
-  // checkpoint.
+  // A listener went away while an event was dispatched (a `once` listener: the mark of an `await once(source, type)`
+  // loop), or the last task was not a message: the next task waits for a full checkpoint.
   #checkpointDue = false
   // The listeners of the last message's type (listenersOf()): while they are more than 0 they are
   // still the target's, so a stream of one type looks them up once, not once per event.
   #listenedType = null
   #listeners = null
 
-  /**
-   * @param {EventTarget} target the source, whose listeners are counted
-   */
+  /** @param {EventTarget} target the source, whose listeners are counted */
   constructor (target) {
     this.#target = target
   }
@@ -198,11 +178,7 @@ class TaskQueue {
     this.#head = this.#tail = 0
   }
 
-  /**
-   * Runs the tasks that may run now; `passed` says what has run of the event loop since the last one
-   * (ONE_JOB or CHECKPOINT).
-   * @param {number} passed
-   */
+  /** Runs the tasks that may run now; `passed`: what has run of the event loop since the last (ONE_JOB, CHECKPOINT). */
   run (passed) {
     if (passed === CHECKPOINT) this.#checkpointDue = false
     // While a task runs, a task it queues waits its turn, as one queued from the same call stack does: push()
@@ -233,7 +209,6 @@ class TaskQueue {
       const b = slots[head + 2]
       const c = slots[head + 3]
       slots[head + 1] = slots[head + 2] = slots[head + 3] = undefined
-      // Reuse the array from the front once every task has run.
       if (head + TASK_SLOTS === tail) this.#head = this.#tail = 0
       else this.#head = head + TASK_SLOTS
       try {
@@ -299,8 +274,7 @@ export {
   TaskQueue,
   spareSlotsOf as spareSlots,
   MAX_SPARE_SLOTS,
-  // Only the fallback uses it, and only a runtime without process.nextTick takes the fallback, which no public
-  // path on Node reaches: test/eventsource/task-queue.test.cjs loads the module without nextTick and needs the
-  // depth to build a chain just short of it.
+  // For test/eventsource/task-queue.test.cjs, which loads the module without nextTick (no public path on Node
+  // takes the fallback) and builds a chain just short of the depth.
   FALLBACK_DEPTH
 }

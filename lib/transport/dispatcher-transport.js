@@ -1,8 +1,7 @@
-// The Dispatcher transport: one attempt of an EventSource sent through an undici Dispatcher, Node's
-// fast path. Response bytes (decoded if the body has a Content-Encoding) go straight to the sink; no
-// fetch() and no web streams. Redirects and 401 challenges are answered here, by the rules of
-// lib/transport/redirect-policy-node.js. What it reports, and when, is the transport interface of
-// lib/transport/transport-node.js.
+// The Dispatcher transport: one attempt of an EventSource sent through an undici Dispatcher, Node's fast path.
+// Response bytes (decoded if the body has a Content-Encoding) go straight to the sink; no fetch() and no web
+// streams. Redirects and 401 challenges are answered here, by the rules of ./redirect-policy-node.js. What it
+// reports, and when, is the transport interface of ./transport-node.js.
 //
 // Each hop is a request on the dispatcher with a handler of its own (UndiciHandler, inside DispatcherAttempt),
 // so that the attempt can tell its current hop from one it has let go. The handler speaks both of undici's
@@ -10,10 +9,10 @@
 // (undici 7 and 8), so any global dispatcher works, whoever installed it. The body's bytes go from undici's
 // call to the sink with one frame of this file between them, on either API.
 //
-// The attempt sees final responses only. undici reports an interim response (1xx) through the same call as
-// the final one; fetch skips interim responses, and so does the handler (the connect timer keeps running
-// meanwhile, so a server that sends nothing but 1xx is still bounded by connectTimeout). A 101 is an
-// upgrade this request never asked for, and nothing after it is HTTP: a network error, as in fetch.
+// The attempt sees final responses only. undici reports an interim response (1xx) through the same call as the
+// final one; fetch skips them, and so does the handler (the connect timer keeps running, so a server that sends
+// nothing but 1xx is still bounded by connectTimeout). A 101 is an upgrade this request never asked for, and
+// nothing after it is HTTP: a network error, as in fetch.
 
 import { codes as connectionCodes } from '../errors/connection.js'
 import { codes as nodeTransportsCodes } from '../errors/node-transports.js'
@@ -21,8 +20,7 @@ import { RedirectPolicy, isRedirect } from './redirect-policy-node.js'
 import { isHttpScheme, displayHref } from './url.js'
 import { AttemptTimers } from './attempt-timers.js'
 import { acceptEncoding } from './codings.js'
-// Body decoding. Its node:zlib is loaded with the first response that names a coding (./content-decoding.js):
-// most event streams are sent as they are.
+// Its node:zlib is loaded with the first response that names a coding: most event streams are sent as they are.
 import { parseContentEncoding, MAX_CODINGS, ContentDecoder } from './content-decoding.js'
 const {
   ERR_EVENTSOURCE_ABORTED, ERR_EVENTSOURCE_DECODING, ERR_EVENTSOURCE_NETWORK, ERR_EVENTSOURCE_UNSUPPORTED_SCHEME
@@ -63,8 +61,7 @@ function withFetchHeaders (requestHeaders) {
   return headers
 }
 
-// undici's response headers as lib/transport/response-headers.js has them: a plain object with lower-case
-// names, a repeated header combined with ", ".
+// undici's raw response headers as ./response-headers.js has them: lower-case names, repeats joined with ", ".
 function fromRawHeaders (raw) {
   const headers = Object.create(null)
   for (let i = 0; i < raw.length; i += 2) {
@@ -165,7 +162,6 @@ class DispatcherAttempt {
     if (this.#settle()) this.#sink.networkError(error)
   }
 
-  // Sends the policy's current hop.
   #dispatch () {
     const policy = this.#policy
     const url = policy.url
@@ -185,13 +181,11 @@ class DispatcherAttempt {
         method: policy.method,
         headers,
         body: policy.body,
-        // An event stream may be quiet for as long as it likes; browsers do not time out a body.
-        // (undici's default would cut it after 300 s of silence.)
+        // An event stream may be quiet as long as it likes; browsers do not time out a body (undici would, at 300 s).
         bodyTimeout: 0,
-        // Redirects are ours to follow (RedirectPolicy). A dispatcher composed with undici's redirect
-        // interceptor, or an undici 6 Agent given maxRedirections, would follow them before we see them:
-        // 0 makes it stand down, as fetch() asks for it. One that follows them anyway is caught by its
-        // handler (#followedRedirect).
+        // Redirects are ours to follow (RedirectPolicy). A dispatcher composed with undici's redirect interceptor,
+        // or an undici 6 Agent given maxRedirections, would follow them before we see them: 0 makes it stand down,
+        // as fetch() asks for it. One that follows them anyway is caught by its handler (#followedRedirect).
         maxRedirections: 0
       }, handler)
     } catch (err) {
@@ -226,17 +220,15 @@ class DispatcherAttempt {
       codings = parseContentEncoding(contentEncoding)
     }
     if (codings !== null && codings.length > MAX_CODINGS) {
-      // Fetch would return a network error, which reestablishes; but the server would send the same
-      // header again, so the connection fails instead (reconnecting is known to be futile, which the
-      // standard lets a user agent act on), as for a redirect loop.
+      // Fetch would return a network error, which reestablishes; but the server would send the same header
+      // again, so the connection fails, as for a redirect loop (the standard lets a user agent act on futility).
       this.#discardHop()
       if (this.#settle()) this.#sink.failed(new ERR_EVENTSOURCE_TOO_MANY_CODINGS(codings.length, MAX_CODINGS, details))
       return false
     }
     const href = this.#href = policy.href
     this.#policy = null
-    // The source decides whether it wants this response (status, Content-Type); it aborts the attempt
-    // when it does not.
+    // The source decides whether it wants this response (status, Content-Type), and aborts the attempt if not.
     this.#sink.opened({ status, statusText, headers, url: href, method: policy.method })
     if (this.#done) return false
     if (codings !== null) {
@@ -259,9 +251,8 @@ class DispatcherAttempt {
     return true
   }
 
-  // A handler reports that the dispatcher speaks undici's older handler API inside: so will the next
-  // handlers for it. Not init.http2's agent, whatever undici dispatcher it handed an http: or HTTP/1.1
-  // origin's request to: its HTTP/2 origins take the newer API alone.
+  // A handler reports that the dispatcher speaks undici's older handler API inside: so will the next handlers
+  // for it, unless it takes the newer API alone (newerApiDispatchers: init.http2's agent, for its HTTP/2 origins).
   #unwrapped () {
     if (!newerApiDispatchers.has(this.#dispatcher)) legacyDispatchers.add(this.#dispatcher)
   }
@@ -304,8 +295,7 @@ class DispatcherAttempt {
     }
   }
 
-  // Ends the attempt before its one last report (ended, networkError or failed). Returns false when it
-  // had ended already: then nothing is reported.
+  // Ends the attempt before its one last report (ended, networkError or failed); false if it had ended already.
   #settle () {
     if (this.#done) return false
     this.#done = true
@@ -428,8 +418,7 @@ class DispatcherAttempt {
 
     onRequestUpgrade () {}
 
-    // An interim response (see the top of this file). Returns what undici 6's onHeaders() returns: keep
-    // reading, for the final response.
+    // An interim response (see the top of this file). Returns what undici 6's onHeaders() returns: keep reading.
     #interim (status) {
       if (status === 101) {
         // Reported before the request is aborted: the abort's own error then reaches an attempt that has

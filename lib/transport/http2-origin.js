@@ -1,7 +1,5 @@
-// The HTTP/2 sessions of init.http2 to one origin (./http2-sessions.js), and the requests waiting for one
-// of them: which session a request goes to, when another opens, PINGs with a timeout, what a GOAWAY, a
-// lost connection or a failed one does, the fallback to HTTP/1.1, and closing a session as soon as no
-// request is open on it (docs/http2.md#sessions).
+// The HTTP/2 sessions of init.http2 to one origin (./http2-sessions.js), and the requests waiting for one of
+// them: which session takes a request, PINGs, GOAWAY, failures, the fallback to HTTP/1.1 (docs/http2.md#sessions).
 
 import { codes } from '../errors/node-transports.js'
 import { connectSocket, startSession, sessionConnected } from './http2-connection.js'
@@ -21,8 +19,7 @@ function hasRoom (session) {
   return session.active < session.limit && !session.h2.destroyed && !session.h2.closed
 }
 
-// One connection: a node:http2 session once the TLS handshake (or, in cleartext, the TCP connection)
-// is done and chose h2.
+// One connection: a node:http2 session once the TLS handshake (or, in cleartext, the TCP connection) chose h2.
 class Session {
   // Its OriginSessions.
   origin
@@ -51,13 +48,11 @@ class OriginSessions {
   #options
   #url
   #sessions = []
-  // Requests waiting for a session, in order, from #head on (a burst of thousands is taken from the front
-  // without shifting the array each time).
+  // Requests waiting for a session, in order, from #head on (a burst is taken without shifting the array).
   #queue = []
   #head = 0
-  // The last limit a session to this origin announced: what a new one is expected to take. Before any
-  // has, as many as a session may carry: the requests wait for the first session's SETTINGS rather
-  // than each opening a session of its own.
+  // The last limit a session to this origin announced: what a new one is expected to take. Before any has, as
+  // many as a session may carry: the requests wait for the first SETTINGS rather than each opening a session.
   #expected = MAX_STREAMS_PER_SESSION
   // The server chose HTTP/1.1 in a TLS handshake: requests go to the agent's HTTP/1.1 dispatcher.
   #http1 = false
@@ -102,11 +97,9 @@ class OriginSessions {
     return request
   }
 
-  // Hands the waiting requests to sessions with room, opening sessions for those that no session,
-  // open or still connecting, is expected to take.
+  // Hands the waiting requests to sessions with room, opening sessions for those no session is expected to take.
   #pump () {
     while (this.#waiting !== 0) {
-      // Requests aborted while they waited go.
       if (this.#queue[this.#head].done) {
         this.#take()
         continue
@@ -155,8 +148,7 @@ class OriginSessions {
     const socket = session.socket
     const h2 = session.h2 = startSession(this.#origin, socket)
     // After the server's SETTINGS, a session's errors reach its streams too, which report them; before, the
-    // connection failed (the server does not speak HTTP/2, or the connection broke), for the requests
-    // waiting for it too. ('error' comes before 'close'.)
+    // connection failed (no HTTP/2, or it broke), for the requests waiting for it too. ('error' precedes 'close'.)
     h2.on('error', (err) => {
       if (session.connected) this.#retire(session)
       else this.#connectionFailed(session, err)
@@ -195,9 +187,9 @@ class OriginSessions {
       this.#pump()
       return
     }
-    // A server that allows no stream at all (SETTINGS_MAX_CONCURRENT_STREAMS 0; it refuses the one sent
-    // before its SETTINGS came): the requests waiting for room would wait for ever, or open session after
-    // session. They fail, as network errors: each source tries again after its reconnection time.
+    // A server that allows no stream at all (SETTINGS_MAX_CONCURRENT_STREAMS 0; it refuses the one sent before
+    // its SETTINGS came): the requests waiting for room would wait for ever, or open session after session.
+    // They fail, as network errors: each source tries again after its reconnection time.
     const error = new Error('HTTP/2: the server allows no streams (SETTINGS_MAX_CONCURRENT_STREAMS 0)')
     this.#retire(session, false)
     for (const request of this.#takeWaiting()) request.fail(error)
@@ -254,9 +246,8 @@ class OriginSessions {
     return waiting
   }
 
-  // The server chose HTTP/1.1: this session's requests, those waiting and those to come go to an undici
-  // Agent with the same connect options (a connection per source, as without http2). The connection
-  // made goes to the first of them.
+  // The server chose HTTP/1.1: this session's requests, those waiting and those to come go to an undici Agent
+  // with the same connect options (a connection per source, as without http2), the first to the connection made.
   #fallBack (session) {
     this.#http1 = true
     const moved = session.pending
@@ -304,7 +295,6 @@ class OriginSessions {
 
   #remove (session) {
     session.retired = true
-    // (Either may be null, which clears nothing.)
     clearInterval(session.pingTimer)
     clearTimeout(session.pingDeadline)
     session.pingTimer = session.pingDeadline = null

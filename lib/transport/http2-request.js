@@ -17,8 +17,7 @@ function streamError (message) {
   return error
 }
 
-// The stream's StreamRequest, on the stream itself: the listeners are shared by every stream, and find
-// their request here.
+// The stream's StreamRequest, on the stream itself: the listeners, shared by every stream, find it here.
 const kRequest = Symbol('whatwg-eventsource.http2.request')
 
 // A request's state: waiting for its response head, reading its body, over (reported, or let go).
@@ -172,8 +171,7 @@ function onHeadersTimeout (request) {
   stream?.close()
 }
 
-// Opens the stream of `request` on the node:http2 session `h2`, with the shared listeners; `url` is the
-// session's origin.
+// Opens the stream of `request` on the node:http2 session `h2` (`url`: its origin), with the shared listeners.
 function startStream (h2, request, url) {
   const opts = request.opts
   request.opts = null

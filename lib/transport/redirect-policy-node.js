@@ -1,7 +1,6 @@
-// Fetch's rules for credentials and for a request whose redirects the client follows itself: where the
-// next hop goes and with which method, headers and body, which credentials travel with it, the Origin
-// header, and the answer to a 401 from the URL's credentials. One RedirectPolicy is one attempt's chain
-// of hops; it sends nothing itself and knows nothing of event streams.
+// Fetch's rules for a request whose redirects the client follows itself: the next hop's URL, method, headers and
+// body, which credentials travel with it, the Origin header, and the answer to a 401 from the URL's credentials.
+// One RedirectPolicy is one attempt's chain of hops; it sends nothing itself and knows nothing of event streams.
 // https://fetch.spec.whatwg.org/#http-redirect-fetch
 //
 // Credentials in the URL (http://user:pass@host/events), as fetch uses them for a request whose
@@ -108,12 +107,9 @@ function offersBasic (value) {
 // Where code runs in a document or a worker, fetch's manual redirects are opaque: follow from the start.
 const BROWSER = typeof globalThis.document !== 'undefined' || typeof globalThis.WorkerGlobalScope !== 'undefined'
 
-/**
- * Who follows the redirects of a fetch attempt (docs/transports.md#who-follows-redirects): the fetch
- * (`follow`) or the policy, hop by hop (`manual`); `withinOrigin`: a redirect to another origin is refused.
- * @param {boolean} usersFetch init.fetch (true), or the runtime's fetch
- * @returns {{ redirect: 'follow' | 'manual', withinOrigin: boolean }}
- */
+// Who follows the redirects of a fetch attempt (docs/transports.md#who-follows-redirects): the fetch (`follow`)
+// or the policy, hop by hop (`manual`); `withinOrigin`: a redirect to another origin is refused. `usersFetch`:
+// init.fetch (true), or the runtime's fetch.
 function fetchRedirects (request, usersFetch) {
   const withinOrigin = usersFetch && !BROWSER && carriesCredentialsFetchKeeps(request)
   return { redirect: BROWSER || (usersFetch && !withinOrigin) ? 'follow' : 'manual', withinOrigin }
@@ -145,9 +141,9 @@ class RedirectPolicy {
 
   /**
    * @param {import('./request').EventSourceRequest} request
-   * @param {{ headers?: Record<string, string>, withinOrigin?: boolean }} [options] `headers`: when the
-   *   transport adds to the request's; `withinOrigin`: refuse a redirect to another origin rather than
-   *   follow it without the credentials (a user's fetch may add credentials of its own to every hop)
+   * @param {{ headers?: Record<string, string>, withinOrigin?: boolean }} [options] `headers`: when the transport
+   *   adds to the request's; `withinOrigin`: refuse a redirect to another origin rather than follow it without
+   *   the credentials (a user's fetch may add its own to every hop)
    */
   constructor (request, { headers = request.headers, withinOrigin = false } = {}) {
     this.#url = new URL(request.url)
@@ -221,11 +217,8 @@ class RedirectPolicy {
     return this.#url.origin === this.#documentOrigin ? null : this.#documentOrigin
   }
 
-  /**
-   * Fetch's "HTTP-network-or-cache fetch" for a 401: retried once with the URL's credentials (above).
-   * @param {Record<string, string>} headers the 401 response's
-   * @returns {boolean} whether the hop is to be sent again (with hopHeaders())
-   */
+  // Fetch's "HTTP-network-or-cache fetch" for a 401: retried once with the URL's credentials (above). `headers`:
+  // the 401 response's; returns whether the hop is to be sent again (with hopHeaders()).
   answerChallenge (headers) {
     if (this.#challengeAnswer !== null || this.#leftRequestOrigin) return false
     // A request that already has an Authorization header (the user's) gets none from the URL.
@@ -236,11 +229,8 @@ class RedirectPolicy {
     return true
   }
 
-  /**
-   * Fetch's "HTTP-redirect fetch": moves the policy to the next hop, or says why the redirect is not followed.
-   * @returns {Error | null} null when the next hop is ready; else the error that fails the connection
-   *   (retrying would meet the same redirect)
-   */
+  // Fetch's "HTTP-redirect fetch": moves the policy to the next hop and returns null, or returns the error that
+  // fails the connection (retrying would meet the same redirect).
   follow (status, location) {
     const from = this.#url
     const details = { status, url: displayHref(from) }
@@ -288,12 +278,10 @@ class RedirectPolicy {
     return null
   }
 
-  /**
-   * The fetch followed redirects by its own rules to `href`: the policy moves there, for a 401 to answer and
-   * the next attempt. When that is another origin than the request's, the URL's credentials are not used again.
-   * @returns {Error | null} ERR_EVENTSOURCE_INSECURE_REDIRECT when they went from https: to http:: the
-   *   request is gone already, but what came back in clear text is not used
-   */
+  // The fetch followed redirects by its own rules to `href`: the policy moves there, for a 401 to answer and the
+  // next attempt. When that is another origin than the request's, the URL's credentials are not used again.
+  // Returns ERR_EVENTSOURCE_INSECURE_REDIRECT when they went from https: to http: (the request is gone already,
+  // but what came back in clear text is not used), else null.
   followedTo (href) {
     const from = this.#url
     const next = new URL(href)

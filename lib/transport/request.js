@@ -39,12 +39,9 @@ const { ERR_INVALID_ARG_VALUE } = codes
  */
 
 /**
- * @typedef {object} RequestChanges what init.request() says of an attempt, normalized: each member
- *   undefined where the attempt goes as it would
- * @property {string} [url]
- * @property {string} [method]
- * @property {Record<string, string>} [headers] the attempt's headers, in place of the init's
- * @property {{ body: string | Uint8Array, contentType: string | null } | null} [body]
+ * @typedef {object} RequestChanges what init.request() says of an attempt (types/index.d.ts), normalized: each
+ *   member undefined where the attempt goes as it would; `headers` in place of the init's; `body` as
+ *   `{ body, contentType }`, or null for none
  */
 
 // Whether a request with this method may carry a body (fetch: not GET or HEAD).
@@ -71,8 +68,7 @@ function addLastEventId (headers, lastEventId) {
   }
 }
 
-// The request of one attempt of a source whose init uses no extension: the members of an EventSourceRequest
-// that ./standard-fetch.js reads, with the standard's values.
+// The members of an EventSourceRequest that ./standard-fetch.js reads, with the standard's values.
 function standardRequest (init, target) {
   const headers = { accept: 'text/event-stream' }
   addLastEventId(headers, target.lastEventId)
@@ -88,9 +84,8 @@ function standardRequest (init, target) {
   })
 }
 
-// The request of one attempt, or a promise of it when an init function returned one. Throws (or rejects
-// with) ERR_EVENTSOURCE_REQUEST_INIT when such a function threw, to be retried; any other error is a value
-// that cannot be sent.
+// The request of one attempt, or a promise of it when an init function returned one. Throws (or rejects with)
+// ERR_EVENTSOURCE_REQUEST_INIT when such a function threw, to be retried; any other error: a value not sendable.
 function buildRequest (init, target) {
   if (init.request === null) return assemble(init, target, NO_CHANGES)
   // What a user function is given: AttemptContext in types/index.d.ts.
@@ -118,10 +113,9 @@ function previousAttempt (error, responseHeaders) {
 
 function assemble (init, target, changes) {
   const method = changes.method ?? target.method
-  // The init's body goes with the method it was given for only: not after a redirect turned the request
-  // into a GET (303, or 301/302 after a POST; reconnections to the final URL go the same way), not with
-  // another method init.request() chose. A body that init.request() returns goes as it is, but not with
-  // GET or HEAD.
+  // The init's body goes with the method it was given for only: not after a redirect turned the request into a
+  // GET (303, or 301/302 after a POST; reconnections to the final URL go the same way), not with another method
+  // init.request() chose. A body that init.request() returns goes as it is, but not with GET or HEAD.
   let body
   if (changes.body !== undefined) {
     body = changes.body
@@ -132,9 +126,8 @@ function assemble (init, target, changes) {
     body = method === init.method && typeof init.body !== 'function' ? init.body : null
   }
   // The request's cache mode is "no-store": the headers fetch sends for it (Pragma, Cache-Control), and
-  // Accept-Encoding, are the transport's to add, as a fetch adds them itself. Headers that
-  // init.request() returns are the attempt's, in place of the init's (a resumption may need fewer: no
-  // Content-Type on the GET that resumes a POST).
+  // Accept-Encoding, are the transport's to add, as a fetch adds them itself. Headers that init.request()
+  // returns replace the init's (a resumption may need fewer: no Content-Type on the GET that resumes a POST).
   const headers = {
     accept: 'text/event-stream',
     ...(changes.headers ?? (typeof init.headers === 'function' ? null : init.headers))

@@ -50,8 +50,7 @@ class StandardFetchAttempt {
     this.#timers = this.createTimers(request)
   }
 
-  // The clocks of the attempt: the standard's request has only connectTimeout (FetchAttempt's has
-  // idleTimeout too). Called by the constructor.
+  // The attempt's clocks: the standard's request has only connectTimeout (FetchAttempt's has idleTimeout too).
   createTimers (request) {
     return new ConnectTimer(request, this)
   }
@@ -82,12 +81,10 @@ class StandardFetchAttempt {
     this.send()
   }
 
-  /** Aborts the request and its body at once. Nothing is reported to the sink after. */
   abort () {
     if (this.#settle()) this.#stopFetch()
   }
 
-  /** The reports from now on go to `sink`. */
   setSink (sink) {
     this.#sink = sink
   }

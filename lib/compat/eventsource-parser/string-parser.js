@@ -10,9 +10,8 @@
 // The standard's part of a field's interpretation is shared with the byte parser: lib/parser/field-rules.js.
 // Tried and left out, as not worth their bytes: a second loop for feeds without CR, short feeds read unit
 // by unit, the other field names compared letter by letter in the loop.
-// It is a class, not closures as eventsource-parser's is: code that V8 optimizes around a parser's own
-// closures is tied to them, and is thrown away once that parser is collected, in every process that
-// makes parsers one after another.
+// It is a class, not closures as eventsource-parser's is: code that V8 optimizes around a parser's own closures is tied
+// to them, and is thrown away once that parser is collected, in every process that makes parsers one after another.
 //
 // Two of eventsource-parser's rules look like optimisations but decide what a caller sees, and are kept:
 // - a first `data:` line with its blank line right after it, in a feed without CR (or without a limit), is
@@ -83,8 +82,7 @@ class StringParser {
     if (typeof chunk !== 'string') throw new ERR_INVALID_ARG_TYPE('chunk', 'of type string', chunk)
     if (this.#terminated) throw new ERR_EVENTSOURCE_PARSER_TERMINATED()
     if (this.#boundary !== 0 && (chunk = this.#crossBoundary(chunk)) === '') return
-    // The next LF and CR at or after `pos` (-1: none left), each searched for again only once `pos` has
-    // passed it: each character is searched at most once for each.
+    // The next LF and CR at or after `pos` (-1: none left), each searched for again only once `pos` has passed it.
     let lf = chunk.indexOf('\n')
     let cr = chunk.indexOf('\r')
     // Whether the one-line event may skip the limit check: in a feed without CR, as eventsource-parser does,
@@ -120,8 +118,7 @@ class StringParser {
         const next = this.#after(chunk, end, end === cr)
         const code = chunk.charCodeAt(next)
         if (direct && this.#dataLines === 0 && (code === LF || code === CR)) {
-          // The one-line event (a first data line, its blank line right after it): dispatched from here,
-          // and the limit is not checked before, as eventsource-parser does in a feed without CR.
+          // The one-line event, dispatched from here without the limit check (`direct`: the top of this file).
           if (this.#id === undefined) {
             // Nothing else to clear: no ID, and no data line before this one.
             const type = this.#type
@@ -232,10 +229,9 @@ class StringParser {
     return chunk.slice(this.#after(chunk, end, chunk.charCodeAt(end) === CR))
   }
 
-  // A line [start, end) of `text` that is not blank: a comment, or a field whose name ends at the first
-  // colon (the whole line without one: a name alone has an empty value) and whose value follows it. The
-  // first character tells the only field the line can be; a line that starts with a colon is a comment,
-  // the empty name of FIELD_UNKNOWN with its colon.
+  // A line [start, end) of `text` that is not blank: a comment, or a field whose name ends at the first colon
+  // (the whole line without one: a name alone has an empty value) and whose value follows it. The first
+  // character tells the only field the line can be (a comment: the empty name of FIELD_UNKNOWN, see above).
   #line (text, start, end) {
     const kind = fieldStartingWith(text.charCodeAt(start))
     const name = FIELD_NAMES[kind]
