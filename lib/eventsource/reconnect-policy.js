@@ -17,14 +17,8 @@ const { ERR_EVENTSOURCE_RETRIES_EXHAUSTED, ERR_EVENTSOURCE_RECONNECT_POLICY } = 
 // standard fails on (a retried status) in ERR_EVENTSOURCE_RETRIES_EXHAUSTED, not in the failure itself.
 const GIVE_UP = Symbol('give up')
 
-/**
- * The policy of init.reconnect's declarative options: a status is retried when retryOnStatus lists it;
- * give up after maxRetries failures in a row; else the backoff delay, at least the server's Retry-After.
- * @param {{ statuses: Set<number> | null, maxRetries: number, factor: number, maxDelay: number,
- *   jitter: 'none' | 'full' }} options
- * @param {() => number} [random] for tests
- * @returns {(cause: object) => number | 'stop' | typeof GIVE_UP}
- */
+// The policy of init.reconnect's declarative options: a status is retried when retryOnStatus lists it; give up
+// after maxRetries failures in a row; else the backoff delay, at least the server's Retry-After.
 function declarativePolicy (options, random = Math.random) {
   return (cause) => {
     // (retryOnStatus cannot list 200: a Content-Type other than text/event-stream is never retried.)
@@ -37,12 +31,7 @@ function declarativePolicy (options, random = Math.random) {
   }
 }
 
-/**
- * The cause of a failure, as a policy is given it.
- * @param {Error & { status?: number, headers?: Record<string, string> }} error
- * @param {boolean} failsConnection the standard fails the connection here (a response it does not take)
- * @param {{ events: number, retry: number, failures: number, attempts: number, elapsed: number }} counts
- */
+// The cause of a failure, as a policy is given it (ReconnectCause, types/index.d.ts).
 function causeOf (error, failsConnection, { events, retry, failures, attempts, elapsed }) {
   const retryAfter = error.headers?.['retry-after'] === undefined
     ? undefined
@@ -130,10 +119,8 @@ function details ({ status, statusText, headers, url, body, bodyTruncated }) {
   return { status, statusText, headers, url, body, bodyTruncated }
 }
 
-/**
- * The wait the declarative options make, with the storm floor: what nextAttempt() returns for such a
- * failure, without the giving up (backoffDelay's arguments, and the Retry-After in ms, if any).
- */
+// The wait the declarative options make, with the storm floor: what nextAttempt() returns for such a failure,
+// without the giving up (backoffDelay's arguments, and the Retry-After in ms, if any).
 function reconnectDelay (reconnectionTime, failures, options, retryAfter, random = Math.random) {
   const delay = declarativePolicy({ statuses: null, maxRetries: Infinity, ...options }, random)({
     failsConnection: false, retry: reconnectionTime, failures, retryAfter
@@ -141,12 +128,8 @@ function reconnectDelay (reconnectionTime, failures, options, retryAfter, random
   return clampDelay(Math.max(delay, stormFloor(failures)))
 }
 
-/**
- * @param {number} reconnectionTime the current reconnection time (initial delay or the last `retry:`)
- * @param {number} failures attempts in a row that delivered no event, this one included (1 for the first)
- * @param {{ factor: number, maxDelay: number, jitter: 'none' | 'full' }} policy
- * @param {() => number} [random] for tests
- */
+// The backoff: the reconnection time (initial delay or the last `retry:`) times factor for each failure in a row
+// after the first (attempts that delivered no event), capped, then jittered.
 function backoffDelay (reconnectionTime, failures, policy, random = Math.random) {
   // 0 stays 0 whatever the factor (0 * Infinity would be NaN); the caps apply before the jitter, so
   // the jitter never multiplies Infinity.

@@ -10,9 +10,8 @@
 //   as it is and called only if it is callable;
 // - a handler returning false cancels the event, as the event handler processing algorithm says.
 //
-// The listener is one function per type, shared by every receiver: EventTarget calls it with `this` set to
-// the target, and the handler value lives in the receiver's own slot (a closure per receiver and handler
-// would cost every idle connection its bytes).
+// One listener per type, shared by every receiver (`this` is the target); the handler value lives in the
+// receiver's own slot: a closure per receiver and handler would cost every idle connection its bytes.
 
 const { addEventListener, removeEventListener } = EventTarget.prototype
 

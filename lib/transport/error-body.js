@@ -13,12 +13,6 @@
 import { MAX_TIMER_DELAY } from '../constants.js'
 import { mimeCharset } from './response-headers.js'
 
-/**
- * @typedef {object} ErrorBodyBounds init.errorBody, resolved
- * @property {number} maxBytes
- * @property {number} timeout ms
- */
-
 class ErrorBodyReader {
   #error
   #owner
@@ -34,7 +28,7 @@ class ErrorBodyReader {
    * reports nothing: nothing reaches the owner before the source holds the reader.
    * @param {Error & { headers: Record<string, string> }} error the response's, which gets `body` and
    *   `bodyTruncated`
-   * @param {ErrorBodyBounds} bounds
+   * @param {{ maxBytes: number, timeout: number }} bounds init.errorBody, resolved
    * @param {{ refused: (error: Error) => void }} owner the source's internals, told once the body is read
    * @param {import('./transport-node').TransportAttempt} attempt the attempt, its response opened
    */

@@ -40,14 +40,6 @@ function underlyingError (err) {
   return err
 }
 
-/**
- * The redirect rules of a platform: a module with these exports.
- * @typedef {object} RedirectRules
- * @property {typeof import('./redirect-policy-node.js').RedirectPolicy} RedirectPolicy
- * @property {(status: number, headers: object) => boolean} isRedirect
- * @property {(request: object, usersFetch: boolean) => { redirect: string, withinOrigin: boolean }} fetchRedirects
- */
-
 class FetchAttempt extends StandardFetchAttempt {
   #fetch
   #redirects
@@ -59,12 +51,7 @@ class FetchAttempt extends StandardFetchAttempt {
   // What the error of a body that does not decode says of its response: null without Content-Encoding.
   #decodingDetails = null
 
-  /**
-   * @param {import('./request').EventSourceRequest} request
-   * @param {import('./transport-node').TransportSink} sink
-   * @param {boolean} usersFetch init.fetch (true), or the runtime's globalThis.fetch (false)
-   * @param {RedirectRules} redirects ./redirect-policy-node.js, or ./redirect-policy-web.js in browsers
-   */
+  // usersFetch: init.fetch (true), or the runtime's globalThis.fetch (false); redirects: the platform's rules.
   constructor (fetch, request, sink, usersFetch, redirects) {
     super(request, sink)
     this.#fetch = fetch

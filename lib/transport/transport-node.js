@@ -43,23 +43,11 @@ import { http2Dispatcher } from './http2-sessions.js'
  *   attempt then starts again from the first URL
  */
 
-/**
- * @typedef {object} TransportSink
- * @property {(response: TransportResponse) => void} opened
- * @property {(chunk: Uint8Array) => void} data
- * @property {() => void} ended
- * @property {(error: Error) => void} networkError
- * @property {(error: Error) => void} failed
- */
-
-/**
- * @typedef {object} TransportAttempt
- * @property {() => void} start
- * @property {() => void} pause
- * @property {() => void} resume
- * @property {() => void} abort
- * @property {(sink: TransportSink) => void} setSink
- */
+// The sink and the attempt, as the header describes them.
+/** @typedef {{ opened(response: TransportResponse): void, data(chunk: Uint8Array): void, ended(): void,
+ *   networkError(error: Error): void, failed(error: Error): void }} TransportSink */
+/** @typedef {{ start(): void, pause(): void, resume(): void, abort(): void,
+ *   setSink(sink: TransportSink): void }} TransportAttempt */
 
 // The attempt that sends `request`, not yet started.
 function createAttempt (request, sink) {
