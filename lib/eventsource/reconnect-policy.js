@@ -179,4 +179,5 @@ function parseRetryAfter (value, now) {
   return clampDelay(date - now)
 }
 
-export { decide, reconnectDelay, parseRetryAfter }
+// IDEMPOTENT_METHOD: ssecat (bin/cli/main.js) says why a request was not sent again by the same rule.
+export { decide, reconnectDelay, parseRetryAfter, IDEMPOTENT_METHOD }

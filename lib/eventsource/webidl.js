@@ -6,8 +6,7 @@
 // - the first non-null value registers one listener; later values replace the function that listener
 //   calls, so the handler keeps its place among the listeners (as Node core's defineEventHandler does;
 //   undici's remove-then-add moves it to the end); null removes it, and a later value adds it anew, at the end;
-// - WebIDL [LegacyTreatNonObjectAsNull]: a value that is not an object is null; an object is kept
-//   as it is and called only if it is callable;
+// - WebIDL [LegacyTreatNonObjectAsNull]: a value that is not an object is null; an object is kept, called if callable;
 // - a handler returning false cancels the event, as the event handler processing algorithm says.
 //
 // One listener per type, shared by every receiver (`this` is the target); the handler value lives in the
