@@ -6,9 +6,8 @@
 // Ours skip the runtime constructor's WebIDL dictionary conversion, which on Node 22 and later (undici's
 // MessageEvent) costs more than the rest of the dispatch (docs/performance.md); an EventSource's values are
 // strings it made. So the event is built by a class that extends Event (cheap without options) and whose
-// prototype sits on the runtime's MessageEvent.prototype: the attributes are its own getters, which shadow
-// the runtime's (those check for internal slots this event does not have). In a browser the class would
-// be bytes of every bundle for nothing.
+// prototype sits on the runtime's MessageEvent.prototype: its own getters shadow the runtime's (which check
+// for internal slots this event does not have). In a browser the class would be bytes of every bundle.
 //
 // The class is made again if a program replaces globalThis.MessageEvent (a polyfill, a test): an event is
 // always an instance of the MessageEvent of the moment.
@@ -21,7 +20,8 @@ let EventSourceMessageEvent = null
 
 const NO_PORTS = /* @__PURE__ */ Object.freeze([])
 
-// The class of an EventSource's MessageEvents, for the global MessageEvent of the moment.
+// The class of an EventSource's MessageEvents, for the global MessageEvent of the moment (exported for
+// benchmarks/e2e/hot-path.bench.mjs).
 function messageEventClass () {
   const Runtime = globalThis.MessageEvent
   if (Runtime !== base) {
@@ -120,4 +120,4 @@ function eventOrigin (url) {
   return lastOrigin
 }
 
-export { createMessageEvent, runtimeMessageEvent, eventOrigin }
+export { messageEventClass, createMessageEvent, runtimeMessageEvent, eventOrigin }
