@@ -158,6 +158,17 @@ class TaskQueue {
 
   /** Queues a task (see TASK_*); it runs at once when no wait is under way. */
   push (kind, a, b, c) {
+    // A message that nobody listens for, with no wait under way: run() would run it at once, dispatched to
+    // nobody, and go on. It runs here, without a slot: a stream whose messages only init.onBatch takes, or nobody,
+    // costs no queue per message. (Where listeners cannot be counted, every message is taken as listened.)
+    if (kind === TASK_MESSAGE && !this.#waiting && !this.iterating && this.#listenersOf(a).size === 0) {
+      try {
+        this.runTask(kind, a, b, c, false)
+      } catch (error) {
+        reportException(error)
+      }
+      return
+    }
     let slots = this.#slots
     if (slots === null) {
       slots = this.#slots = spareSlots ?? []
@@ -229,6 +240,14 @@ class TaskQueue {
       // Whatever comes next, even in this same call stack, waits at least one job; where listeners cannot be
       // counted, the full checkpoint.
       this.#wait(countsListeners ? ONE_JOB : CHECKPOINT)
+      return
+    }
+    if (passed === ONE_JOB) {
+      // Nothing left to run, one job after a task: the queue goes idle only once a full checkpoint has passed,
+      // so that push() may run a task at once. A task queued before then waits for it: one pushed from a promise
+      // job (a stream's read, where a socket's callback would be a task of its own) must not run before the
+      // continuations of the last task's listeners.
+      this.#wait(CHECKPOINT)
       return
     }
     this.#waiting = false
