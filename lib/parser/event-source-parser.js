@@ -7,6 +7,8 @@ import { fromCallerOf } from '../errors/error-class.js'
 import {
   validateObject, validateFunction, validateOptionalFunction, validateString, validateLimit
 } from '../validators/values.js'
+import { codes } from '../errors/arguments.js'
+const { ERR_INVALID_ARG_VALUE } = codes
 
 // The constructor's options, checked: a bad one throws with a stack that starts at the user's call
 // (entry: new.target).
@@ -20,6 +22,10 @@ function validOptions (options, entry) {
       validateLimit(options.maxEventSize, 'options.maxEventSize', { min: 1, allowInfinity: true })
     }
     if (options.lastEventId !== undefined) validateString(options.lastEventId, 'options.lastEventId')
+    const { incompleteEvent } = options
+    if (incompleteEvent !== undefined && incompleteEvent !== 'discard' && incompleteEvent !== 'dispatch') {
+      throw new ERR_INVALID_ARG_VALUE('options.incompleteEvent', incompleteEvent, "must be 'discard' or 'dispatch'")
+    }
   } catch (err) {
     throw fromCallerOf(err, entry)
   }
@@ -28,7 +34,8 @@ function validOptions (options, entry) {
 
 class EventSourceParser extends EventStreamParser {
   constructor (options) {
-    super(validOptions(options, new.target))
+    validOptions(options, new.target)
+    super(options)
   }
 }
 

@@ -1,5 +1,6 @@
 // EventSourceStream: the parser as a node:stream Transform (docs/parser.md). Bytes in;
-// `{ type, data, lastEventId }` objects out, in object mode.
+// `{ type, data, lastEventId }` objects out, in object mode; with `batch: true`, for each chunk written that
+// completed any event, one array of those events.
 
 import { EventSourceParser } from './event-source-parser.js'
 import { fromCallerOf } from '../errors/error-class.js'
@@ -9,6 +10,8 @@ const { Transform } = process.getBuiltinModule('node:stream')
 
 class EventSourceStream extends Transform {
   #parser
+  // The events of the chunk being written, with `batch`; else null, and each event is pushed as it comes.
+  #batch
 
   // The latest valid `retry:` value, or null; each is also emitted as a `'retry'` event.
   reconnectionTime = null
@@ -20,19 +23,22 @@ class EventSourceStream extends Transform {
     } catch (err) {
       throw fromCallerOf(err, new.target)
     }
-    const { maxEventSize, lastEventId, highWaterMark } = options
+    const { maxEventSize, lastEventId, highWaterMark, incompleteEvent } = options
     super({ readableObjectMode: true, readableHighWaterMark: highWaterMark })
+    this.#batch = options.batch ? [] : null
     try {
       this.#parser = new EventSourceParser({
         onEvent: (type, data, lastEventId) => {
-          this.push({ type, data, lastEventId })
+          if (this.#batch === null) this.push({ type, data, lastEventId })
+          else this.#batch.push({ type, data, lastEventId })
         },
         onRetry: (ms) => {
           this.reconnectionTime = ms
           this.emit('retry', ms)
         },
         maxEventSize,
-        lastEventId
+        lastEventId,
+        incompleteEvent
       })
     } catch (err) {
       throw fromCallerOf(err, new.target)
@@ -50,11 +56,21 @@ class EventSourceStream extends Transform {
       callback(err)
       return
     }
+    this.#endBatch()
     callback()
+  }
+
+  // Pushes the chunk's events as one array, once it is parsed.
+  #endBatch () {
+    const batch = this.#batch
+    if (batch === null || batch.length === 0) return
+    this.#batch = []
+    this.push(batch)
   }
 
   _flush (callback) {
     this.#parser.end()
+    this.#endBatch()
     callback()
   }
 }

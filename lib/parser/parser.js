@@ -47,6 +47,8 @@ const LONG_DATA_LINE = 16 * 1024
 // that a stream of short lines cut by chunk boundaries (a socket's small reads) allocates none per line, and a
 // parser between lines, as an idle connection's is, holds none.
 let spare = null
+// The end of a line that the end of the stream stands for (end(), with incompleteEvent 'dispatch').
+const NO_BYTES = new Uint8Array(0)
 
 // Whether the line [start, end) of `bytes` is a `data` field with a colon (`data:`), by far the most
 // common line: matched before any other.
@@ -61,6 +63,7 @@ class EventStreamParser {
   #onRetry
   #onComment
   #maxEventSize
+  #dispatchesIncompleteEvent
 
   // Stream state. #bomMatched: how many bytes of a leading BOM have been seen, or BOM_DECIDED.
   // #crPending: the previous chunk ended with CR, so a leading LF belongs to it.
@@ -96,11 +99,14 @@ class EventStreamParser {
 
   // `options` as EventSourceParser's (types/index.d.ts), taken as given; what maxEventSize counts: ./values.js.
   constructor (options) {
-    const { onEvent, onRetry, onComment, maxEventSize = DEFAULT_MAX_EVENT_SIZE, lastEventId = '' } = options
+    const {
+      onEvent, onRetry, onComment, maxEventSize = DEFAULT_MAX_EVENT_SIZE, lastEventId = '', incompleteEvent
+    } = options
     this.#onEvent = onEvent
     this.#onRetry = onRetry ?? null
     this.#onComment = onComment ?? null
     this.#maxEventSize = maxEventSize
+    this.#dispatchesIncompleteEvent = incompleteEvent === 'dispatch'
     this.#idBuffer = this.#lastEventId = lastEventId
     this.#eventSize = this.#idCost = idStringCost(lastEventId)
   }
@@ -213,12 +219,22 @@ class EventStreamParser {
     return true
   }
 
-  // Ends the stream. An event without its closing blank line is discarded, and so is an unterminated
-  // last line (HTML 9.2.6: "any pending data must be discarded"). A CR at the very end was already
-  // taken as a line end. Calling end() again does nothing.
+  // Ends the stream. An event without its closing blank line is discarded, and so is an unterminated last line
+  // (HTML 9.2.6: "any pending data must be discarded"), unless options.incompleteEvent is 'dispatch' (an extension,
+  // for streams that end where their producer stopped, as an LLM answer does): then that line is read, and the event
+  // dispatched as a blank line would. A CR at the very end was already taken as a line end. Calling end() again
+  // does nothing.
   end () {
-    this.#clearStream()
-    this.#ended = true
+    try {
+      if (this.#dispatchesIncompleteEvent && !this.#ended && this.#error === null) {
+        const generation = this.#generation
+        if (this.#pendingLength !== 0) this.#joinedLine(NO_BYTES, 0, 0)
+        if (this.#generation === generation) this.#dispatch()
+      }
+    } finally {
+      this.#clearStream()
+      this.#ended = true
+    }
   }
 
   // Starts a new stream, as on reconnection: the BOM may appear again, all buffers are cleared, and the

@@ -1,5 +1,7 @@
 // EventSourceParserStream: the parser as a WHATWG TransformStream (docs/parser.md), yielding the same
 // objects as EventSourceStream. It takes bytes, or strings, which it encodes as UTF-8 (./string-chunk-encoder.js).
+// With `batch: true` it yields, for each chunk written that completed any event, one array of those events: a
+// reader takes a network chunk's events in one read, for one update of what they feed.
 
 import { isUint8Array } from '#bytes'
 import { EventSourceParser } from './event-source-parser.js'
@@ -19,7 +21,15 @@ class EventSourceParserStream extends TransformStream {
     } catch (err) {
       throw fromCallerOf(err, entry)
     }
-    const { maxEventSize, lastEventId, onRetry } = options
+    const { maxEventSize, lastEventId, onRetry, incompleteEvent } = options
+    // The events of the chunk being written, with `batch`; else null, and each event is enqueued as it comes.
+    let batch = options.batch ? [] : null
+    // Enqueues the chunk's events as one array, once it is parsed.
+    const endBatch = (controller) => {
+      if (batch === null || batch.length === 0) return
+      controller.enqueue(batch)
+      batch = []
+    }
     let parser
     // Made at the first string chunk.
     let encoder = null
@@ -29,19 +39,22 @@ class EventSourceParserStream extends TransformStream {
         start (controller) {
           parser = new EventSourceParser({
             onEvent (type, data, lastEventId) {
-              controller.enqueue({ type, data, lastEventId })
+              if (batch === null) controller.enqueue({ type, data, lastEventId })
+              else batch.push({ type, data, lastEventId })
             },
             onRetry,
             maxEventSize,
-            lastEventId
+            lastEventId,
+            incompleteEvent
           })
         },
         // A throw here (a chunk neither bytes nor a string, an event over maxEventSize) errors both
         // sides of the stream.
-        transform (chunk) {
+        transform (chunk, controller) {
           if (typeof chunk === 'string') {
             if (encoder === null) encoder = new StringChunkEncoder()
             parser.write(encoder.encode(chunk))
+            endBatch(controller)
             return
           }
           if (!isUint8Array(chunk)) {
@@ -51,11 +64,13 @@ class EventSourceParserStream extends TransformStream {
           const held = encoder?.flush() ?? null
           if (held !== null) parser.write(held)
           parser.write(chunk)
+          endBatch(controller)
         },
-        flush () {
+        flush (controller) {
           const held = encoder?.flush() ?? null
           if (held !== null) parser.write(held)
           parser.end()
+          endBatch(controller)
         }
       })
     } catch (err) {

@@ -17,9 +17,12 @@ const CEILINGS = {
   // Node runs, with its fast paths, and the task queue that counts listeners where it can. Lowered for the
   // runtime's own MessageEvent in browsers (lib/eventsource/message-event.js, runtimeMessageEvent), and for the
   // code only the extensions run, given to the core as parts by the extended builds (lib/entries/).
-  EventSource: 9_050,
-  'whatwg-eventsource/extensions': 15_830,
-  EventSourceParser: 3_400,
+  // Raised for issue 48: EventSource.fromReadableStream() (a proposal, in the standard build too), the
+  // lastEventId and reconnectionTime getters and reset(); in the core, init.onBatch and init.incompleteEvent;
+  // in the parser, options.incompleteEvent.
+  EventSource: 9_880,
+  'whatwg-eventsource/extensions': 16_960,
+  EventSourceParser: 3_540,
   // On the one string parser every runtime runs (lib/compat/eventsource-parser/string-parser.js): the stream
   // at issue 47's target, still over the package's budget (NOT_YET).
   'whatwg-eventsource/parser': 3_072,
