@@ -22,6 +22,7 @@ const TASK_ANNOUNCE = 1 // "announce the connection"
 const TASK_REESTABLISH = 2 // error: "reestablish the connection"
 const TASK_FAIL = 3 // error: "fail the connection"
 const TASK_END = 4 // extension (closeOnEnd): the stream ended, close without reconnecting
+const TASK_BATCH = 5 // messages: extension (init.onBatch), the messages of one chunk in one call
 
 // What a Last-Event-ID header cannot hold: a control character other than tab (undici and Node's http
 // refuse them in any header value); characters above U+007F are sent as their UTF-8 bytes. Such an
@@ -39,6 +40,6 @@ const MAX_TIMER_DELAY = 0x7fffffff
 
 export {
   LF, CR, SPACE, COLON, NUL, DIGIT_0, DIGIT_9, BOM, CONNECTING, OPEN, CLOSED, TASK_MESSAGE, TASK_ANNOUNCE,
-  TASK_REESTABLISH, TASK_FAIL, TASK_END, UNSENDABLE_LAST_EVENT_ID, DEFAULT_MAX_EVENT_SIZE,
+  TASK_REESTABLISH, TASK_FAIL, TASK_END, TASK_BATCH, UNSENDABLE_LAST_EVENT_ID, DEFAULT_MAX_EVENT_SIZE,
   MAX_TIMER_DELAY
 }

@@ -265,6 +265,19 @@ export interface EventSourceInit {
    * without reconnecting and fires `end`, not `error`; `for await` ends normally. Default false.
    */
   closeOnEnd?: boolean
+  /**
+   * What becomes of an event the stream ended without its closing blank line: 'discard' (the default), as the
+   * standard says, or 'dispatch', as for an LLM answer whose server stops after its last token. 'dispatch' only
+   * with `closeOnEnd`, or on `EventSource.fromReadableStream()`: a source that reconnects may be sent that event
+   * again whole. Only a clean end dispatches it: a cut connection or an errored stream does not.
+   */
+  incompleteEvent?: 'discard' | 'dispatch'
+  /**
+   * Called once for each network chunk that completed any message, with those messages in order, after their
+   * `message` events: one update of a UI store per chunk rather than per message. Listeners still see every
+   * event as the standard dispatches it. The array is a new one each time, yours to keep. `this` is the source.
+   */
+  onBatch? (this: EventSource, messages: BatchedMessage[]): void
   /** Bytes of events queued for `for await` (data, type and last event ID at two bytes per UTF-16 unit, plus 512 per event) before reading from the socket (and decoding) pauses. Default 16 MiB. */
   highWaterMarkBytes?: number
   /**
@@ -383,12 +396,41 @@ export interface StandardEventSource extends EventTarget {
 export interface EventSource extends StandardEventSource {
   /** Extension: every MessageEvent, whatever its type; breaking out of the loop closes the source. */
   [Symbol.asyncIterator] (): AsyncIterableIterator<MessageEvent>
+  /** whatwg/html PR #12272 (a proposal): the last event ID string, what a reconnection's Last-Event-ID says. */
+  readonly lastEventId: string
+  /** PR #12272: the reconnection time in ms: the default (3000, or `init.reconnectionTime`), or the last `retry:`. */
+  readonly reconnectionTime: number
+  /**
+   * PR #12272: discards what the parser holds of an event not yet dispatched (its data, event type, a partial
+   * line), so that the bytes that follow read as a fresh stream (a leading BOM dropped again). The last event ID
+   * and the reconnection time are kept.
+   */
+  reset (): void
 }
+
+/** A message as `init.onBatch` is given it: a MessageEvent's own members, in a plain object. */
+export interface BatchedMessage extends ParsedEvent {
+  origin: string
+}
+
+/**
+ * What `EventSource.fromReadableStream()` takes beside the stream (an extension): the members of EventSourceInit
+ * that do not say how to request a stream (those throw ERR_INVALID_ARG_VALUE there: the application made the request).
+ */
+export type FromReadableStreamInit = Pick<EventSourceInit, 'closeOnEnd' | 'incompleteEvent' | 'onBatch' |
+'maxEventSize' | 'lastEventId' | 'reconnectionTime' | 'signal' | 'highWaterMark' | 'highWaterMarkBytes'>
 
 // eslint-disable-next-line @typescript-eslint/no-redeclare -- the value of the interface's name, as lib.dom declares it
 export declare const EventSource: {
   prototype: EventSource
   new (url: string | URL, eventSourceInitDict?: EventSourceInit): EventSource
+  /**
+   * whatwg/html PR #12272 (a proposal): a source that reads `stream` (a fetch's body, an SDK's response) with the
+   * standard's parsing and dispatch: url "about:event-stream", origin "null", no request and no reconnection; the
+   * end of the stream or its error fails it (readyState CLOSED, one `error`), close() cancels the stream. Throws a
+   * TypeError when `stream` is not a ReadableStream (ERR_INVALID_ARG_TYPE) or is locked.
+   */
+  fromReadableStream (stream: ReadableStream<Uint8Array>, init?: FromReadableStreamInit): EventSource
   readonly CONNECTING: 0
   readonly OPEN: 1
   readonly CLOSED: 2
@@ -412,6 +454,8 @@ export interface EventSourceParserOptions {
   maxEventSize?: number
   /** The last event ID string to start from. Default "". */
   lastEventId?: string
+  /** What end() does with an event the stream ended without its blank line: 'discard' (default) or 'dispatch'. */
+  incompleteEvent?: 'discard' | 'dispatch'
 }
 
 export declare class EventSourceParser {
@@ -420,38 +464,47 @@ export declare class EventSourceParser {
   readonly lastEventId: string
   /** Parses the next bytes. Throws ERR_INVALID_ARG_TYPE, ERR_EVENTSOURCE_WRITE_AFTER_END or ERR_EVENTSOURCE_EVENT_TOO_LARGE. */
   write (chunk: Uint8Array): void
-  /** Ends the stream: an unfinished event is discarded. */
+  /** Ends the stream: an unfinished event is discarded (or dispatched: options.incompleteEvent). */
   end (): void
   /** Starts a new stream (as on reconnection); the last event ID is kept. */
   reset (): void
 }
 
-export interface EventSourceStreamOptions {
+export interface EventSourceStreamOptions<Batch extends boolean = boolean> {
   maxEventSize?: number
   lastEventId?: string
-  /** Events buffered on the readable side. */
+  /** Events (or batches) buffered on the readable side. */
   highWaterMark?: number
+  /** At the end of the input: 'discard' (default) or 'dispatch' an event without its blank line. */
+  incompleteEvent?: 'discard' | 'dispatch'
+  /** One array of events for each chunk written that completed any, instead of one object per event. */
+  batch?: Batch
 }
 
-export declare class EventSourceStream extends Transform {
-  constructor (options?: EventSourceStreamOptions)
+export declare class EventSourceStream<Batch extends boolean = false> extends Transform {
+  constructor (options?: EventSourceStreamOptions<Batch>)
   /** The latest valid `retry:` value, or null. Each change is also emitted as 'retry'. */
   reconnectionTime: number | null
   readonly lastEventId: string
   on (event: 'retry', listener: (ms: number) => void): this
-  on (event: 'data', listener: (event: ParsedEvent) => void): this
+  on (event: 'data', listener: (event: Batch extends true ? ParsedEvent[] : ParsedEvent) => void): this
   on (event: string | symbol, listener: (...args: any[]) => void): this
 }
 
-export interface EventSourceParserStreamOptions {
+export interface EventSourceParserStreamOptions<Batch extends boolean = boolean> {
   maxEventSize?: number
   lastEventId?: string
   onRetry? (ms: number): void
+  /** At the end of the input: 'discard' (default) or 'dispatch' an event without its blank line. */
+  incompleteEvent?: 'discard' | 'dispatch'
+  /** One array of events for each chunk written that completed any, instead of one object per event. */
+  batch?: Batch
 }
 
 /** Bytes in, or strings (encoded as UTF-8; a surrogate pair cut by a chunk boundary is kept whole). */
-export declare class EventSourceParserStream extends TransformStream<Uint8Array | string, ParsedEvent> {
-  constructor (options?: EventSourceParserStreamOptions)
+export declare class EventSourceParserStream<Batch extends boolean = false>
+  extends TransformStream<Uint8Array | string, Batch extends true ? ParsedEvent[] : ParsedEvent> {
+  constructor (options?: EventSourceParserStreamOptions<Batch>)
 }
 
 /** Error codes of this package, on `error.code`. */

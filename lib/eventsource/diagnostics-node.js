@@ -42,11 +42,12 @@ class SourceDiagnostics {
   }
 
   // Starts the transport of an attempt: `connect` first, then the transport, inside the attempt's
-  // tracing context when anyone traces attempts.
+  // tracing context when anyone traces attempts. `request` null: a source made by fromReadableStream(), which
+  // sends none (nothing is published, and its `open` is timed from here).
   startAttempt (request, lastEventId, connection) {
     this.#attemptStart = performance.now()
     const tracing = tracingAttempts()
-    if (!connectChannel.hasSubscribers && !tracing) {
+    if (request === null || (!connectChannel.hasSubscribers && !tracing)) {
       connection.start()
       return
     }

@@ -7,21 +7,24 @@
 // docs/architecture.md). With no extension in the init, every step is the standard's.
 
 import {
-  CONNECTING, OPEN, CLOSED, TASK_MESSAGE, TASK_ANNOUNCE, TASK_REESTABLISH, TASK_FAIL, TASK_END
+  CONNECTING, OPEN, CLOSED, TASK_MESSAGE, TASK_ANNOUNCE, TASK_REESTABLISH, TASK_FAIL, TASK_END, TASK_BATCH
 } from '../constants.js'
 import { fromCallerOf } from '../errors/error-class.js'
 import { codes } from '../errors/connection.js'
+import { codes as argumentsCodes } from '../errors/arguments.js'
 import { codes as extensionCodes } from '../errors/extensions.js'
 import { defineInterface, parseUrl } from './webidl.js'
 import { SourceParser } from './source-parser.js'
 import { eventOrigin } from './message-event.js'
 import { mimeEssence } from '../transport/response-headers.js'
 import { displayHref } from '../transport/url.js'
+import { ReadableStreamAttempt, STREAM_URL } from '../transport/readable-stream.js'
 import { releaseHandlerMap } from '#listeners' // lib/platform/listeners-node.js; listeners-web.js in browsers
 const {
   ERR_EVENTSOURCE_BAD_CONTENT_TYPE, ERR_EVENTSOURCE_BAD_STATUS, ERR_EVENTSOURCE_REQUEST_INIT,
   ERR_EVENTSOURCE_STREAM_ENDED
 } = codes
+const { ERR_INVALID_ARG_TYPE } = argumentsCodes
 const { ERR_EVENTSOURCE_EXTENSION_NOT_LOADED } = extensionCodes
 
 // The default reconnection time: "a user-agent-defined value, probably in the region of a few
@@ -71,6 +74,10 @@ function defineEventSource (parts) {
   let handlerSlots
   let parserCallbacks
 
+  // The stream EventSource.fromReadableStream() hands to the constructor it calls; taken by that constructor
+  // before it runs any code of the user's (the init's getters), so no other construction can see it.
+  let adoptedStream = null
+
   function brandCheck (object) {
     if (object === null || typeof object !== 'object' || !hasEventSourceBrand(object)) {
       throw new TypeError('Illegal invocation: the receiver is not an EventSource')
@@ -102,6 +109,10 @@ function defineEventSource (parts) {
     #responseHeaders = null
     #iterators = null
     #unfollowSignal = null
+    // A source made by fromReadableStream(): its one attempt reads the stream; it never reconnects.
+    #fromStream = false
+    // Extension (init.onBatch): the messages of the chunk being parsed, for one call with them all.
+    #batch = null
     // The values of onopen, onmessage and onerror (lib/eventsource/webidl.js): fields rather than an array
     // made at the first, which would cost a source that sets all three more than the fields do.
     #onopen = undefined
@@ -127,14 +138,22 @@ function defineEventSource (parts) {
       // The last call of the socket-to-parser path: the parser's onEvent queues each event.
       data (chunk) {
         const source = this.#source
-        if (source.#iterators !== null) source.#iterators.received()
+        const iterators = source.#iterators
+        if (iterators !== null) iterators.received()
         source.#diagnostics?.received(chunk.length)
+        let error = null
         try {
           source.#parser.write(chunk)
         } catch (err) {
           // Only the parser's own limit throws here: an event over maxEventSize fails the connection.
-          source.#onFail(err)
+          error = err
         }
+        // The chunk's messages before any failure: its task runs before the failure's, as theirs do.
+        if (source.#batch !== null && source.#batch.length !== 0) source.#queueBatch()
+        if (error !== null) source.#onFail(error)
+        // `for await` on a stream source, whose reads come from promise jobs: reading waits while the messages
+        // parsed and not yet dispatched fill the high-water mark.
+        else if (iterators !== null && source.#fromStream) iterators.pauseIfFull()
       }
 
       ended () { this.#source.#onEnd() }
@@ -158,6 +177,7 @@ function defineEventSource (parts) {
             // listens (the task queue asks). Here rather than in a method of its own: one frame fewer on
             // the path every event takes. While `for await` runs, its iterations make the event
             // (lib/eventsource/message-iterator.js), and queue it once dispatched.
+            if (source.#iterators !== null) source.#iterators.taken()
             const event = source.#iterators === null
               ? createMessageEvent(a, b, source.#origin, c)
               : source.#iterators.createEvent(a, b, source.#origin, c)
@@ -166,6 +186,7 @@ function defineEventSource (parts) {
             if (source.#iterators !== null && source.#readyState !== CLOSED) source.#iterators.push(event)
             break
           }
+          case TASK_BATCH: source.#init.onBatch.call(source, a); break
           case TASK_ANNOUNCE: source.#announce(); break
           case TASK_REESTABLISH: source.#reestablish(a, b === true); break
           case TASK_FAIL: source.#failConnection(a); break
@@ -194,7 +215,10 @@ function defineEventSource (parts) {
           source.#failures = 0
           source.#attemptEvents++
           // HTML 9.2.6 "dispatch the event", steps 4-6 done by the parser; step 7 queues a task.
-          if (source.#readyState !== CLOSED) source.#internals.push(TASK_MESSAGE, type, data, lastEventId)
+          if (source.#readyState === CLOSED) return
+          if (source.#iterators !== null) source.#iterators.parsed()
+          source.#internals.push(TASK_MESSAGE, type, data, lastEventId)
+          if (source.#batch !== null) source.#batch.push({ type, data, lastEventId, origin: source.#origin })
         },
         onRetry (ms) {
           this.source.#reconnectionTime = ms
@@ -212,16 +236,18 @@ function defineEventSource (parts) {
       if (arguments.length === 0) {
         throw new TypeError("Failed to construct 'EventSource': 1 argument required, but only 0 present.")
       }
+      const stream = adoptedStream
+      adoptedStream = null
       super()
       releaseHandlerMap(this)
       // WebIDL: url is a USVString, the dictionary a dictionary (undefined and null mean "empty").
       const urlString = `${url}`
       let init
       try {
-        init = resolveInit(eventSourceInitDict)
+        init = resolveInit(eventSourceInitDict, stream !== null)
       } catch (err) {
-        // A bad option's stack starts at the user's `new EventSource()`.
-        throw fromCallerOf(err, new.target)
+        // A bad option's stack starts at the user's `new EventSource()` (or fromReadableStream()).
+        throw fromCallerOf(err, stream === null ? new.target : EventSource.fromReadableStream)
       }
 
       // Steps 3-5: parse the URL against the document's base URL, when there is a document.
@@ -233,6 +259,13 @@ function defineEventSource (parts) {
       const maxEventSize = init.maxEventSize ?? transport.maxEventSize(init.transport)
       this.#parser = new SourceParser(this, init, parserCallbacks, maxEventSize)
       this.#diagnostics = SourceDiagnostics === null ? null : new SourceDiagnostics(this, urlRecord)
+      if (init.onBatch !== null) this.#batch = []
+      if (stream !== null) {
+        // The reader is taken now, as the proposal's steps take it: nobody else can read the stream from here on,
+        // and close() before the first read cancels it all the same.
+        this.#fromStream = true
+        this.#connection = new ReadableStreamAttempt(stream.getReader(), this.#internals)
+      }
       if (init.signal !== null) {
         this.#unfollowSignal = followSignal(init.signal, () => this.#close('abort'))
         if (this.#readyState === CLOSED) return
@@ -262,6 +295,52 @@ function defineEventSource (parts) {
     get readyState () {
       brandCheck(this)
       return this.#readyState
+    }
+
+    /** The last event ID string: what the next request's Last-Event-ID would say (whatwg/html PR #12272). */
+    get lastEventId () {
+      brandCheck(this)
+      return this.#parser.lastEventId
+    }
+
+    /** The reconnection time, in milliseconds: the default, or what the last `retry:` field said (PR #12272). */
+    get reconnectionTime () {
+      brandCheck(this)
+      return this.#reconnectionTime
+    }
+
+    /**
+     * Discards what the parser holds of an event not yet dispatched (its data, event type, a partial line), so
+     * that the bytes that follow are read as a fresh stream (a leading BOM dropped again); the last event ID
+     * and the reconnection time are kept (whatwg/html PR #12272).
+     */
+    reset () {
+      brandCheck(this)
+      this.#parser.reset()
+    }
+
+    /**
+     * A source that reads `stream`, the standard's processing of an event stream without its fetch: no request,
+     * no reconnection; `close()` cancels the stream (whatwg/html PR #12272, a proposal).
+     * @param {ReadableStream<Uint8Array>} stream
+     * @param {object} [init] the extensions that apply to a stream (docs/api.md)
+     */
+    static fromReadableStream (stream, init = undefined) {
+      // Any ReadableStream, by its shape rather than its class: a polyfill's, or another realm's, reads the same.
+      if (stream === null || typeof stream !== 'object' || typeof stream.getReader !== 'function' ||
+          typeof stream.locked !== 'boolean') {
+        throw fromCallerOf(new ERR_INVALID_ARG_TYPE('stream', 'a ReadableStream (a Node stream converts with ' +
+          'stream.Readable.toWeb())', stream), EventSource.fromReadableStream)
+      }
+      if (stream.locked) {
+        throw new TypeError('EventSource.fromReadableStream(): the stream is locked to a reader')
+      }
+      adoptedStream = stream
+      try {
+        return new EventSource(STREAM_URL, init)
+      } finally {
+        adoptedStream = null
+      }
     }
 
     /** Aborts any connection or pending reconnection and sets readyState to CLOSED. */
@@ -309,7 +388,8 @@ function defineEventSource (parts) {
     // Ends the current attempt at once (a failure is announced by a task, later), and drops the events
     // still to come from the chunk being parsed.
     #abortConnection () {
-      this.#parser.end()
+      // (Not end(), which may dispatch an incomplete event: init.incompleteEvent.)
+      this.#parser.reset()
       this.#diagnostics?.attemptOver(null)
       const connection = this.#connection
       this.#connection = null
@@ -322,6 +402,13 @@ function defineEventSource (parts) {
 
     #connect () {
       if (this.#readyState === CLOSED) return
+      if (this.#fromStream) {
+        // A stream source: its one attempt, made by the constructor, reads the stream (no request is sent).
+        this.#attempts++
+        if (this.#diagnostics === null) this.#connection.start()
+        else this.#diagnostics.startAttempt(null, this.#parser.lastEventId, this.#connection)
+        return
+      }
       const target = {
         attempt: ++this.#attempts,
         sourceUrl: this.#url,
@@ -401,9 +488,26 @@ function defineEventSource (parts) {
 
     #onEnd () {
       this.#connection = null
+      // Extension (init.incompleteEvent: 'dispatch', with closeOnEnd or on a stream source): the stream ended
+      // cleanly, and an event it ended without its blank line is dispatched rather than discarded.
+      if (this.#init.incompleteEvent === 'dispatch') {
+        // (The parser was made with init.incompleteEvent. It cannot throw here: the last line was held to
+        // maxEventSize as it arrived.)
+        this.#parser.end()
+        if (this.#batch !== null && this.#batch.length !== 0) this.#queueBatch()
+      }
       this.#diagnostics?.attemptOver(null)
       if (this.#init.closeOnEnd) this.#queueTask(TASK_END)
+      // A stream source does not reconnect: the end of its stream fails it (PR #12272).
+      else if (this.#fromStream) this.#queueTask(TASK_FAIL, new ERR_EVENTSOURCE_STREAM_ENDED())
       else this.#queueTask(TASK_REESTABLISH, new ERR_EVENTSOURCE_STREAM_ENDED())
+    }
+
+    // Extension (init.onBatch): one task for the messages of a chunk, queued after theirs.
+    #queueBatch () {
+      const batch = this.#batch
+      this.#batch = []
+      this.#queueTask(TASK_BATCH, batch)
     }
 
     #onNetworkError (error) {

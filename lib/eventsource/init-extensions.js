@@ -151,9 +151,25 @@ function resolveErrorBody (value) {
   return new ErrorBodyBounds(maxBytes ?? DEFAULT_ERROR_BODY.maxBytes, timeout ?? DEFAULT_ERROR_BODY.timeout)
 }
 
+// The members that say how to request a stream: a source made by EventSource.fromReadableStream() sends no
+// request (the application made it), so one given there is refused rather than ignored.
+const REQUEST_MEMBERS = [
+  'withCredentials', 'reconnect', 'allowInsecureRedirect', 'keepAliveWhileReconnecting', 'node', 'dispatcher',
+  'fetch', 'http2', 'method', 'headers', 'body', 'request', 'idempotent', 'idleTimeout', 'connectTimeout',
+  'credentialHeaders', 'errorBody'
+]
+
 // The extensions of a dictionary, into the init the core resolved its standard member in
-// (lib/eventsource/init.js's standardInit()).
-function resolveExtensions (dict, init) {
+// (lib/eventsource/init.js's standardInit()). fromStream: the dictionary of EventSource.fromReadableStream().
+function resolveExtensions (dict, init, fromStream) {
+  if (fromStream) {
+    for (const name of REQUEST_MEMBERS) {
+      if (dict[name] !== undefined) {
+        throw new ERR_INVALID_ARG_VALUE(`init.${name}`, dict[name],
+          'does not apply to EventSource.fromReadableStream(), which sends no request (the application made it)')
+      }
+    }
+  }
   // The members only the extensions read, at their defaults, added in one order: every init has one shape.
   init.headers = null
   init.body = null
@@ -226,6 +242,16 @@ function resolveExtensions (dict, init) {
   init.highWaterMarkBytes =
     member(dict, 'highWaterMarkBytes', 'init', validateLimit, { min: 1 }) ?? init.highWaterMarkBytes
   init.errorBody = resolveErrorBody(dict.errorBody)
+  const incompleteEvent = member(dict, 'incompleteEvent', 'init', validateOneOf, ['discard', 'dispatch'])
+  // Where the end of the response is not the end of the stream (the source reconnects), an event cut there may
+  // be sent again whole: dispatching its start would deliver it twice.
+  if (incompleteEvent === 'dispatch' && !init.closeOnEnd && !fromStream) {
+    throw new ERR_INVALID_ARG_VALUE('init.incompleteEvent', incompleteEvent,
+      'can be \'dispatch\' only with init.closeOnEnd (or on EventSource.fromReadableStream()): a source that ' +
+      'reconnects may be sent the rest of that event again')
+  }
+  if (incompleteEvent !== undefined) init.incompleteEvent = incompleteEvent
+  init.onBatch = member(dict, 'onBatch', 'init', validateFunction) ?? null
   return init
 }
 

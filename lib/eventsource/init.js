@@ -47,7 +47,8 @@ function isObject (value) {
 const EXTENSION_MEMBERS = [
   'reconnect', 'closeOnEnd', 'allowInsecureRedirect', 'keepAliveWhileReconnecting', 'node', 'dispatcher', 'fetch',
   'http2', 'reconnectionTime', 'maxEventSize', 'method', 'headers', 'body', 'request', 'idempotent', 'lastEventId',
-  'idleTimeout', 'connectTimeout', 'signal', 'credentialHeaders', 'highWaterMark', 'highWaterMarkBytes', 'errorBody'
+  'idleTimeout', 'connectTimeout', 'signal', 'credentialHeaders', 'highWaterMark', 'highWaterMarkBytes', 'errorBody',
+  'incompleteEvent', 'onBatch'
 ]
 
 // How a build resolves the constructor's dictionary. resolveExtensions: init-extensions.js's, in a build with
@@ -58,21 +59,23 @@ function createInitResolver ({ resolveExtensions = null, share = null } = {}) {
   // (but init.reconnect.policy, made once from options that do not change).
   let defaultInit = null
 
-  function resolveDictionary (dict) {
+  // fromStream: the dictionary given to EventSource.fromReadableStream(), where the extensions refuse the members
+  // that say how to request a stream (init-extensions.js). (Without them, withCredentials is read but means nothing.)
+  function resolveDictionary (dict, fromStream) {
     const init = standardInit(Boolean(dict.withCredentials))
-    if (resolveExtensions !== null) return resolveExtensions(dict, init)
+    if (resolveExtensions !== null) return resolveExtensions(dict, init, fromStream)
     refuseExtensions(dict)
     return init
   }
 
-  return function resolveInit (dict) {
+  return function resolveInit (dict, fromStream = false) {
     // WebIDL: undefined and null are an empty dictionary; other non-objects are a TypeError.
-    if (dict === undefined || dict === null) return (defaultInit ??= resolveDictionary({}))
+    if (dict === undefined || dict === null) return (defaultInit ??= resolveDictionary({}, false))
     if (!isObject(dict)) {
       throw new TypeError("Failed to construct 'EventSource': The provided value is not of type 'EventSourceInit'.")
     }
     // Every member is read and checked each time, as WebIDL converts a dictionary; only the result is shared.
-    const init = resolveDictionary(dict)
+    const init = resolveDictionary(dict, fromStream)
     return share === null ? init : share(init)
   }
 }
@@ -100,6 +103,11 @@ function standardInit (withCredentials) {
     signal: null,
     closeOnEnd: false,
     keepAliveWhileReconnecting: true,
+    // What becomes of an event the stream ended without its blank line: 'discard', as the standard says, or
+    // 'dispatch' (an extension, with closeOnEnd or on a stream source).
+    incompleteEvent: 'discard',
+    // Extension: called with the messages of each chunk, in one task after theirs; null: none.
+    onBatch: null,
     // What of the body of a response the source does not take is read for its error, and its reader
     // (init-extensions.js), or null: nothing, the attempt ends at once, as the standard's does.
     errorBody: null,

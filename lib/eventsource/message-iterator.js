@@ -177,6 +177,11 @@ class MessageIterators {
   // since the first iteration began (see PIN_SPAN).
   #createMessageEvent
   #chunks = 0
+  // Messages parsed and not yet dispatched (their tasks are queued): counted against the high-water mark with
+  // the queues, so that a transport whose chunks come from promise jobs (a stream's reads) cannot run ahead of
+  // dispatch, as a socket's callbacks cannot.
+  #parsed = 0
+  #pausedForParsed = false
 
   // `source`: its connection's pause() and resume(), and its close(); createMessageEvent: its build's.
   constructor (source, highWaterMark, highWaterMarkBytes, createMessageEvent) {
@@ -212,6 +217,16 @@ class MessageIterators {
     this.#chunks++
   }
 
+  /** A message was parsed: its task is queued. */
+  parsed () {
+    this.#parsed++
+  }
+
+  /** A message's task ran, or will not (the source closed). */
+  taken () {
+    if (this.#parsed > 0) this.#parsed--
+  }
+
   // The MessageEvent of a message, with strings of its own once a queue already spans many chunks (PIN_SPAN).
   createEvent (type, data, origin, lastEventId) {
     if (this.#keepsChunksBefore(this.#chunks)) {
@@ -231,13 +246,37 @@ class MessageIterators {
   push (event) {
     const cost = eventCost(event)
     for (const iterator of this.#iterators) iterator.push(event, cost, this.#chunks)
-    if (this.full) this.#source.pause()
+    if (this.full) {
+      this.#source.pause()
+    } else if (this.#pausedForParsed && !this.#fullWithParsed) {
+      // Paused for messages still to dispatch (pauseIfFull()), which a waiting loop took as they came: no
+      // next() call of its would resume the connection.
+      this.#pausedForParsed = false
+      this.#source.resume()
+    }
+  }
+
+  /**
+   * After a chunk of a stream source is parsed: its connection pauses while the messages still to dispatch fill a
+   * queue. (A socket's chunks come in callbacks of their own, after the last chunk's messages were dispatched.)
+   */
+  pauseIfFull () {
+    if (!this.#fullWithParsed) return
+    this.#pausedForParsed = true
+    this.#source.pause()
   }
 
   /** Whether any queue is full: a new connection starts paused. */
   get full () {
     for (const iterator of this.#iterators) if (iterator.full) return true
     return false
+  }
+
+  // Whether any queue is full once the messages still to dispatch are in it.
+  get #fullWithParsed () {
+    if (this.#parsed >= this.#highWaterMark) return true
+    for (const iterator of this.#iterators) if (iterator.size + this.#parsed >= this.#highWaterMark) return true
+    return this.full
   }
 
   #resumeIfDrained () {

@@ -24,7 +24,7 @@ function sameInit (a, b) {
     a.idleTimeout === b.idleTimeout && a.connectTimeout === b.connectTimeout && a.signal === b.signal &&
     a.idempotent === b.idempotent &&
     a.highWaterMark === b.highWaterMark && a.highWaterMarkBytes === b.highWaterMarkBytes &&
-    a.departures === b.departures &&
+    a.departures === b.departures && a.incompleteEvent === b.incompleteEvent && a.onBatch === b.onBatch &&
     a.body === null && b.body === null && a.request === null && b.request === null &&
     sameTransport(a.transport, b.transport) && sameReconnect(a.reconnect, b.reconnect) &&
     sameRecord(a.headers, b.headers) && sameList(a.credentialHeaders, b.credentialHeaders) &&

@@ -13,7 +13,8 @@ class SourceParser extends EventStreamParser {
       onEvent: callbacks.onEvent,
       onRetry: callbacks.onRetry,
       maxEventSize,
-      lastEventId: init.lastEventId
+      lastEventId: init.lastEventId,
+      incompleteEvent: init.incompleteEvent
     })
     this.source = source
   }

@@ -66,8 +66,12 @@ function defineInterface (EventSource, brandCheck, handlerSlots, constants) {
     url: { enumerable: true },
     withCredentials: { enumerable: true },
     readyState: { enumerable: true },
-    close: { enumerable: true }
+    lastEventId: { enumerable: true },
+    reconnectionTime: { enumerable: true },
+    close: { enumerable: true },
+    reset: { enumerable: true }
   })
+  Object.defineProperty(EventSource, 'fromReadableStream', { enumerable: true })
 }
 
 // The constructor's steps 3-5: the URL parsed against the document's base URL, when there is a document.

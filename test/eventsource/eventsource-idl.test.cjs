@@ -24,6 +24,13 @@
 //     undefined close();
 //   };
 //
+// and the members whatwg/html PR #12272 (a proposal: EventSource.fromReadableStream()) adds:
+//
+//     [NewObject] static EventSource fromReadableStream(ReadableStream stream);
+//     readonly attribute DOMString lastEventId;
+//     readonly attribute unsigned long long reconnectionTime;
+//     undefined reset();
+//
 // WebIDL (https://webidl.spec.whatwg.org/#es-interfaces): an attribute is an accessor property
 // { get, set (none when readonly), enumerable: true, configurable: true } whose functions are named
 // "get <name>" and "set <name>"; an operation a data property { writable, enumerable, configurable:
@@ -47,7 +54,10 @@ const IDL_MEMBERS = [
   attribute('onopen', { readOnly: false }),
   attribute('onmessage', { readOnly: false }),
   attribute('onerror', { readOnly: false }),
-  { name: 'close', kind: 'operation', length: 0 }
+  { name: 'close', kind: 'operation', length: 0 },
+  attribute('lastEventId', { readOnly: true }),
+  attribute('reconnectionTime', { readOnly: true }),
+  { name: 'reset', kind: 'operation', length: 0 }
 ]
 
 /** A descriptor as comparable data: functions by name and length. */
@@ -92,7 +102,10 @@ t.test('the prototype\'s own properties are the interface\'s, with WebIDL\'s des
 })
 
 t.test('the interface object', async (t) => {
-  t.same(Reflect.ownKeys(EventSource).map(String).sort(), ['CLOSED', 'CONNECTING', 'OPEN', 'length', 'name', 'prototype'])
+  t.same(Reflect.ownKeys(EventSource).map(String).sort(),
+    ['CLOSED', 'CONNECTING', 'OPEN', 'fromReadableStream', 'length', 'name', 'prototype'])
+  t.same(describe(Object.getOwnPropertyDescriptor(EventSource, 'fromReadableStream')),
+    expectedDescriptor({ name: 'fromReadableStream', kind: 'operation', length: 1 }), 'the static operation')
   t.same(Object.getOwnPropertyDescriptor(EventSource, 'length'), { value: 1, writable: false, enumerable: false, configurable: true })
   t.same(Object.getOwnPropertyDescriptor(EventSource, 'name'),
     { value: 'EventSource', writable: false, enumerable: false, configurable: true })

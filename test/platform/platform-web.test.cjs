@@ -9,7 +9,7 @@
 
 const t = require('tap')
 const vm = require('node:vm')
-const { serve, sse, bounded, prng, record, recordChannels } = require('../helpers/index.cjs')
+const { serve, sse, bounded, prng, record, recordChannels, onceBounded } = require('../helpers/index.cjs')
 const { importBrowserBuild } = require('../helpers/bundle.cjs')
 const nodeBytes = require('../../lib/platform/bytes-node')
 const webBytes = require('../../lib/platform/bytes-web')
@@ -282,6 +282,14 @@ t.test('the browsers\' standard EventSource has no diagnostics: nothing is publi
   es.close()
   t.same(rec.types, ['open', 'message'])
   t.same(channels.log(es), [], 'nothing published about it')
+
+  // A source made by fromReadableStream() in that build: its one attempt starts without diagnostics too.
+  const body = new ReadableStream({ start (controller) { controller.enqueue(new TextEncoder().encode('data: two\n\n')) } })
+  const fromStream = EventSource.fromReadableStream(body)
+  t.teardown(() => fromStream.close())
+  const [message] = await onceBounded(fromStream, 'message')
+  t.same([message.data, message.origin], ['two', 'null'])
+  t.same(channels.log(fromStream), [], 'nothing published about a stream source either')
 })
 
 // The browser entry (package.json's `browser` and `worker` conditions) is lib/entries/browser.js, one

@@ -503,6 +503,89 @@ test('the main entry\'s EventSource in a browser: an extension in the init, or f
   same((await requests(1)).requests.map((r) => r.headers['x-custom'] ?? null), [null], 'one request, the standard source\'s')
 }, STANDARD_ONLY)
 
+// EventSource.fromReadableStream(), whatwg/html PR #12272 (a proposal): the assertions of its web-platform tests
+// (web-platform-tests PR #58550) that need nothing but a ReadableStream, in every runtime and build.
+const encoder = new TextEncoder()
+function streamOf (...chunks) {
+  return new ReadableStream({
+    start (controller) {
+      for (const chunk of chunks) controller.enqueue(typeof chunk === 'string' ? encoder.encode(chunk) : chunk)
+      controller.close()
+    }
+  })
+}
+
+test('fromReadableStream (whatwg/html PR #12272): state, messages, fields, the end, the error, the BOM', async ({ pkg }) => {
+  const { EventSource } = pkg
+  const sources = []
+  const from = (stream) => {
+    const source = EventSource.fromReadableStream(stream)
+    sources.push(source)
+    return source
+  }
+  try {
+    const empty = from(streamOf())
+    assert(empty instanceof EventSource, 'an EventSource')
+    same([empty.readyState, empty.url, empty.withCredentials, empty.lastEventId], [0, 'about:event-stream', false, ''],
+      'readyState, url, withCredentials, lastEventId')
+    assert(empty.reconnectionTime > 0, 'reconnectionTime > 0')
+    const emptyEvents = record(empty, ['error'])
+    equal((await emptyEvents.wait('error')).readyState, EventSource.CLOSED, 'an empty stream: error, CLOSED')
+
+    const locked = streamOf()
+    locked.getReader()
+    let thrown
+    try { EventSource.fromReadableStream(locked) } catch (err) { thrown = err }
+    assert(thrown instanceof TypeError, 'a locked stream: TypeError')
+
+    const source = from(streamOf(
+      new Uint8Array([0xef, 0xbb, 0xbf]), 'retry: 5000\n: a comment\nid: 42\nda', 'ta: hel', 'lo\ndata: world\n\n',
+      'event: custom\ndata: typed\r\rdata: crlf\r\n\r\nretry: bogus\ndata: last\n\ndata: never dispatched'))
+    const events = record(source, ['open', 'message', 'custom', 'error'])
+    equal((await events.wait('open')).readyState, EventSource.OPEN, 'open: readyState OPEN')
+    const error = await events.wait('error')
+    same(events.events.map((e) => [e.type, e.data ?? null, e.lastEventId ?? null]), [
+      ['open', null, null], ['message', 'hello\nworld', '42'], ['custom', 'typed', '42'], ['message', 'crlf', '42'],
+      ['message', 'last', '42'], ['error', null, null]
+    ], 'events: the BOM dropped, a split field, multi-line data, a custom type, CR and CRLF, then the error')
+    equal(events.of('message')[0].event.origin, 'null', 'origin')
+    same([error.readyState, source.lastEventId, source.reconnectionTime], [EventSource.CLOSED, '42', 5000],
+      'CLOSED; lastEventId; reconnectionTime (a bogus retry ignored)')
+
+    const failing = from(new ReadableStream({ start (controller) { controller.error(new Error('stream error')) } }))
+    equal((await record(failing, ['error']).wait('error')).readyState, EventSource.CLOSED, 'an errored stream: error, CLOSED')
+
+    const open = from(new ReadableStream({ start (controller) { controller.enqueue(encoder.encode('data: x\n\n')) } }))
+    open.close()
+    equal(open.readyState, EventSource.CLOSED, 'close(): CLOSED at once')
+
+    // The TransformStream pattern: two streams piped through one, the last event ID and retry carried over.
+    const ts = new TransformStream()
+    const piped = from(ts.readable)
+    const pipedEvents = record(piped, ['message'])
+    await streamOf('id: 7\nretry: 3000\ndata: first\n\n').pipeTo(ts.writable, { preventClose: true })
+    same([piped.lastEventId, piped.reconnectionTime], ['7', 3000], 'after the first stream')
+    await streamOf('data: second\n\n').pipeTo(ts.writable, { preventClose: true })
+    const second = await pipedEvents.wait('message', 2)
+    same([second.data, second.lastEventId], ['second', '7'], 'the second stream\'s event')
+  } finally {
+    for (const source of sources) source.close()
+  }
+}, STANDARD)
+
+test('fromReadableStream on a fetched body: the application\'s request, the standard\'s events', async ({ url, pkg, requests }) => {
+  const response = await fetch(url('types'))
+  const source = pkg.EventSource.fromReadableStream(response.body)
+  try {
+    const events = record(source, ['message', 'done'])
+    await events.wait('done')
+    equal(events.of('message')[0].data, 'first', 'the first message')
+    equal((await requests(1)).requests.length, 1, 'one request, the application\'s')
+  } finally {
+    source.close()
+  }
+}, STANDARD)
+
 // ---- the runner ----
 
 const testsOf = (standardBuild) => tests.filter((t) => standardBuild ? t.builds !== FULL : t.builds !== STANDARD_ONLY)

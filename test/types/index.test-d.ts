@@ -17,7 +17,8 @@ import {
   type AttemptContext,
   type PreviousAttempt,
   type ErrorBodyOptions,
-  type EventSourceError
+  type EventSourceError,
+  type BatchedMessage
 } from '../../types/index.js'
 
 const source = new EventSource('http://127.0.0.1/events')
@@ -77,6 +78,34 @@ stream.on('data', (event) => { expectType<ParsedEvent>(event) })
 const web = new EventSourceParserStream({ onRetry: (ms) => { expectType<number>(ms) } })
 expectAssignable<TransformStream<Uint8Array, ParsedEvent>>(web)
 expectAssignable<TransformStream<string, ParsedEvent>>(web)
+
+// Batches per chunk, and the end of the stream (issue 48).
+new EventSourceParser({ onEvent () {}, incompleteEvent: 'dispatch' })
+expectError(new EventSourceParser({ onEvent () {}, incompleteEvent: 'keep' }))
+const batchedStream = new EventSourceStream({ batch: true, incompleteEvent: 'dispatch' })
+batchedStream.on('data', (events) => { expectType<ParsedEvent[]>(events) })
+expectAssignable<TransformStream<Uint8Array, ParsedEvent[]>>(new EventSourceParserStream({ batch: true }))
+expectAssignable<TransformStream<Uint8Array, ParsedEvent>>(new EventSourceParserStream({ incompleteEvent: 'discard' }))
+
+// EventSource.fromReadableStream() and its members (whatwg/html PR #12272)
+const fromStream = EventSource.fromReadableStream(new ReadableStream<Uint8Array>())
+expectType<EventSource>(fromStream)
+expectType<string>(fromStream.lastEventId)
+expectType<number>(fromStream.reconnectionTime)
+expectType<void>(fromStream.reset())
+EventSource.fromReadableStream(new ReadableStream<Uint8Array>(), {
+  closeOnEnd: true,
+  incompleteEvent: 'dispatch',
+  onBatch (messages) {
+    expectType<BatchedMessage[]>(messages)
+    expectType<string>(messages[0].origin)
+    expectType<EventSource>(this)
+  },
+  signal: AbortSignal.timeout(1000)
+})
+expectError(EventSource.fromReadableStream(new ReadableStream<Uint8Array>(), { headers: { a: 'b' } }))
+expectError(EventSource.fromReadableStream('data: x\n\n'))
+expectError(new EventSource('http://127.0.0.1/', { onBatch: 'yes' }))
 
 // Extensions
 new EventSource('http://127.0.0.1/', {
