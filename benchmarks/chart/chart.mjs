@@ -15,6 +15,7 @@ const resultsDir = fileURLToPath(new URL('../results/', import.meta.url))
 
 const COLORS = {
   ours: '#2563eb',
+  'ours+batch': '#60a5fa',
   undici: '#d97706',
   undici8: '#b45309',
   node: '#7c3aed',
@@ -22,10 +23,11 @@ const COLORS = {
   eventsource5: '#047857',
   floor: '#9ca3af'
 }
-// ours+diagnostics is left to the tables: it is ours, not a peer.
+// ours+diagnostics is left to the tables: it is ours, not a peer. ours+batch is drawn: the batch target's bar.
 const ORDER = Object.keys(COLORS)
 const LEGEND = {
   ours: 'ours',
+  'ours+batch': 'ours with init.onBatch',
   undici: 'undici 7 EventSource',
   undici8: 'undici 8 EventSource',
   node: 'Node\'s own EventSource',
@@ -33,7 +35,7 @@ const LEGEND = {
   eventsource5: 'eventsource 5',
   floor: 'floor (node:http GET)'
 }
-const SHORT = { undici: 'undici 7', undici8: 'undici 8', node: 'Node\'s own', eventsource: 'eventsource 4', eventsource5: 'eventsource 5' }
+const SHORT = { ours: 'ours', undici: 'undici 7', undici8: 'undici 8', node: 'Node\'s own', eventsource: 'eventsource 4', eventsource5: 'eventsource 5' }
 // The chart's layout, in SVG units.
 const LAYOUT = Object.freeze({ width: 980, panelWidth: 470, gap: 20, labelWidth: 165, valueWidth: 125, rowHeight: 22, titleHeight: 40 })
 

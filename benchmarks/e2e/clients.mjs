@@ -4,6 +4,8 @@
 //   ours        this package's EventSource, on undici's global dispatcher (its default)
 //   ours+diagnostics  the same, with a subscriber on every diagnostics channel and on the attempt's
 //               TracingChannel (README, "Diagnostics"): what observing costs, against `ours`
+//   ours+batch  the same, its messages taken by init.onBatch (one call per network chunk) instead of an
+//               onmessage listener: the batch path against per-event dispatch (issue 48)
 //   ours+agent  ours with init.dispatcher an Agent of the undici package (the dependency), the Agent
 //               undici's own EventSource runs on: on Node 22 and later the global dispatcher is the
 //               undici inside Node, whose per-connection functions cost more (idle memory only,
@@ -53,7 +55,7 @@ export const MEMORY_CLIENTS = ['ours', 'ours+agent', 'undici', 'eventsource', 'f
 export const TLS_TRANSPORTS = ['https', 'h2']
 // The throughput benchmark's default: ours with and without diagnostics subscribers, every peer of
 // issue 28's targets (those this Node supports: see `clientSupport`), and the floor.
-export const E2E_CLIENTS = ['ours', 'ours+diagnostics', 'undici', 'undici8', 'node', 'eventsource', 'eventsource5', 'floor']
+export const E2E_CLIENTS = ['ours', 'ours+diagnostics', 'ours+batch', 'undici', 'undici8', 'node', 'eventsource', 'eventsource5', 'floor']
 
 // The peers that come from a package with an engines range of its own.
 const PEER_PACKAGES = { undici: 'undici', undici8: 'undici8', eventsource: 'eventsource', eventsource5: 'eventsource5' }
@@ -139,6 +141,7 @@ export function clientLabel (id, transport = 'http') {
   switch (id) {
     case 'ours': return `whatwg-eventsource@${require('../../package.json').version}${over}`
     case 'ours+diagnostics': return `whatwg-eventsource@${require('../../package.json').version} + diagnostics subscribers${over}`
+    case 'ours+batch': return `whatwg-eventsource@${require('../../package.json').version}, init.onBatch${over}`
     case 'ours+agent': return `whatwg-eventsource@${require('../../package.json').version} on undici@${require('undici/package.json').version}'s Agent${over}`
     case 'undici': return `undici@${require('undici/package.json').version} EventSource${over}`
     case 'undici8': return `undici@${require('undici8/package.json').version} EventSource${over}`
@@ -169,6 +172,8 @@ export async function loadClient (id, { transport = 'http', sources = 1 } = {}) 
         subscribeToDiagnostics()
         return { EventSource: require('../../lib/entries/index.js').EventSource }
       case 'ours+agent': return { EventSource: require('../../lib/entries/index.js').EventSource, init: { dispatcher: new (require('undici').Agent)() } }
+      // (The runner gives init.onBatch, and sets no onmessage: ./throughput-client.mjs.)
+      case 'ours+batch': return { EventSource: require('../../lib/entries/index.js').EventSource, batch: true }
       case 'undici': return { EventSource: require('undici').EventSource }
       case 'undici8': return { EventSource: require('undici8').EventSource }
       case 'node': return { EventSource: runtimeEventSource() }

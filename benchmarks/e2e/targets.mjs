@@ -7,6 +7,8 @@
 //   eventsource  Node 22, 24, 26: ours ÷ the faster of the eventsource package 4 and 5 >= 3 (5 where the
 //                Node supports it)
 //   node20       Node 20: ours no slower than in the committed Node 20 result, NODE20_BASELINE
+//   batch        Node 22, 24, 26 (issue 48): ours with init.onBatch ÷ ours with an onmessage listener >= 2
+//                (`subject`: the client measured, when it is not `ours`)
 //
 // "The faster" is the peer with the higher median among those the run measured; a peer the run did
 // not measure (an older file, a Node outside its engines) is named as missing, not counted.
@@ -49,6 +51,16 @@ export const E2E_TARGETS = [
     goal: 1,
     nodes: [20],
     what: `warm small events/s: ours ÷ ours in the committed Node 20 result (${(NODE20_BASELINE.eventsPerSecond / 1e6).toFixed(2)} M/s, ${NODE20_BASELINE.file} at ${NODE20_BASELINE.commit})`
+  },
+  {
+    id: 'batch',
+    workload: 'small',
+    phase: 'warm',
+    subject: 'ours+batch',
+    peers: ['ours'],
+    goal: 2,
+    nodes: [22, 24, 26],
+    what: 'warm small events/s: ours with init.onBatch ÷ ours with an onmessage listener'
   }
 ]
 
@@ -82,7 +94,7 @@ export function e2eTargetShown (target, version) {
  */
 export function targetRatio (workloads, target) {
   const clients = workloads[target.workload]?.clients
-  const ours = phaseEventsPerSecond(clients, 'ours', target.phase)
+  const ours = phaseEventsPerSecond(clients, target.subject ?? 'ours', target.phase)
   if (ours === null) return null
   if (target.baseline) return { ratio: ours / target.baseline.eventsPerSecond, ours, peer: null, peerValue: target.baseline.eventsPerSecond, missing: [] }
   const measured = target.peers.filter((p) => phaseEventsPerSecond(clients, p, target.phase) !== null)

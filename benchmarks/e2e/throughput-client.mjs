@@ -40,8 +40,20 @@ function runEventSource (verify) {
     let chars = 0
     let done = false
     const hash = verify ? new EventHash() : null
+    // The batch client takes each chunk's messages in one call, and touches each as a listener would.
+    const onBatch = !impl.batch
+      ? undefined
+      : verify
+        ? (messages) => {
+            for (const message of messages) hash.add(message.type, message.lastEventId, message.data)
+            if ((count += messages.length) >= n) finish()
+          }
+        : (messages) => {
+            for (const message of messages) chars += message.data.length
+            if ((count += messages.length) >= n) finish()
+          }
     const start = begin()
-    const es = new EventSource(url, init)
+    const es = new EventSource(url, onBatch === undefined ? init : { ...init, onBatch })
     const timer = setTimeout(() => finish(`timed out after ${TIMEOUT} ms`), TIMEOUT)
     function finish (error) {
       if (done) return
@@ -51,15 +63,17 @@ function runEventSource (verify) {
       clearTimeout(timer)
       resolve({ error: error ?? null, count, chars, hash: hash?.digest() ?? null, ...m })
     }
-    es.onmessage = verify
-      ? (event) => {
-          hash.add(event.type, event.lastEventId, event.data)
-          if (++count === n) finish()
-        }
-      : (event) => {
-          chars += event.data.length
-          if (++count === n) finish()
-        }
+    if (onBatch === undefined) {
+      es.onmessage = verify
+        ? (event) => {
+            hash.add(event.type, event.lastEventId, event.data)
+            if (++count === n) finish()
+          }
+        : (event) => {
+            chars += event.data.length
+            if (++count === n) finish()
+          }
+    }
     es.onerror = () => {
       if (count < n) finish(`error event after ${count} of ${n} events (readyState ${es.readyState})`)
     }

@@ -52,6 +52,7 @@ export function e2eTargetCell (run, t) {
 
 function targetHeading (t) {
   if (t.baseline) return `ours ÷ committed Node 20 (>= ${t.goal}x, ${nodesOf(t)})`
+  if (t.subject === 'ours+batch') return `ours with onBatch ÷ ours (>= ${t.goal}x, ${nodesOf(t)})`
   return `ours ÷ the faster of ${t.peers.map(titleOf).join(', ')} (>= ${t.goal}x, ${nodesOf(t)})`
 }
 

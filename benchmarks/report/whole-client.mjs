@@ -13,7 +13,7 @@ import { e2eTargetsByNode, e2eTargetCell, memoryTargetCell } from './targets.mjs
 import { E2E_TARGETS, e2eTargetApplies } from '../e2e/targets.mjs'
 import { MEMORY_TARGET } from '../memory/targets.mjs'
 
-const ORDER = ['ours', 'ours+diagnostics', 'ours+agent', 'undici', 'undici8', 'node', 'eventsource', 'eventsource5', 'floor']
+const ORDER = ['ours', 'ours+diagnostics', 'ours+batch', 'ours+agent', 'undici', 'undici8', 'node', 'eventsource', 'eventsource5', 'floor']
 const clientsOf = (obj) => ORDER.filter((c) => obj[c] !== undefined)
 
 // The line of a run of either whole-client runner (in cleartext or --tls) under its summary table: all
@@ -81,8 +81,9 @@ export function e2eSection (runs, resultsDir) {
   }
   for (const t of E2E_TARGETS) {
     const against = t.baseline ? `ours in ${t.baseline.file} at ${t.baseline.commit}` : `the faster of ${t.peers.map((id) => SHORT[id]).join(', ')}`
+    const subject = t.subject === undefined ? '' : `, ${SHORT[t.subject]}`
     // On a Node it is not a target on, the ratio is in the rows above.
-    body.push([`target: >= ${t.goal}x ${against}`, ...runs.map((run) => e2eTargetApplies(t, run.json.environment.node) ? e2eTargetCell(run, t) : 'n/a')])
+    body.push([`target${subject}: >= ${t.goal}x ${against}`, ...runs.map((run) => e2eTargetApplies(t, run.json.environment.node) ? e2eTargetCell(run, t) : 'n/a')])
   }
   const out = [
     `Workloads: ${[...workloads].map(([name, title]) => `${name}, ${title}`).join('; ')}. Events/s: ours' median (range) over` +
@@ -194,7 +195,9 @@ function messageEventFloor (run) {
 
 // A client's name in benchmarks/README.md's summaries (the clients table there says what each is).
 const SHORT = {
+  ours: 'ours',
   'ours+diagnostics': 'ours + diagnostics',
+  'ours+batch': 'ours with onBatch',
   'ours+agent': 'ours on undici\'s Agent',
   undici: 'undici 7',
   undici8: 'undici 8',
@@ -207,6 +210,7 @@ const SHORT = {
 // A client's column heading where a run's file does not hold it (its own label names its version).
 const GENERIC_LABEL = {
   'ours+diagnostics': 'ours + diagnostics subscribers',
+  'ours+batch': 'ours with init.onBatch',
   'ours+agent': 'ours on the undici package\'s Agent',
   undici: 'undici 7 EventSource',
   undici8: 'undici 8 EventSource',

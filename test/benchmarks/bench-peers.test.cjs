@@ -26,7 +26,7 @@ t.test('engines ranges: the forms the peers use, and nothing else admitted silen
 t.test('the default peers of the throughput benchmark on this Node', async (t) => {
   const { E2E_CLIENTS, CLIENTS, supportedClients } = await import('../../benchmarks/e2e/clients.mjs')
   const { enginesAdmit } = await import('../../benchmarks/engines.mjs')
-  t.same(E2E_CLIENTS, ['ours', 'ours+diagnostics', 'undici', 'undici8', 'node', 'eventsource', 'eventsource5', 'floor'])
+  t.same(E2E_CLIENTS, ['ours', 'ours+diagnostics', 'ours+batch', 'undici', 'undici8', 'node', 'eventsource', 'eventsource5', 'floor'])
   t.same(CLIENTS, ['ours', 'undici', 'eventsource', 'floor'], 'over TLS: the memory target\'s peer, undici 7, and as before')
   const { ids, skipped } = supportedClients(E2E_CLIENTS)
   for (const [id, pkg] of [['undici8', 'undici8'], ['eventsource5', 'eventsource5']]) {
