@@ -11,7 +11,10 @@
 //                             after Last-Event-ID; the fifth event is `done`; `retry: 50`
 //   POST /chat                an LLM-style answer to {"prompt"} in OpenAI's chunks, `data: [DONE]`,
 //                             then the end of the response; 401 without an Authorization header; 400
-//                             with an OpenAI-style JSON error (`{"error":{"message"}}`) without a prompt
+//                             with an OpenAI-style JSON error (`{"error":{"message"}}`) without a prompt.
+//                             ?then=cut: the connection is reset after two chunks; ?then=stall: one chunk,
+//                             then silence; ?then=no-blank-line: no [DONE], and the last chunk's event ends
+//                             without its blank line
 //   POST /resume, GET /resume MCP-style: the POST answers two events and is cut; a GET with
 //                             Last-Event-ID gets the rest: the result, then `done`
 //   POST /subscribe           a subscription to {"query"} that may be asked for again: two `next`
@@ -70,9 +73,15 @@ const routes = {
       return res.end(JSON.stringify({ error: { message: "'prompt' is required", type: 'invalid_request_error' } }))
     }
     res.writeHead(200, SSE)
-    for (const token of `You said: ${prompt}`.split(/(?= )/)) {
-      res.write(event({ data: JSON.stringify({ choices: [{ delta: { content: token } }] }) }))
+    const then = new URL(req.url, 'http://localhost').searchParams.get('then')
+    const chunks = `You said: ${prompt}`.split(/(?= )/).map((token) => event({ data: JSON.stringify({ choices: [{ delta: { content: token } }] }) }))
+    if (then === 'cut') {
+      res.write(chunks[0] + chunks[1])
+      return setImmediate(() => res.destroy())
     }
+    if (then === 'stall') return res.write(chunks[0])
+    if (then === 'no-blank-line') return res.end(chunks.join('').slice(0, -1))
+    for (const chunk of chunks) res.write(chunk)
     res.end(event({ data: '[DONE]' }))
   },
 
