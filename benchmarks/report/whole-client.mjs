@@ -80,7 +80,9 @@ export function e2eSection (runs, resultsDir) {
     }
   }
   for (const t of E2E_TARGETS) {
-    const against = t.baseline ? `ours in ${t.baseline.file} at ${t.baseline.commit}` : `the faster of ${t.peers.map((id) => SHORT[id]).join(', ')}`
+    const against = t.baseline
+      ? `ours in ${t.baseline.file} at ${t.baseline.commit}`
+      : t.peers.length === 1 ? SHORT[t.peers[0]] : `the faster of ${t.peers.map((id) => SHORT[id]).join(', ')}`
     const subject = t.subject === undefined ? '' : `, ${SHORT[t.subject]}`
     // On a Node it is not a target on, the ratio is in the rows above.
     body.push([`target${subject}: >= ${t.goal}x ${against}`, ...runs.map((run) => e2eTargetApplies(t, run.json.environment.node) ? e2eTargetCell(run, t) : 'n/a')])
