@@ -5,6 +5,8 @@
 // bytes. failed(), not networkError(): there is nobody to reconnect to, and no stream to read again. (No
 // setSink(): the source hands only a response it does not take to another sink, and this one is a 200.)
 
+// #bytes: lib/platform/bytes-node.js on Node, Bun and Deno (a Uint8Array of any realm); bytes-web.js elsewhere.
+import { isUint8Array } from '#bytes'
 import { codes as argumentsCodes } from '../errors/arguments.js'
 import { codes as connectionCodes } from '../errors/connection.js'
 const { ERR_INVALID_ARG_TYPE } = argumentsCodes
@@ -22,11 +24,6 @@ const STREAM_RESPONSE = Object.freeze({
   url: STREAM_URL,
   method: null
 })
-
-// What the stream's values must be: bytes, as a fetch's body yields them.
-function isBytes (value) {
-  return value instanceof Uint8Array
-}
 
 class ReadableStreamAttempt {
   #reader
@@ -75,7 +72,8 @@ class ReadableStreamAttempt {
           if (this.#settle()) this.#sink.ended()
           return
         }
-        if (!isBytes(value)) {
+        // Bytes, as a fetch's body yields them (from another realm too: a test's jsdom, a vm context).
+        if (!isUint8Array(value)) {
           this.#settle()
           reader.cancel().catch(() => {})
           this.#sink.failed(new ERR_INVALID_ARG_TYPE('chunk', 'an instance of Uint8Array', value))

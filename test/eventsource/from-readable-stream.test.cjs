@@ -390,3 +390,12 @@ t.test('for await with highWaterMark: the stream is read no faster than the loop
   t.same(got, Array.from({ length: total }, (_, i) => i))
   t.ok(ahead <= 3, `at most a few chunks read ahead of the loop (${ahead})`)
 })
+
+t.test('chunks of another realm\'s Uint8Array are bytes too (a jsdom test\'s fetch, a vm context)', async (t) => {
+  const vm = require('node:vm')
+  const foreign = vm.runInNewContext('new Uint8Array([100, 97, 116, 97, 58, 32, 120, 10, 10])')
+  t.notOk(foreign instanceof Uint8Array, 'another realm\'s')
+  const source = fromChunks(t, [foreign])
+  const [event] = await onceBounded(source, 'message')
+  t.equal(event.data, 'x')
+})
