@@ -164,6 +164,7 @@ function defineEventSource (parts) {
 
       // The task queue's.
       get iterating () { return this.#source.#iterators !== null }
+      get readsFromPromiseJobs () { return this.#source.#fromStream }
 
       runTask (kind, a, b, c, listened) {
         const source = this.#source
