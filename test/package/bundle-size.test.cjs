@@ -20,8 +20,8 @@ const CEILINGS = {
   // Raised for issue 48: EventSource.fromReadableStream() (a proposal, in the standard build too), the
   // lastEventId and reconnectionTime getters and reset(); in the core, init.onBatch and init.incompleteEvent;
   // in the parser, options.incompleteEvent.
-  EventSource: 9_880,
-  'whatwg-eventsource/extensions': 16_960,
+  EventSource: 9_900,
+  'whatwg-eventsource/extensions': 17_000,
   EventSourceParser: 3_540,
   // On the one string parser every runtime runs (lib/compat/eventsource-parser/string-parser.js): the stream
   // at issue 47's target, still over the package's budget (NOT_YET).
