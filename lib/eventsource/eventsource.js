@@ -149,7 +149,7 @@ function defineEventSource (parts) {
           error = err
         }
         // The chunk's messages before any failure: its task runs before the failure's, as theirs do.
-        if (source.#batch !== null && source.#batch.length !== 0) source.#queueBatch()
+        if (source.#batch !== null) source.#queueBatch()
         if (error !== null) source.#onFail(error)
         // `for await` on a stream source, whose reads come from promise jobs: reading waits while the messages
         // parsed and not yet dispatched fill the high-water mark.
@@ -495,7 +495,7 @@ function defineEventSource (parts) {
         // (The parser was made with init.incompleteEvent. It cannot throw here: the last line was held to
         // maxEventSize as it arrived.)
         this.#parser.end()
-        if (this.#batch !== null && this.#batch.length !== 0) this.#queueBatch()
+        if (this.#batch !== null) this.#queueBatch()
       }
       this.#diagnostics?.attemptOver(null)
       if (this.#init.closeOnEnd) this.#queueTask(TASK_END)
@@ -504,9 +504,10 @@ function defineEventSource (parts) {
       else this.#queueTask(TASK_REESTABLISH, new ERR_EVENTSOURCE_STREAM_ENDED())
     }
 
-    // Extension (init.onBatch): one task for the messages of a chunk, queued after theirs.
+    // Extension (init.onBatch): one task for the messages of a chunk, queued after theirs; none for a chunk without.
     #queueBatch () {
       const batch = this.#batch
+      if (batch.length === 0) return
       this.#batch = []
       this.#queueTask(TASK_BATCH, batch)
     }

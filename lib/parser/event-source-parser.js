@@ -22,6 +22,7 @@ function validOptions (options, entry) {
       validateLimit(options.maxEventSize, 'options.maxEventSize', { min: 1, allowInfinity: true })
     }
     if (options.lastEventId !== undefined) validateString(options.lastEventId, 'options.lastEventId')
+    // validators/options.js's validateOneOf() says the same, at 32 B more in this class's browser bundle.
     const { incompleteEvent } = options
     if (incompleteEvent !== undefined && incompleteEvent !== 'discard' && incompleteEvent !== 'dispatch') {
       throw new ERR_INVALID_ARG_VALUE('options.incompleteEvent', incompleteEvent, "must be 'discard' or 'dispatch'")
@@ -34,8 +35,7 @@ function validOptions (options, entry) {
 
 class EventSourceParser extends EventStreamParser {
   constructor (options) {
-    validOptions(options, new.target)
-    super(options)
+    super(validOptions(options, new.target))
   }
 }
 
