@@ -6,19 +6,9 @@
 
 const t = require('tap')
 const { EventSource } = require('../../')
-const { SSE_HEADERS, serve, onceBounded, deferred, reconnectionCycle, runChild } = require('../helpers/index.cjs')
-
-const encoder = new TextEncoder()
-
-// A stream that hands over each of `chunks` as one read: chunk boundaries are the test's, not the network's.
-function chunked (chunks) {
-  return new ReadableStream({
-    start (controller) {
-      for (const chunk of chunks) controller.enqueue(encoder.encode(chunk))
-      controller.close()
-    }
-  })
-}
+const {
+  SSE_HEADERS, serve, onceBounded, deferred, reconnectionCycle, runChild, readableStreamOf
+} = require('../helpers/index.cjs')
 
 // A store as React's useSyncExternalStore reads one: a snapshot, and subscribers told of each change.
 function createStore () {
@@ -47,7 +37,7 @@ t.test('a store fed by onBatch updates once per chunk, with every message in ord
     ': a comment only\n\n',
     'data: t6\n\n'
   ]
-  const source = EventSource.fromReadableStream(chunked(chunks), {
+  const source = EventSource.fromReadableStream(readableStreamOf(chunks), {
     closeOnEnd: true,
     onBatch (messages) { store.append(messages.map((m) => `${m.type}:${m.data}`)) }
   })
@@ -61,7 +51,7 @@ t.test('a store fed by onBatch updates once per chunk, with every message in ord
 t.test('each batch holds what a MessageEvent would: type, data, lastEventId, origin; `this` is the source', async (t) => {
   const batches = []
   let receiver = null
-  const source = EventSource.fromReadableStream(chunked(['id: 1\ndata: a\n\nevent: x\ndata: b\n\n']), {
+  const source = EventSource.fromReadableStream(readableStreamOf(['id: 1\ndata: a\n\nevent: x\ndata: b\n\n']), {
     closeOnEnd: true,
     onBatch (messages) { receiver = this; batches.push(messages) }
   })
@@ -75,7 +65,7 @@ t.test('each batch holds what a MessageEvent would: type, data, lastEventId, ori
 
 t.test('listeners see every event as before, each before the batch that holds it', async (t) => {
   const order = []
-  const source = EventSource.fromReadableStream(chunked(['data: a\n\ndata: b\n\n', 'data: c\n\n']), {
+  const source = EventSource.fromReadableStream(readableStreamOf(['data: a\n\ndata: b\n\n', 'data: c\n\n']), {
     closeOnEnd: true,
     onBatch (messages) { order.push(`batch ${messages.map((m) => m.data).join('')}`) }
   })
@@ -86,7 +76,7 @@ t.test('listeners see every event as before, each before the batch that holds it
 
 t.test('a promise continuation of a listener runs before the batch, as between two events', async (t) => {
   const order = []
-  const source = EventSource.fromReadableStream(chunked(['data: a\n\n']), {
+  const source = EventSource.fromReadableStream(readableStreamOf(['data: a\n\n']), {
     closeOnEnd: true,
     onBatch () { order.push('batch') }
   })
@@ -120,7 +110,7 @@ t.test('over the network: every message exactly once, in order, in as many calls
 
 t.test('close() from a listener: the batch of that chunk is not called', async (t) => {
   let batches = 0
-  const source = EventSource.fromReadableStream(chunked(['data: a\n\ndata: b\n\n']), { onBatch: () => batches++ })
+  const source = EventSource.fromReadableStream(readableStreamOf(['data: a\n\ndata: b\n\n']), { onBatch: () => batches++ })
   source.onmessage = () => source.close()
   const [event] = await onceBounded(source, 'message')
   t.equal(event.data, 'a')

@@ -7,19 +7,10 @@
 
 const t = require('tap')
 const { EventSource } = require('../../')
-const { SSE_HEADERS, serve, open, record, onceBounded } = require('../helpers/index.cjs')
+const { SSE_HEADERS, serve, open, record, onceBounded, readableStreamOf } = require('../helpers/index.cjs')
 
 const { CLOSED } = EventSource
 const encoder = new TextEncoder()
-
-function streamOf (chunks) {
-  return new ReadableStream({
-    start (controller) {
-      for (const chunk of chunks) controller.enqueue(encoder.encode(chunk))
-      controller.close()
-    }
-  })
-}
 
 t.test('closeOnEnd: the last event, without its blank line, is dispatched before end', async (t) => {
   // As an LLM API that stops after its last token: the final `data:` line has its line end, not the blank line.
@@ -43,7 +34,7 @@ t.test('an unterminated last line is read as a line', async (t) => {
     ['data: a\n\nevent: only a type\n', ['a']],
     ['', []]
   ]) {
-    const source = EventSource.fromReadableStream(streamOf([body]), { closeOnEnd: true, incompleteEvent: 'dispatch' })
+    const source = EventSource.fromReadableStream(readableStreamOf([body]), { closeOnEnd: true, incompleteEvent: 'dispatch' })
     const data = []
     source.onmessage = (event) => data.push(event.data)
     source.addEventListener('x', (event) => data.push(event.data))
@@ -72,7 +63,7 @@ t.test('a cut connection does not dispatch it: the answer is not complete', asyn
 })
 
 t.test('fromReadableStream(): dispatched before the error of the stream\'s end; not on a stream error', async (t) => {
-  const source = EventSource.fromReadableStream(streamOf(['data: a\n\ndata: b']), { incompleteEvent: 'dispatch' })
+  const source = EventSource.fromReadableStream(readableStreamOf(['data: a\n\ndata: b']), { incompleteEvent: 'dispatch' })
   const rec = record(source, ['message', 'error'])
   const [error] = await onceBounded(source, 'error')
   t.same(rec.events.map((e) => e.data ?? e.type), ['a', 'b', 'error'])
@@ -90,7 +81,7 @@ t.test('fromReadableStream(): dispatched before the error of the stream\'s end; 
 
 t.test('with onBatch, the last event comes in a batch of its own, before end', async (t) => {
   const batches = []
-  const source = EventSource.fromReadableStream(streamOf(['data: a\n\ndata: b']), {
+  const source = EventSource.fromReadableStream(readableStreamOf(['data: a\n\ndata: b']), {
     closeOnEnd: true, incompleteEvent: 'dispatch', onBatch: (messages) => batches.push(messages.map((m) => m.data))
   })
   await onceBounded(source, 'end')
@@ -98,7 +89,7 @@ t.test('with onBatch, the last event comes in a batch of its own, before end', a
 })
 
 t.test('a last event over maxEventSize fails the source as it arrives, as any event does', async (t) => {
-  const source = EventSource.fromReadableStream(streamOf(['data: a\n\ndata: ' + 'x'.repeat(64)]), {
+  const source = EventSource.fromReadableStream(readableStreamOf(['data: a\n\ndata: ' + 'x'.repeat(64)]), {
     closeOnEnd: true, incompleteEvent: 'dispatch', maxEventSize: 32
   })
   const rec = record(source, ['message', 'error', 'end'])

@@ -151,8 +151,24 @@ function quadraticCopies (pieces) {
   return copied
 }
 
+/**
+ * A WHATWG ReadableStream that yields each of `chunks` (strings as UTF-8) as one read, then is done: chunk
+ * boundaries the test chooses, for a parser stream or EventSource.fromReadableStream().
+ * @param {Array<string | Uint8Array>} chunks
+ * @returns {ReadableStream<Uint8Array>}
+ */
+function readableStreamOf (chunks) {
+  return new ReadableStream({
+    start (controller) {
+      for (const chunk of chunks) controller.enqueue(toBytes(chunk))
+      controller.close()
+    }
+  })
+}
+
 module.exports = {
   toBytes,
+  readableStreamOf,
   split,
   splitString,
   cutSets,

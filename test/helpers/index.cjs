@@ -14,7 +14,8 @@ module.exports = {
   ...require('./dispatcher.cjs'), // countingDispatcher, loopbackLookup
   ...require('./fake-clock.cjs'), // fakeClock, withFakeTimers, stamped, stepThrough
   ...require('./prng.cjs'), // prng
-  // toBytes, split, splitString, cutSets, everySplit, sizeCuts, randomCuts, randomSplit, describeBytes,
+  // toBytes, readableStreamOf, split, splitString, cutSets, everySplit, sizeCuts, randomCuts, randomSplit,
+  // describeBytes,
   // describeSizes, quadraticCopies
   ...require('./chunks.cjs'),
   ...require('./parse.cjs'), // recordingParser, parseAll, parseStreams, feedStrings

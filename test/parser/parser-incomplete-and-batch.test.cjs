@@ -8,7 +8,7 @@
 const t = require('tap')
 const { Readable } = require('node:stream')
 const { EventSourceParser, EventSourceStream, EventSourceParserStream } = require('../../')
-const { everySplit, toBytes } = require('../helpers/index.cjs')
+const { everySplit, toBytes, readableStreamOf } = require('../helpers/index.cjs')
 
 function parseWith (options, chunks) {
   const events = []
@@ -69,21 +69,14 @@ async function readAll (readable) {
   return out
 }
 
-const byteStream = (chunks) => new ReadableStream({
-  start (controller) {
-    for (const chunk of chunks) controller.enqueue(toBytes(chunk))
-    controller.close()
-  }
-})
-
 t.test('EventSourceParserStream: incompleteEvent at flush, batch per chunk', async (t) => {
   const chunks = ['data: a\n\ndata: b\n\n', ': nothing\n\n', 'data: c\n\ndata: d']
-  t.same(await readAll(byteStream(chunks).pipeThrough(new EventSourceParserStream({ batch: true, incompleteEvent: 'dispatch' }))), [
+  t.same(await readAll(readableStreamOf(chunks).pipeThrough(new EventSourceParserStream({ batch: true, incompleteEvent: 'dispatch' }))), [
     [{ type: 'message', data: 'a', lastEventId: '' }, { type: 'message', data: 'b', lastEventId: '' }],
     [{ type: 'message', data: 'c', lastEventId: '' }],
     [{ type: 'message', data: 'd', lastEventId: '' }]
   ], 'no empty array for a chunk without an event; the last event at flush')
-  t.same((await readAll(byteStream(chunks).pipeThrough(new EventSourceParserStream()))).map((e) => e.data),
+  t.same((await readAll(readableStreamOf(chunks).pipeThrough(new EventSourceParserStream()))).map((e) => e.data),
     ['a', 'b', 'c'], 'one object per event, the incomplete one discarded, by default')
   const strings = new ReadableStream({
     start (controller) { controller.enqueue('data: s1\n\ndata: s2\n\n'); controller.close() }
