@@ -10,5 +10,6 @@ import './node-transports.js'
 import './reconnect-policy.js'
 import './drop-in.js'
 import './extensions.js'
+import './server.js'
 
 export { codes }

@@ -25,8 +25,14 @@ const concatBytes = (list) => Buffer.concat(list)
 const toBase64 = (bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64')
 /** A string's UTF-8 bytes, one character per byte: how a header value carries them. */
 const utf8AsLatin1 = (string) => Buffer.from(string, 'utf8').toString('latin1')
+/** The length of a string in UTF-8 (a lone surrogate as U+FFFD, 3 bytes). */
+const utf8Length = (string) => Buffer.byteLength(string, 'utf8')
+// utf8Write.call(bytes, string, offset): writes a string's UTF-8 at offset, returns the bytes written.
+const utf8WriteMethod = Buffer.prototype.utf8Write
+/** Writes a string's UTF-8 into bytes at offset, where there is room for it all; returns its length. */
+const utf8Write = (bytes, string, offset) => utf8WriteMethod.call(bytes, string, offset)
 
 export {
   utf8Slice, asciiSlice, indexOf, isAscii, isUtf8, isUint8Array, isArrayBuffer, allocUnsafe, bytesView, utf8Bytes,
-  concatBytes, toBase64, utf8AsLatin1
+  concatBytes, toBase64, utf8AsLatin1, utf8Length, utf8Write
 }

@@ -73,7 +73,31 @@ function utf8AsLatin1 (string) {
   return latin1String(encoder.encode(string))
 }
 
+// The length of a string in UTF-8, as TextEncoder writes it: a lone surrogate as U+FFFD, 3 bytes.
+function utf8Length (string) {
+  let length = string.length
+  for (let i = 0; i < string.length; i++) {
+    const code = string.charCodeAt(i)
+    if (code < 0x80) continue
+    if (code < 0x800) {
+      length++
+    } else if (code >= 0xd800 && code <= 0xdbff && i + 1 < string.length &&
+        (string.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      // a surrogate pair: 4 bytes for 2 characters
+      length += 2
+      i++
+    } else {
+      length += 2
+    }
+  }
+  return length
+}
+
+function utf8Write (bytes, string, offset) {
+  return encoder.encodeInto(string, bytes.subarray(offset)).written
+}
+
 export {
   utf8Slice, utf8Slice as asciiSlice, indexOf, isAscii, isUint8Array, isArrayBuffer, allocUnsafe, bytesView,
-  utf8Bytes, utf8AsLatin1
+  utf8Bytes, utf8AsLatin1, utf8Length, utf8Write
 }

@@ -8,6 +8,8 @@
 //   compat/<drop-in>/  its own folder, the core, the parser, the transport, shared, platform
 //   eventsource/       the core: itself, the parser, the transport, shared, platform; never a drop-in
 //   transport/         itself, shared, platform: nothing of event streams (core, parser)
+//   server/            itself, shared, platform: serving writes event streams, it reads none (no core, parser,
+//                      transport)
 //   parser/            itself, shared, platform: it runs with nothing but bytes
 //   errors/, validators/, constants.js (shared): each other and platform
 //   platform/          nothing of lib/
@@ -44,6 +46,7 @@ const ALLOWED = {
   shared: ['platform'],
   parser: ['shared', 'platform'],
   transport: ['shared', 'platform'],
+  server: ['shared', 'platform'],
   eventsource: ['parser', 'transport', 'shared', 'platform']
 }
 

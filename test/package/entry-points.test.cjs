@@ -17,7 +17,8 @@ const ENTRIES = {
   'whatwg-eventsource/extensions': ['EventSource'],
   'whatwg-eventsource/eventsource': ['ErrorEvent', 'EventSource'],
   'whatwg-eventsource/parser': ['ParseError', 'createParser'],
-  'whatwg-eventsource/parser/stream': ['EventSourceParserStream', 'ParseError']
+  'whatwg-eventsource/parser/stream': ['EventSourceParserStream', 'ParseError'],
+  'whatwg-eventsource/server': ['Channel', 'EventStreamWriter', 'encodeEvent', 'encodeEvents', 'formatEvent']
 }
 
 // Run from the repository's root, where package.json names the package: `require('whatwg-eventsource')`

@@ -34,3 +34,13 @@ void [messages, native, ours]
 // whatwg-eventsource/extensions: an EventSource whose init takes the extensions.
 const extended = new ExtendedEventSource('/events', { headers: { authorization: 'Bearer t' }, closeOnEnd: true })
 void extended.readyState
+
+// whatwg-eventsource/server in a worker: a Response whose body is the writer's, and a channel.
+import { Channel as WorkerChannel, EventStreamWriter as WorkerWriter } from 'whatwg-eventsource/server'
+
+export function handle (request: Request): Response {
+  const writer = new WorkerWriter(request, { heartbeat: 15_000 })
+  writer.send({ data: 'hello' })
+  new WorkerChannel().subscribe(writer)
+  return writer.response()
+}

@@ -95,3 +95,25 @@ void [web, ms, dropInStream]
 // The EventSource of whatwg-eventsource/extensions is the main entry's class.
 const extended: typeof EventSource = ExtendedEventSource
 void extended
+
+// whatwg-eventsource/server: a node:http response, a Request, a channel.
+import { createServer } from 'node:http'
+import { Channel, EventStreamWriter, encodeEvent, encodeEvents, formatEvent, type ServerSentEvent } from 'whatwg-eventsource/server'
+
+const serverEvent: ServerSentEvent = { data: 'hello', event: 'greeting', id: '1', retry: 1000, comment: 'note' }
+const bytes: Uint8Array = encodeEvents([serverEvent, { data: 'x' }])
+const text: string = formatEvent(serverEvent)
+const channel = new Channel({ history: 100, gapEvent: null })
+createServer((req, res) => {
+  const writer = new EventStreamWriter(res, { heartbeat: 0, headers: { 'access-control-allow-origin': '*' } })
+  const ok: boolean = writer.send(serverEvent)
+  const id: string | null = writer.lastEventId
+  writer.signal.addEventListener('abort', () => {})
+  void writer.ready.then(() => writer.close())
+  const subscriber: EventStreamWriter = channel.subscribe(res)
+  const published: string = channel.publish({ data: String(ok) + id + text + encodeEvent(serverEvent).length + bytes.length })
+  void subscriber.closed.then(() => published)
+})
+const webWriter = new EventStreamWriter(new Request('http://localhost/'))
+const response: Response = webWriter.response({ headers: { 'x-a': 'b' } })
+void response

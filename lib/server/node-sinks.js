@@ -1,0 +1,139 @@
+// Where an EventStreamWriter (./writer.js) writes on Node, Bun and Deno: a node:http response or a node:http2
+// compatibility response (anything with writeHead(), write() and 'drain', such as the `raw` of Express and
+// Fastify), a node:http2 stream (respond()), and either through gzip. Each sink is one object for every writer:
+// its listeners find their writer on the response (kWriter), so that an idle client costs one property, not a
+// closure per listener.
+
+const zlib = process.getBuiltinModule('node:zlib')
+
+const kWriter = Symbol('kWriter')
+
+/**
+ * @param {{ drained: (writer: object) => void, ended: (writer: object, why: string) => void }} hooks the writer
+ *   class's (./writer.js)
+ * @returns {(target: unknown, compress: boolean) => object | null} the sink of a target, or null for one that is
+ *   not a Node response or stream
+ */
+function createNodeSinkFor (hooks) {
+  function onClose () {
+    hooks.ended(this[kWriter], 'the client left')
+  }
+
+  function onDrain () {
+    hooks.drained(this[kWriter])
+  }
+
+  function watch (emitter, writer) {
+    emitter[kWriter] = writer
+    emitter.once('close', onClose)
+  }
+
+  // node:http's ServerResponse and node:http2's Http2ServerResponse.
+  const response = {
+    lastEventId: (res) => lastEventIdOf(res.req?.headers),
+    open (res, writer, headers) {
+      watch(res, writer)
+      res.writeHead(200, headers)
+      // The head now, not with the first event: a client's `open` must not wait for the first event.
+      res.flushHeaders()
+      return res
+    },
+    write: (res, bytes) => res.write(bytes),
+    waitForDrain (res) {
+      res.once('drain', onDrain)
+    },
+    close (res, endResponse) {
+      res.off('drain', onDrain)
+      if (endResponse) res.end()
+    },
+    readable: notWeb,
+    response: notWeb
+  }
+
+  // A node:http2 stream of the core API (server.on('stream')): the request's headers are not on it, so its
+  // Last-Event-ID comes from options.lastEventId.
+  const stream = {
+    lastEventId: () => undefined,
+    open (h2stream, writer, headers) {
+      watch(h2stream, writer)
+      h2stream.respond({ ':status': 200, ...headers })
+      return h2stream
+    },
+    write: (h2stream, bytes) => h2stream.write(bytes),
+    waitForDrain (h2stream) {
+      h2stream.once('drain', onDrain)
+    },
+    close (h2stream, endResponse) {
+      h2stream.off('drain', onDrain)
+      if (endResponse) h2stream.end()
+    },
+    readable: notWeb,
+    response: notWeb
+  }
+
+  // A response through gzip, flushed after each write so that every event reaches the client at once. The
+  // target is { output, gzip }: the writer writes to gzip, which pipes into the response.
+  function gzipped (sink) {
+    return {
+      lastEventId: sink.lastEventId,
+      open (output, writer, headers) {
+        sink.open(output, writer, { ...headers, 'content-encoding': 'gzip', vary: 'accept-encoding' })
+        const gzip = zlib.createGzip({ flush: zlib.constants.Z_SYNC_FLUSH })
+        gzip[kWriter] = writer
+        gzip.pipe(output)
+        return { output, gzip }
+      },
+      write: (target, bytes) => target.gzip.write(bytes),
+      waitForDrain (target) {
+        target.gzip.once('drain', onDrain)
+      },
+      close (target, endResponse) {
+        target.gzip.off('drain', onDrain)
+        // end() writes gzip's trailer and ends the response through pipe(); a response that has ended already
+        // has nothing to take it.
+        if (endResponse) target.gzip.end()
+        else target.gzip.destroy()
+      },
+      readable: notWeb,
+      response: notWeb
+    }
+  }
+  const gzippedResponse = gzipped(response)
+
+  return function nodeSinkFor (target, compress) {
+    if (target === null || typeof target !== 'object') return null
+    if (typeof target.respond === 'function' && typeof target.pushStream === 'function') {
+      // Its request's Accept-Encoding is not on it either: options.compress does not apply (docs/server.md).
+      return stream
+    }
+    if (typeof target.writeHead === 'function' && typeof target.write === 'function') {
+      return compress && acceptsGzip(target.req?.headers) ? gzippedResponse : response
+    }
+    return null
+  }
+}
+
+function lastEventIdOf (headers) {
+  const value = headers?.['last-event-id']
+  return typeof value === 'string' ? value : undefined
+}
+
+// Whether the request accepts gzip (RFC 9110 12.5.3): listed, and not with q=0.
+function acceptsGzip (headers) {
+  const accepted = headers?.['accept-encoding']
+  if (typeof accepted !== 'string') return false
+  for (const item of accepted.split(',')) {
+    const [coding, ...parameters] = item.trim().toLowerCase().split(';')
+    if (coding !== 'gzip' && coding !== 'x-gzip') continue
+    const q = parameters.map((p) => p.trim()).find((p) => p.startsWith('q='))
+    return q === undefined || Number(q.slice(2)) > 0
+  }
+  return false
+}
+
+function notWeb () {
+  throw new TypeError('readable and response() are for a writer made for a WHATWG Request: ' +
+    'this one writes to a Node response')
+}
+
+export { createNodeSinkFor, acceptsGzip }
