@@ -88,12 +88,12 @@ function stopHeartbeat (writer, interval) {
 
 // Promise.withResolvers(), which Node 20 lacks.
 function deferred () {
-  let resolve, reject
-  const promise = new Promise((resolve_, reject_) => {
-    resolve = resolve_
-    reject = reject_
+  const settle = {}
+  const promise = new Promise((resolve, reject) => {
+    settle.resolve = resolve
+    settle.reject = reject
   })
-  return { promise, resolve, reject }
+  return { promise, resolve: settle.resolve, reject: settle.reject }
 }
 
 /**
