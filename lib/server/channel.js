@@ -13,6 +13,7 @@
 
 import { concatBytes } from '#bytes'
 import { encodeEvent } from './encoder.js'
+import { writerInternals } from './writer.js'
 import { codes as argumentCodes } from '../errors/arguments.js'
 import { codes as serverCodes } from '../errors/server.js'
 import { validateObject, validateLimit, validateString } from '../validators/values.js'
@@ -22,14 +23,14 @@ const { ERR_EVENTSOURCE_CHANNEL_CLOSED, ERR_EVENTSOURCE_CLIENT_TOO_SLOW } = serv
 
 const DEFAULT_HISTORY = 1000
 const DEFAULT_HISTORY_BYTES = 4 * 1024 * 1024
-const resolved = Promise.resolve()
+const resolved = /* @__PURE__ */ Promise.resolve()
 
 /**
  * The Channel class of an entry point, over its EventStreamWriter (./writer.js).
- * @param {{ EventStreamWriter: Function, internals: object }} parts what defineEventStreamWriter() returned
+ * @param {Function} EventStreamWriter what defineEventStreamWriter() returned
  */
-function defineChannel ({ EventStreamWriter, internals }) {
-  const { writeNow, attachChannel, isFull, close: closeWriter } = internals
+function defineChannel (EventStreamWriter) {
+  const { writeNow, attachChannel, isFull, close: closeWriter } = writerInternals(EventStreamWriter)
 
   class Channel {
     // Subscribers that have read all they were written; subscribers behind, each with the seq of the last event

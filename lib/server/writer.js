@@ -47,7 +47,7 @@ const CLOSED = 1
 // Writers with events sent in this tick, written by one promise job for them all (a promise job rather than
 // queueMicrotask, which fake timers replace).
 let dirty = []
-const resolved = Promise.resolve()
+const resolved = /* @__PURE__ */ Promise.resolve()
 
 // Each writer is followed by its class's flush function (one class per entry point, each with its own).
 function flushDirty () {
@@ -97,8 +97,7 @@ function deferred () {
 }
 
 /**
- * The EventStreamWriter class of an entry point, writing to the sinks it composes, and its internals (for the
- * channel: ./channel.js).
+ * The EventStreamWriter class of an entry point, writing to the sinks it composes.
  * @param {{ createSinkFor: (hooks: { drained: Function, ended: Function }) => (target: unknown) => object }} parts
  *   `createSinkFor(hooks)` returns the function that picks the sink of a target; the sink tells the writer
  *   that the client has read (`hooks.drained(writer)`) or that the response ended (`hooks.ended(writer, why)`).
@@ -324,7 +323,18 @@ function defineEventStreamWriter ({ createSinkFor }) {
     value: 'EventStreamWriter', configurable: true
   })
   const sinkFor = createSinkFor({ drained, ended })
-  return { EventStreamWriter, internals: { writeNow, attachChannel, isFull, close } }
+  internalsOf.set(EventStreamWriter, { writeNow, attachChannel, isFull, close })
+  return EventStreamWriter
+}
+
+// Each writer class's internals, for the channel defined over it (./channel.js): a map rather than a second
+// return value, so that an entry point's `const X = defineEventStreamWriter(...)` stays one call a bundler may
+// drop when X is not used.
+const internalsOf = new WeakMap()
+
+/** The internals of a class defineEventStreamWriter() made. */
+function writerInternals (EventStreamWriter) {
+  return internalsOf.get(EventStreamWriter)
 }
 
 // The head: the event stream's headers and the user's (which may not say how the body is framed).
@@ -344,4 +354,4 @@ function eventStreamHeaders (extra) {
   return headers
 }
 
-export { defineEventStreamWriter, EVENT_STREAM_HEADERS, MAX_LAST_EVENT_ID }
+export { defineEventStreamWriter, writerInternals, EVENT_STREAM_HEADERS, MAX_LAST_EVENT_ID }
