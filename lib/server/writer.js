@@ -104,7 +104,7 @@ function deferred () {
  */
 function defineEventStreamWriter ({ createSinkFor }) {
   // The writer's internals: functions rather than methods, so that the public surface stays the documented one.
-  let flushWriter, writeNow, drained, ended, attachChannel, isFull, close
+  let flushWriter, writeNow, drained, ended, attachChannel, isFull, isOpen, close, cork, uncork
   const writeHeartbeat = (writer) => writeNow(writer, HEARTBEAT)
   /**
    * An event stream to one client.
@@ -306,6 +306,10 @@ function defineEventStreamWriter ({ createSinkFor }) {
       flushWriter = (writer) => writer.#flush()
       writeNow = (writer, bytes) => writer.#state === OPEN && writer.#write(bytes)
       isFull = (writer) => writer.#full
+      isOpen = (writer) => writer.#state === OPEN
+      // Writes between cork() and uncork() go to the socket together (node:http and node:http2 responses).
+      cork = (writer) => writer.#target.cork?.()
+      uncork = (writer) => writer.#target.uncork?.()
       close = (writer, reason) => writer.#end(reason, true)
       drained = (writer) => writer.#drained()
       ended = (writer, why) => writer.#end(new ERR_EVENTSOURCE_WRITER_CLOSED(why), false)
@@ -323,7 +327,7 @@ function defineEventStreamWriter ({ createSinkFor }) {
     value: 'EventStreamWriter', configurable: true
   })
   const sinkFor = createSinkFor({ drained, ended })
-  internalsOf.set(EventStreamWriter, { writeNow, attachChannel, isFull, close })
+  internalsOf.set(EventStreamWriter, { writeNow, attachChannel, isFull, isOpen, close, cork, uncork })
   return EventStreamWriter
 }
 
