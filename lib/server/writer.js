@@ -77,9 +77,10 @@ function startHeartbeat (writer, interval, writeHeartbeat) {
   group.writers.set(writer, writeHeartbeat)
 }
 
+// (A writer whose client had left before it was made never started one.)
 function stopHeartbeat (writer, interval) {
   const group = heartbeats.get(interval)
-  group.writers.delete(writer)
+  if (group === undefined || !group.writers.delete(writer)) return
   if (group.writers.size === 0) {
     clearInterval(group.timer)
     heartbeats.delete(interval)
@@ -141,7 +142,8 @@ function defineEventStreamWriter ({ createSinkFor }) {
       validateLimit(heartbeat, 'options.heartbeat')
       const maxBufferedBytes = options?.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES
       validateLimit(maxBufferedBytes, 'options.maxBufferedBytes', { allowInfinity: true })
-      const retry = options?.retry
+      // The retry field, checked before anything is written.
+      const retry = options?.retry === undefined ? null : encodeEvent({ retry: options.retry })
       const compress = options?.compress ?? false
       if (typeof compress !== 'boolean') throw new ERR_INVALID_ARG_TYPE('options.compress', 'of type boolean', compress)
       const headers = eventStreamHeaders(options?.headers)
@@ -154,9 +156,14 @@ function defineEventStreamWriter ({ createSinkFor }) {
       this.#sink = sink
       this.#maxBufferedBytes = maxBufferedBytes
       this.#heartbeat = heartbeat
-      this.#target = sink.open(target, this, headers, compress)
-      if (retry !== undefined) this.send({ retry })
-      if (heartbeat !== 0 && this.#state === OPEN) startHeartbeat(this, heartbeat, writeHeartbeat)
+      this.#target = sink.open(target, this, headers)
+      // A client that left before the writer was made: its response will not say so again.
+      if (sink.gone(this.#target)) {
+        this.#end(new ERR_EVENTSOURCE_WRITER_CLOSED('the client left'), false)
+        return
+      }
+      if (retry !== null) this.#queue(retry)
+      if (heartbeat !== 0) startHeartbeat(this, heartbeat, writeHeartbeat)
     }
 
     /**
