@@ -28,7 +28,8 @@ function createNodeSinkFor (hooks) {
 
   function watch (emitter, writer) {
     if (emitter.headersSent) {
-      throw new ERR_INVALID_ARG_VALUE('target', emitter.constructor?.name, 'has sent its head already: one writer per response')
+      throw new ERR_INVALID_ARG_VALUE('target', emitter.constructor?.name,
+        'has sent its head already: one writer per response')
     }
     emitter[kWriter] = writer
     emitter.once('close', onClose)
