@@ -332,7 +332,9 @@ function eventStreamHeaders (extra) {
   const headers = { ...EVENT_STREAM_HEADERS }
   if (extra === undefined) return headers
   validateObject(extra, 'options.headers')
-  const entries = typeof extra.entries === 'function' && !Array.isArray(extra) ? extra.entries() : Object.entries(extra)
+  // Pairs from anything iterable (an array of pairs, a Map, a Headers: each iterates as [name, value]), the
+  // own properties of a record. Not entries(): an array's yields [index, pair].
+  const entries = typeof extra[Symbol.iterator] === 'function' ? extra : Object.entries(extra)
   for (const [name, value] of entries) {
     const key = `${name}`.toLowerCase()
     if (FORBIDDEN_HEADERS.has(key)) {
