@@ -142,7 +142,11 @@ function defineEventStreamWriter ({ createSinkFor }) {
       validateLimit(heartbeat, 'options.heartbeat')
       const maxBufferedBytes = options?.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES
       validateLimit(maxBufferedBytes, 'options.maxBufferedBytes', { allowInfinity: true })
+      // Encoded now, before the head is sent: a bad value throws while the caller can still answer otherwise,
+      // and leaves no response half-made behind it.
       const retry = options?.retry
+      if (retry !== undefined) validateLimit(retry, 'options.retry')
+      const retryBytes = retry === undefined ? null : encodeEvent({ retry })
       const compress = options?.compress ?? false
       if (typeof compress !== 'boolean') throw new ERR_INVALID_ARG_TYPE('options.compress', 'of type boolean', compress)
       const headers = eventStreamHeaders(options?.headers)
@@ -156,7 +160,7 @@ function defineEventStreamWriter ({ createSinkFor }) {
       this.#maxBufferedBytes = maxBufferedBytes
       this.#heartbeat = heartbeat
       this.#target = sink.open(target, this, headers, compress)
-      if (retry !== undefined) this.send({ retry })
+      if (retryBytes !== null && this.#state === OPEN) this.#queue(retryBytes)
       if (heartbeat !== 0 && this.#state === OPEN) startHeartbeat(this, heartbeat, writeHeartbeat)
     }
 
