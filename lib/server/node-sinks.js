@@ -32,8 +32,10 @@ function createNodeSinkFor (hooks) {
   const response = {
     lastEventId: (res) => lastEventIdOf(res.req?.headers),
     open (res, writer, headers) {
-      watch(res, writer)
+      // Watched once Node has taken the head: writeHead() throws for a header it refuses (a CR or LF in a
+      // value of options.headers), and a writer that was never made must not be ended by the response's close.
       res.writeHead(200, headers)
+      watch(res, writer)
       // The head now, not with the first event: a client's `open` must not wait for the first event.
       res.flushHeaders()
       return res
@@ -55,8 +57,9 @@ function createNodeSinkFor (hooks) {
   const stream = {
     lastEventId: () => undefined,
     open (h2stream, writer, headers) {
-      watch(h2stream, writer)
+      // As a response's: watched once respond() has taken the head.
       h2stream.respond({ ':status': 200, ...headers })
+      watch(h2stream, writer)
       return h2stream
     },
     write: (h2stream, bytes) => h2stream.write(bytes),
