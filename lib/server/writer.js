@@ -154,7 +154,7 @@ function defineEventStreamWriter ({ createSinkFor }) {
       if (lastEventId !== undefined) validateString(lastEventId, 'options.lastEventId')
       // (sinkFor is made below, before any writer: the class's hooks are its arguments.)
       const sink = sinkFor(target, compress)
-      lastEventId ??= sink.lastEventId(target) ?? ''
+      lastEventId ??= idFromHeader(sink.lastEventId(target))
       this.#lastEventId = lastEventId.length > MAX_LAST_EVENT_ID ? null : lastEventId
       this.#sink = sink
       this.#maxBufferedBytes = maxBufferedBytes
@@ -329,6 +329,18 @@ function defineEventStreamWriter ({ createSinkFor }) {
   })
   const sinkFor = createSinkFor({ drained, ended })
   return { EventStreamWriter, internals: { writeNow, attachChannel, isFull, close } }
+}
+
+const utf8 = new TextDecoder()
+
+// The Last-Event-ID header's value as the id it names. A header comes one character per byte (Node's latin1, a
+// WHATWG ByteString), and a client sends its last event ID as UTF-8 (HTML 9.2.3): read as it came, an id with
+// a character past ASCII (which the encoder writes as UTF-8) would never be found again. A value longer than
+// an id this server looks at is left as it is, undecoded (the constructor sets it aside).
+function idFromHeader (value) {
+  if (value === undefined) return ''
+  if (value.length > MAX_LAST_EVENT_ID || !/[\x80-\xff]/.test(value)) return value
+  return utf8.decode(Uint8Array.from(value, (c) => c.charCodeAt(0)))
 }
 
 // The head: the event stream's headers and the user's (which may not say how the body is framed).
