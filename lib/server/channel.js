@@ -29,7 +29,7 @@ const resolved = Promise.resolve()
  * @param {{ EventStreamWriter: Function, internals: object }} parts what defineEventStreamWriter() returned
  */
 function defineChannel ({ EventStreamWriter, internals }) {
-  const { writeNow, attachChannel, isFull, close: closeWriter } = internals
+  const { writeNow, attachChannel, isFull, cut: cutWriter } = internals
 
   class Channel {
     // Subscribers that have read all they were written; subscribers behind, each with the seq of the last event
@@ -217,7 +217,7 @@ function defineChannel ({ EventStreamWriter, internals }) {
       }
       for (const [writer, cursor] of this.#behind) {
         if (cursor + 1 < this.#firstSeq) {
-          closeWriter(writer, new ERR_EVENTSOURCE_CLIENT_TOO_SLOW('it fell behind the channel\'s history'))
+          cutWriter(writer, new ERR_EVENTSOURCE_CLIENT_TOO_SLOW('it fell behind the channel\'s history'))
         }
       }
     }

@@ -7,6 +7,9 @@
 const zlib = process.getBuiltinModule('node:zlib')
 
 const kWriter = Symbol('kWriter')
+// RST_STREAM's code for a stream cut (RFC 9113 7): destroy() alone resets with NO_ERROR, which says the response
+// was whole.
+const NGHTTP2_CANCEL = 0x8
 
 /**
  * @param {{ drained: (writer: object) => void, ended: (writer: object, why: string) => void }} hooks the writer
@@ -44,9 +47,13 @@ function createNodeSinkFor (hooks) {
     waitForDrain (res) {
       res.once('drain', onDrain)
     },
-    close (res, endResponse) {
+    // how: 'end', 'cut' (destroyed: what the client has not read is dropped with its connection) or 'gone'
+    // (./writer.js).
+    close (res, how) {
       res.off('drain', onDrain)
-      if (endResponse) res.end()
+      if (how === 'end') res.end()
+      else if (how === 'cut' && res.stream !== undefined) res.stream.close(NGHTTP2_CANCEL)
+      else if (how === 'cut') res.destroy()
     },
     readable: notWeb,
     response: notWeb
@@ -66,9 +73,10 @@ function createNodeSinkFor (hooks) {
     waitForDrain (h2stream) {
       h2stream.once('drain', onDrain)
     },
-    close (h2stream, endResponse) {
+    close (h2stream, how) {
       h2stream.off('drain', onDrain)
-      if (endResponse) h2stream.end()
+      if (how === 'end') h2stream.end()
+      else if (how === 'cut') h2stream.close(NGHTTP2_CANCEL)
     },
     readable: notWeb,
     response: notWeb
@@ -90,12 +98,16 @@ function createNodeSinkFor (hooks) {
       waitForDrain (target) {
         target.gzip.once('drain', onDrain)
       },
-      close (target, endResponse) {
+      close (target, how) {
         target.gzip.off('drain', onDrain)
         // end() writes gzip's trailer and ends the response through pipe(); a response that has ended already
-        // has nothing to take it.
-        if (endResponse) target.gzip.end()
-        else target.gzip.destroy()
+        // (or is cut) has nothing to take it.
+        if (how === 'end') {
+          target.gzip.end()
+        } else {
+          target.gzip.destroy()
+          if (how === 'cut') sink.close(target.output, how)
+        }
       },
       readable: notWeb,
       response: notWeb

@@ -40,10 +40,13 @@ function createWebSinkFor (hooks) {
     },
     // pull() is called once there is room again.
     waitForDrain () {},
-    close (state, endResponse) {
-      if (!endResponse) return
+    // how: 'end', 'cut' (errored: the runtime aborts the response and the queue is dropped) or 'gone'
+    // (./writer.js).
+    close (state, how, reason) {
+      if (how === 'gone') return
       try {
-        state.controller.close()
+        if (how === 'end') state.controller.close()
+        else state.controller.error(reason)
       } catch {
         // cancelled meanwhile: nothing to close
       }

@@ -105,7 +105,7 @@ function deferred () {
  */
 function defineEventStreamWriter ({ createSinkFor }) {
   // The writer's internals: functions rather than methods, so that the public surface stays the documented one.
-  let flushWriter, writeNow, drained, ended, attachChannel, isFull, close
+  let flushWriter, writeNow, drained, ended, attachChannel, isFull, cut
   const writeHeartbeat = (writer) => writeNow(writer, HEARTBEAT)
   /**
    * An event stream to one client.
@@ -237,7 +237,7 @@ function defineEventStreamWriter ({ createSinkFor }) {
     close () {
       if (this.#state === CLOSED) return
       this.#flush()
-      this.#end(new ERR_EVENTSOURCE_WRITER_CLOSED('closed by the server'), true)
+      this.#end(new ERR_EVENTSOURCE_WRITER_CLOSED('closed by the server'), 'end')
     }
 
     #queue (bytes) {
@@ -264,7 +264,7 @@ function defineEventStreamWriter ({ createSinkFor }) {
       if (this.#full) {
         this.#unread += bytes.length
         if (this.#unread > this.#maxBufferedBytes) {
-          this.#end(new ERR_EVENTSOURCE_CLIENT_TOO_SLOW(`more than ${this.#maxBufferedBytes} bytes unread`), true)
+          this.#end(new ERR_EVENTSOURCE_CLIENT_TOO_SLOW(`more than ${this.#maxBufferedBytes} bytes unread`), 'cut')
           return false
         }
       }
@@ -286,14 +286,16 @@ function defineEventStreamWriter ({ createSinkFor }) {
       this.#channel?.drained(this)
     }
 
-    // `endResponse`: false when the response has ended already (the client left, the server closed it).
-    #end (reason, endResponse) {
+    // How the response ends (the sink's close()): 'end', after what was written; 'cut', at once, for a client
+    // too slow (an end would wait behind what it has not read, and keep all of it, and its connection, for as
+    // long as it does not read); 'gone' when it has ended already (the client left, the server closed it).
+    #end (reason, how) {
       if (this.#state === CLOSED) return
       this.#state = CLOSED
       this.#reason = reason
       this.#pending = null
       if (this.#heartbeat !== 0) stopHeartbeat(this, this.#heartbeat)
-      this.#sink.close(this.#target, endResponse)
+      this.#sink.close(this.#target, how, reason)
       this.#channel?.left(this)
       this.#channel = null
       const ready = this.#ready
@@ -311,9 +313,9 @@ function defineEventStreamWriter ({ createSinkFor }) {
       flushWriter = (writer) => writer.#flush()
       writeNow = (writer, bytes) => writer.#state === OPEN && writer.#write(bytes)
       isFull = (writer) => writer.#full
-      close = (writer, reason) => writer.#end(reason, true)
+      cut = (writer, reason) => writer.#end(reason, 'cut')
       drained = (writer) => writer.#drained()
-      ended = (writer, why) => writer.#end(new ERR_EVENTSOURCE_WRITER_CLOSED(why), false)
+      ended = (writer, why) => writer.#end(new ERR_EVENTSOURCE_WRITER_CLOSED(why), 'gone')
       attachChannel = (writer, channel) => {
         if (writer.#channel !== null) {
           throw new ERR_INVALID_ARG_VALUE('writer', writer, 'is a subscriber of a channel already')
@@ -328,7 +330,7 @@ function defineEventStreamWriter ({ createSinkFor }) {
     value: 'EventStreamWriter', configurable: true
   })
   const sinkFor = createSinkFor({ drained, ended })
-  return { EventStreamWriter, internals: { writeNow, attachChannel, isFull, close } }
+  return { EventStreamWriter, internals: { writeNow, attachChannel, isFull, cut } }
 }
 
 const utf8 = new TextDecoder()
