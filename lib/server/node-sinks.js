@@ -138,7 +138,9 @@ function acceptsGzip (headers) {
   const accepted = headers?.['accept-encoding']
   if (typeof accepted !== 'string') return false
   for (const item of accepted.split(',')) {
-    const [coding, ...parameters] = item.trim().toLowerCase().split(';')
+    const [name, ...parameters] = item.toLowerCase().split(';')
+    // OWS is allowed on either side of the ';' (weight = OWS ";" OWS "q=" qvalue): 'gzip ; q=1' is gzip.
+    const coding = name.trim()
     if (coding !== 'gzip' && coding !== 'x-gzip') continue
     const q = parameters.map((p) => p.trim()).find((p) => p.startsWith('q='))
     return q === undefined || Number(q.slice(2)) > 0
