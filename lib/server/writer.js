@@ -359,7 +359,14 @@ function eventStreamHeaders (extra) {
       throw new ERR_INVALID_ARG_VALUE(`options.headers.${key}`, value,
         'is not allowed: it says how the body is framed, which the server chooses (and HTTP/2 forbids)')
     }
-    headers[key] = `${value}`
+    const text = `${value}`
+    // node:http refuses these, a WHATWG Headers too, but node:http2 sends them: a proxy that hands the response
+    // on over HTTP/1.1 could take a CR or LF for the end of the field, and a client refuses the stream. Refused
+    // here, for every target alike.
+    if (/[\r\n\0]/.test(text)) {
+      throw new ERR_INVALID_ARG_VALUE(`options.headers.${key}`, text, 'must not contain CR, LF or NUL')
+    }
+    headers[key] = text
   }
   return headers
 }
