@@ -31,7 +31,10 @@ function createWebSinkFor (hooks) {
           hooks.ended(writer, 'the client left')
         }
       }, strategy)
-      request?.signal?.addEventListener('abort', () => hooks.ended(writer, 'the client left'), { once: true })
+      // A request whose client left before the writer was made (a handler that awaited something first) has a
+      // signal that will not fire again: the writer is closed at once, or it would beat into a body nobody reads.
+      if (request?.signal?.aborted) hooks.ended(writer, 'the client left')
+      else request?.signal?.addEventListener('abort', () => hooks.ended(writer, 'the client left'), { once: true })
       return state
     },
     write (state, bytes) {

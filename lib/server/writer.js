@@ -123,7 +123,8 @@ function defineEventStreamWriter ({ createSinkFor }) {
     #full = false
     #unread = 0
     #maxBufferedBytes
-    #heartbeat
+    // The interval of the heartbeat this writer beats at; 0 for none (also while it is being made).
+    #heartbeat = 0
     // The channel this writer is a subscriber of (./channel.js), told when the client reads again or leaves.
     #channel = null
     // Made when asked for: an idle client keeps none of them.
@@ -158,10 +159,13 @@ function defineEventStreamWriter ({ createSinkFor }) {
       this.#lastEventId = lastEventId.length > MAX_LAST_EVENT_ID ? null : lastEventId
       this.#sink = sink
       this.#maxBufferedBytes = maxBufferedBytes
-      this.#heartbeat = heartbeat
       this.#target = sink.open(target, this, headers, compress)
       if (retryBytes !== null && this.#state === OPEN) this.#queue(retryBytes)
-      if (heartbeat !== 0 && this.#state === OPEN) startHeartbeat(this, heartbeat, writeHeartbeat)
+      // A sink may have closed it already (a request aborted before it was made): then no timer, and none to stop.
+      if (heartbeat !== 0 && this.#state === OPEN) {
+        startHeartbeat(this, heartbeat, writeHeartbeat)
+        this.#heartbeat = heartbeat
+      }
     }
 
     /**
