@@ -167,13 +167,17 @@ function defineChannel ({ EventStreamWriter, internals }) {
     }
 
     // Writes the events after `cursor` that live subscribers have had, then takes the writer among them; or
-    // leaves it behind at its new cursor when it did not take them at once.
+    // leaves it behind at the last event written, once the client stops taking them. One write past that would be
+    // the socket's to keep instead of the history's: a backlog written at once made a client that reads slowly
+    // pass maxBufferedBytes (cut, for what it was never given the time to read), and then, closed in the middle
+    // of the loop, be put back among the subscribers behind, counted and kept for good. A write the client takes
+    // cannot close it, so the writer is open when the loop ends.
     #catchUp (writer, cursor) {
       this.#behind.delete(writer)
-      let taken = true
-      for (let seq = cursor + 1; seq <= this.#flushedSeq; seq++) taken = writeNow(writer, this.#entry(seq).bytes)
-      if (taken && !isFull(writer)) this.#live.add(writer)
-      else this.#behind.set(writer, this.#flushedSeq)
+      let seq = cursor
+      while (seq < this.#flushedSeq && !isFull(writer)) writeNow(writer, this.#entry(++seq).bytes)
+      if (seq === this.#flushedSeq && !isFull(writer)) this.#live.add(writer)
+      else this.#behind.set(writer, seq)
     }
 
     // The events of this tick, in one buffer, to every live subscriber.
