@@ -29,11 +29,15 @@ function createNodeSinkFor (hooks) {
     hooks.drained(this[kWriter])
   }
 
-  function watch (emitter, writer) {
+  // Before the head is written: a response that has sent one has another writer, or none of ours.
+  function checkUnused (emitter) {
     if (emitter.headersSent) {
       throw new ERR_INVALID_ARG_VALUE('target', emitter.constructor?.name,
         'has sent its head already: one writer per response')
     }
+  }
+
+  function watch (emitter, writer) {
     emitter[kWriter] = writer
     emitter.once('close', onClose)
   }
@@ -44,6 +48,7 @@ function createNodeSinkFor (hooks) {
     open (res, writer, headers) {
       // Watched once Node has taken the head: writeHead() throws for a header it refuses (a CR or LF in a
       // value of options.headers), and a writer that was never made must not be ended by the response's close.
+      checkUnused(res)
       res.writeHead(200, headers)
       watch(res, writer)
       // The head now, not with the first event: a client's `open` must not wait for the first event.
@@ -73,6 +78,7 @@ function createNodeSinkFor (hooks) {
     lastEventId: () => undefined,
     open (h2stream, writer, headers) {
       // As a response's: watched once respond() has taken the head.
+      checkUnused(h2stream)
       h2stream.respond({ ':status': 200, ...headers })
       watch(h2stream, writer)
       return h2stream
