@@ -36,12 +36,15 @@ export const ENTRIES = [
   { name: 'whatwg-eventsource/polyfill', source: "import 'whatwg-eventsource/polyfill'" },
   { name: 'whatwg-eventsource/eventsource', source: "export * from 'whatwg-eventsource/eventsource'" },
   { name: 'whatwg-eventsource/parser', source: "export * from 'whatwg-eventsource/parser'" },
-  { name: 'whatwg-eventsource/parser/stream', source: "export * from 'whatwg-eventsource/parser/stream'" }
+  { name: 'whatwg-eventsource/parser/stream', source: "export * from 'whatwg-eventsource/parser/stream'" },
+  { name: 'whatwg-eventsource/server', source: "export * from 'whatwg-eventsource/server'" },
+  { name: 'encodeEvent', source: "export { encodeEvent } from 'whatwg-eventsource/server'" }
 ]
 export const PEERS = [
   { name: 'eventsource', package: 'eventsource', source: "export * from 'eventsource'" },
   { name: 'eventsource-parser', package: 'eventsource-parser', source: "export * from 'eventsource-parser'" },
-  { name: 'eventsource-parser/stream', package: 'eventsource-parser', source: "export * from 'eventsource-parser/stream'" }
+  { name: 'eventsource-parser/stream', package: 'eventsource-parser', source: "export * from 'eventsource-parser/stream'" },
+  { name: 'hono/streaming (streamSSE)', package: 'hono', source: "export { streamSSE } from 'hono/streaming'" }
 ]
 
 /**

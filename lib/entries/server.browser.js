@@ -6,8 +6,7 @@ import { defineEventStreamWriter } from '../server/writer.js'
 import { createWebSinkFor } from '../server/web-sink.js'
 import { defineChannel } from '../server/channel.js'
 
-const writer = defineEventStreamWriter({ createSinkFor: createWebSinkFor })
-const { EventStreamWriter } = writer
-const Channel = defineChannel(writer)
+const EventStreamWriter = /* @__PURE__ */ defineEventStreamWriter({ createSinkFor: createWebSinkFor })
+const Channel = /* @__PURE__ */ defineChannel(EventStreamWriter)
 
 export { encodeEvent, encodeEvents, formatEvent, EventStreamWriter, Channel }

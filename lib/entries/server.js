@@ -8,14 +8,13 @@ import { createNodeSinkFor } from '../server/node-sinks.js'
 import { createWebSinkFor } from '../server/web-sink.js'
 import { defineChannel } from '../server/channel.js'
 
-const writer = defineEventStreamWriter({
+const EventStreamWriter = /* @__PURE__ */ defineEventStreamWriter({
   createSinkFor (hooks) {
     const nodeSinkFor = createNodeSinkFor(hooks)
     const webSinkFor = createWebSinkFor(hooks)
     return (target, compress) => nodeSinkFor(target, compress) ?? webSinkFor(target, compress)
   }
 })
-const { EventStreamWriter } = writer
-const Channel = defineChannel(writer)
+const Channel = /* @__PURE__ */ defineChannel(EventStreamWriter)
 
 export { encodeEvent, encodeEvents, formatEvent, EventStreamWriter, Channel }

@@ -93,11 +93,23 @@ function utf8Length (string) {
   return length
 }
 
+function concatBytes (list) {
+  let length = 0
+  for (const bytes of list) length += bytes.length
+  const joined = new Uint8Array(length)
+  let offset = 0
+  for (const bytes of list) {
+    joined.set(bytes, offset)
+    offset += bytes.length
+  }
+  return joined
+}
+
 function utf8Write (bytes, string, offset) {
   return encoder.encodeInto(string, bytes.subarray(offset)).written
 }
 
 export {
   utf8Slice, utf8Slice as asciiSlice, indexOf, isAscii, isUint8Array, isArrayBuffer, allocUnsafe, bytesView,
-  utf8Bytes, utf8AsLatin1, utf8Length, utf8Write
+  utf8Bytes, utf8AsLatin1, utf8Length, utf8Write, concatBytes
 }

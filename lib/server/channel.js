@@ -13,6 +13,7 @@
 
 import { concatBytes } from '#bytes'
 import { encodeEvent } from './encoder.js'
+import { writerInternals } from './writer.js'
 import { codes as argumentCodes } from '../errors/arguments.js'
 import { codes as serverCodes } from '../errors/server.js'
 import { validateObject, validateLimit, validateString } from '../validators/values.js'
@@ -22,14 +23,16 @@ const { ERR_EVENTSOURCE_CHANNEL_CLOSED, ERR_EVENTSOURCE_CLIENT_TOO_SLOW } = serv
 
 const DEFAULT_HISTORY = 1000
 const DEFAULT_HISTORY_BYTES = 4 * 1024 * 1024
-const resolved = Promise.resolve()
+const resolved = /* @__PURE__ */ Promise.resolve()
 
 /**
  * The Channel class of an entry point, over its EventStreamWriter (./writer.js).
- * @param {{ EventStreamWriter: Function, internals: object }} parts what defineEventStreamWriter() returned
+ * @param {Function} EventStreamWriter what defineEventStreamWriter() returned
  */
-function defineChannel ({ EventStreamWriter, internals }) {
-  const { writeNow, attachChannel, isFull, close: closeWriter } = internals
+function defineChannel (EventStreamWriter) {
+  const {
+    writeNow, attachChannel, isFull, isOpen, close: closeWriter, cork, uncork
+  } = writerInternals(EventStreamWriter)
 
   class Channel {
     // Subscribers that have read all they were written; subscribers behind, each with the seq of the last event
@@ -166,14 +169,20 @@ function defineChannel ({ EventStreamWriter, internals }) {
       return this.#entries[this.#head + seq - this.#firstSeq]
     }
 
-    // Writes the events after `cursor` that live subscribers have had, then takes the writer among them; or
-    // leaves it behind at its new cursor when it did not take them at once.
+    // Writes the events after `cursor` that live subscribers have had, the history's own bytes one after the
+    // other (no copy), until the client has as much as it takes at once: then it stays behind, at the last event
+    // written, until it reads. Once it has them all, it is live.
     #catchUp (writer, cursor) {
       this.#behind.delete(writer)
+      let seq = cursor
+      cork(writer)
       let taken = true
-      for (let seq = cursor + 1; seq <= this.#flushedSeq; seq++) taken = writeNow(writer, this.#entry(seq).bytes)
-      if (taken && !isFull(writer)) this.#live.add(writer)
-      else this.#behind.set(writer, this.#flushedSeq)
+      while (taken && seq < this.#flushedSeq) taken = writeNow(writer, this.#entry(++seq).bytes)
+      uncork(writer)
+      // A write may have closed it (maxBufferedBytes): it has left already.
+      if (!isOpen(writer)) return
+      if (seq === this.#flushedSeq && !isFull(writer)) this.#live.add(writer)
+      else this.#behind.set(writer, seq)
     }
 
     // The events of this tick, in one buffer, to every live subscriber.
@@ -189,7 +198,7 @@ function defineChannel ({ EventStreamWriter, internals }) {
           // Full since its last write (a heartbeat, or a write of its own): nothing more until it reads.
           this.#live.delete(writer)
           this.#behind.set(writer, flushed)
-        } else if (!writeNow(writer, bytes)) {
+        } else if (!writeNow(writer, bytes) && isOpen(writer)) {
           this.#live.delete(writer)
           this.#behind.set(writer, this.#seq)
         }

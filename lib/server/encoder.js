@@ -223,4 +223,4 @@ function formatEvent (event) {
 
 const LINE_END = /\r\n|\r|\n/
 
-export { encodeEvent, encodeEvents, formatEvent, measure, write }
+export { encodeEvent, encodeEvents, formatEvent }

@@ -4,6 +4,9 @@
 // its listeners find their writer on the response (kWriter), so that an idle client costs one property, not a
 // closure per listener.
 
+import { codes as argumentCodes } from '../errors/arguments.js'
+
+const { ERR_INVALID_ARG_VALUE } = argumentCodes
 const zlib = process.getBuiltinModule('node:zlib')
 
 const kWriter = Symbol('kWriter')
@@ -24,6 +27,10 @@ function createNodeSinkFor (hooks) {
   }
 
   function watch (emitter, writer) {
+    if (emitter.headersSent) {
+      throw new ERR_INVALID_ARG_VALUE('target', emitter.constructor?.name,
+        'has sent its head already: one writer per response')
+    }
     emitter[kWriter] = writer
     emitter.once('close', onClose)
   }
@@ -38,6 +45,7 @@ function createNodeSinkFor (hooks) {
       res.flushHeaders()
       return res
     },
+    gone: (res) => res.destroyed,
     write: (res, bytes) => res.write(bytes),
     waitForDrain (res) {
       res.once('drain', onDrain)
@@ -59,6 +67,7 @@ function createNodeSinkFor (hooks) {
       h2stream.respond({ ':status': 200, ...headers })
       return h2stream
     },
+    gone: (h2stream) => h2stream.destroyed,
     write: (h2stream, bytes) => h2stream.write(bytes),
     waitForDrain (h2stream) {
       h2stream.once('drain', onDrain)
@@ -78,16 +87,19 @@ function createNodeSinkFor (hooks) {
       lastEventId: sink.lastEventId,
       open (output, writer, headers) {
         sink.open(output, writer, { ...headers, 'content-encoding': 'gzip', vary: 'accept-encoding' })
+        if (sink.gone(output)) return { output, gzip: null }
         const gzip = zlib.createGzip({ flush: zlib.constants.Z_SYNC_FLUSH })
         gzip[kWriter] = writer
         gzip.pipe(output)
         return { output, gzip }
       },
+      gone: (target) => sink.gone(target.output),
       write: (target, bytes) => target.gzip.write(bytes),
       waitForDrain (target) {
         target.gzip.once('drain', onDrain)
       },
       close (target, endResponse) {
+        if (target.gzip === null) return
         target.gzip.off('drain', onDrain)
         // end() writes gzip's trailer and ends the response through pipe(); a response that has ended already
         // has nothing to take it.

@@ -19,7 +19,7 @@ function createWebSinkFor (hooks) {
   const sink = {
     lastEventId: (request) => request?.headers.get('last-event-id') ?? undefined,
     open (request, writer, headers) {
-      const state = { controller: null, stream: null, headers }
+      const state = { controller: null, stream: null, headers, gone: request?.signal?.aborted === true }
       state.stream = new ReadableStream({
         start (controller) {
           state.controller = controller
@@ -34,6 +34,7 @@ function createWebSinkFor (hooks) {
       request?.signal?.addEventListener('abort', () => hooks.ended(writer, 'the client left'), { once: true })
       return state
     },
+    gone: (state) => state.gone,
     write (state, bytes) {
       state.controller.enqueue(bytes)
       return state.controller.desiredSize > 0

@@ -47,7 +47,7 @@ const CLOSED = 1
 // Writers with events sent in this tick, written by one promise job for them all (a promise job rather than
 // queueMicrotask, which fake timers replace).
 let dirty = []
-const resolved = Promise.resolve()
+const resolved = /* @__PURE__ */ Promise.resolve()
 
 // Each writer is followed by its class's flush function (one class per entry point, each with its own).
 function flushDirty () {
@@ -77,9 +77,10 @@ function startHeartbeat (writer, interval, writeHeartbeat) {
   group.writers.set(writer, writeHeartbeat)
 }
 
+// (A writer whose client had left before it was made never started one.)
 function stopHeartbeat (writer, interval) {
   const group = heartbeats.get(interval)
-  group.writers.delete(writer)
+  if (group === undefined || !group.writers.delete(writer)) return
   if (group.writers.size === 0) {
     clearInterval(group.timer)
     heartbeats.delete(interval)
@@ -97,15 +98,14 @@ function deferred () {
 }
 
 /**
- * The EventStreamWriter class of an entry point, writing to the sinks it composes, and its internals (for the
- * channel: ./channel.js).
+ * The EventStreamWriter class of an entry point, writing to the sinks it composes.
  * @param {{ createSinkFor: (hooks: { drained: Function, ended: Function }) => (target: unknown) => object }} parts
  *   `createSinkFor(hooks)` returns the function that picks the sink of a target; the sink tells the writer
  *   that the client has read (`hooks.drained(writer)`) or that the response ended (`hooks.ended(writer, why)`).
  */
 function defineEventStreamWriter ({ createSinkFor }) {
   // The writer's internals: functions rather than methods, so that the public surface stays the documented one.
-  let flushWriter, writeNow, drained, ended, attachChannel, isFull, close
+  let flushWriter, writeNow, drained, ended, attachChannel, isFull, isOpen, close, cork, uncork
   const writeHeartbeat = (writer) => writeNow(writer, HEARTBEAT)
   /**
    * An event stream to one client.
@@ -142,7 +142,8 @@ function defineEventStreamWriter ({ createSinkFor }) {
       validateLimit(heartbeat, 'options.heartbeat')
       const maxBufferedBytes = options?.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES
       validateLimit(maxBufferedBytes, 'options.maxBufferedBytes', { allowInfinity: true })
-      const retry = options?.retry
+      // The retry field, checked before anything is written.
+      const retry = options?.retry === undefined ? null : encodeEvent({ retry: options.retry })
       const compress = options?.compress ?? false
       if (typeof compress !== 'boolean') throw new ERR_INVALID_ARG_TYPE('options.compress', 'of type boolean', compress)
       const headers = eventStreamHeaders(options?.headers)
@@ -155,9 +156,14 @@ function defineEventStreamWriter ({ createSinkFor }) {
       this.#sink = sink
       this.#maxBufferedBytes = maxBufferedBytes
       this.#heartbeat = heartbeat
-      this.#target = sink.open(target, this, headers, compress)
-      if (retry !== undefined) this.send({ retry })
-      if (heartbeat !== 0 && this.#state === OPEN) startHeartbeat(this, heartbeat, writeHeartbeat)
+      this.#target = sink.open(target, this, headers)
+      // A client that left before the writer was made: its response will not say so again.
+      if (sink.gone(this.#target)) {
+        this.#end(new ERR_EVENTSOURCE_WRITER_CLOSED('the client left'), false)
+        return
+      }
+      if (retry !== null) this.#queue(retry)
+      if (heartbeat !== 0) startHeartbeat(this, heartbeat, writeHeartbeat)
     }
 
     /**
@@ -307,6 +313,10 @@ function defineEventStreamWriter ({ createSinkFor }) {
       flushWriter = (writer) => writer.#flush()
       writeNow = (writer, bytes) => writer.#state === OPEN && writer.#write(bytes)
       isFull = (writer) => writer.#full
+      isOpen = (writer) => writer.#state === OPEN
+      // Writes between cork() and uncork() go to the socket together (node:http and node:http2 responses).
+      cork = (writer) => writer.#target.cork?.()
+      uncork = (writer) => writer.#target.uncork?.()
       close = (writer, reason) => writer.#end(reason, true)
       drained = (writer) => writer.#drained()
       ended = (writer, why) => writer.#end(new ERR_EVENTSOURCE_WRITER_CLOSED(why), false)
@@ -324,7 +334,18 @@ function defineEventStreamWriter ({ createSinkFor }) {
     value: 'EventStreamWriter', configurable: true
   })
   const sinkFor = createSinkFor({ drained, ended })
-  return { EventStreamWriter, internals: { writeNow, attachChannel, isFull, close } }
+  internalsOf.set(EventStreamWriter, { writeNow, attachChannel, isFull, isOpen, close, cork, uncork })
+  return EventStreamWriter
+}
+
+// Each writer class's internals, for the channel defined over it (./channel.js): a map rather than a second
+// return value, so that an entry point's `const X = defineEventStreamWriter(...)` stays one call a bundler may
+// drop when X is not used.
+const internalsOf = new WeakMap()
+
+/** The internals of a class defineEventStreamWriter() made. */
+function writerInternals (EventStreamWriter) {
+  return internalsOf.get(EventStreamWriter)
 }
 
 // The head: the event stream's headers and the user's (which may not say how the body is framed).
@@ -344,4 +365,4 @@ function eventStreamHeaders (extra) {
   return headers
 }
 
-export { defineEventStreamWriter, EVENT_STREAM_HEADERS, MAX_LAST_EVENT_ID }
+export { defineEventStreamWriter, writerInternals, EVENT_STREAM_HEADERS, MAX_LAST_EVENT_ID }

@@ -32,9 +32,9 @@ function packedInstall (t) {
 }
 
 // Files no bundle for a browser or a worker may hold, as paths from the package (or from node_modules):
-// the Node side of each of package.json's "imports", the Node-only transports and streams, the Node
-// entry, and undici. (test/runtime/run.mjs checks its bundles against it too.)
-const NODE_ONLY = /^(?:lib\/entries\/index\.js|lib\/.*-node\.js|lib\/transport\/(?:dispatcher-transport|dispatchers|content-decoding|codings|http2-[a-z]+)\.js|lib\/parser\/node-stream\.js|node_modules\/undici\/.*)$/
+// the Node side of each of package.json's "imports", the Node-only transports, streams and sinks, the Node
+// entries, and undici. (test/runtime/run.mjs checks its bundles against it too.)
+const NODE_ONLY = /^(?:lib\/entries\/(?:index|server)\.js|lib\/server\/node-sinks\.js|lib\/.*-node\.js|lib\/transport\/(?:dispatcher-transport|dispatchers|content-decoding|codings|http2-[a-z]+)\.js|lib\/parser\/node-stream\.js|node_modules\/undici\/.*)$/
 
 const BUNDLERS = ['esbuild', 'rollup']
 const TARGETS = ['browser', 'worker']

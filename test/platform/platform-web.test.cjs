@@ -95,7 +95,7 @@ t.test('#bytes: decoding, searching and checking bytes as Buffer does', async (t
   t.equal(webBytes.utf8Slice.call(Uint8Array.from([0xef, 0xbb, 0xbf, 0x42]), 0, 4), '\ufeffB', 'a BOM at the start of a value too')
   t.equal(webBytes.asciiSlice.call(Uint8Array.from([0x68, 0x69]), 0, 2), 'hi')
   // (A module namespace lists its names in order.)
-  t.same(Object.keys(nodeBytes).filter((name) => !Object.hasOwn(webBytes, name)), ['concatBytes', 'isUtf8', 'toBase64'],
+  t.same(Object.keys(nodeBytes).filter((name) => !Object.hasOwn(webBytes, name)), ['isUtf8', 'toBase64'],
     'the web side lacks only what the Node-only redirect policy uses')
 })
 
@@ -103,7 +103,17 @@ t.test('#bytes: strings to bytes, latin1 spellings, views and concatenation', as
   for (const string of ['', 'plain', 'é1', '😀 €', 'lone \ud800 surrogate', 'x'.repeat(10000) + 'é', 'é'.repeat(20000)]) {
     t.same(webBytes.utf8Bytes(string), new Uint8Array(nodeBytes.utf8Bytes(string)), `utf8Bytes ${JSON.stringify(string.slice(0, 20))}`)
     t.equal(webBytes.utf8AsLatin1(string), nodeBytes.utf8AsLatin1(string), `utf8AsLatin1 ${JSON.stringify(string.slice(0, 20))}`)
+    const length = nodeBytes.utf8Length(string)
+    t.equal(webBytes.utf8Length(string), length, `utf8Length ${JSON.stringify(string.slice(0, 20))}`)
+    const [web, node] = [new Uint8Array(length + 3), new Uint8Array(length + 3)]
+    t.equal(webBytes.utf8Write(web, string, 2), nodeBytes.utf8Write(node, string, 2), 'utf8Write: as many bytes')
+    t.same(web, node, 'utf8Write: the same bytes at the same offset')
   }
+  for (const string of ['\udc00 low alone', 'high at the end \ud83d', '\ud83d\ude00\ud83d', 'a\udbff\udfffb']) {
+    t.equal(webBytes.utf8Length(string), nodeBytes.utf8Length(string), `utf8Length ${JSON.stringify(string)}`)
+  }
+  const parts = [Uint8Array.of(1, 2), new Uint8Array(0), Uint8Array.of(3)]
+  t.same(webBytes.concatBytes(parts), new Uint8Array(nodeBytes.concatBytes(parts)), 'concatBytes')
   const memory = new ArrayBuffer(8)
   const view = webBytes.bytesView(memory, 2, 3)
   view[0] = 7
@@ -138,7 +148,11 @@ t.test('#error-messages: the code in words and the values it was made from; the 
   const { ERR_EVENTSOURCE_EXTENSION_NOT_LOADED } = require('../../lib/errors/extensions').codes
   t.equal(new ERR_EVENTSOURCE_EXTENSION_NOT_LOADED('init.headers').message,
     "init.headers is an extension of whatwg-eventsource, not part of this build: the EventSource of 'whatwg-eventsource/extensions' has it")
-  const fixed = { ...dropIn, ERR_EVENTSOURCE_EXTENSION_NOT_LOADED }
+  // And serving's, which also runs in workers.
+  const server = require('../../lib/errors/server').codes
+  t.equal(new server.ERR_EVENTSOURCE_CLIENT_TOO_SLOW('it fell behind').message,
+    'The client was disconnected because it did not read its events: it fell behind')
+  const fixed = { ...dropIn, ERR_EVENTSOURCE_EXTENSION_NOT_LOADED, ...server }
   t.same(Object.keys(nodeMessages.MESSAGES).sort(), Object.keys(codes).filter((code) => !Object.hasOwn(fixed, code)).sort(),
     'Node\'s wording for every other code')
   for (const [code, Ctor] of Object.entries(codes)) {
