@@ -127,7 +127,7 @@ export function serverSection (runs) {
       ' below 1 is faster). Idle: per subscriber, (after − before) ÷ count, after GC. Fan-out:' +
       ` ${fanout.events.toLocaleString('en-US')} events of ${fanout.dataBytes} bytes of data to` +
       ` ${fanout.subscribers.toLocaleString('en-US')} subscribers, from the first publish to the last event received by all;` +
-      ` a server slower than that in ${fanout.seconds} s is timed on the events it published in that time (the JSON gives how many).` +
+      (fanout.seconds > 0 ? ` a server slower than that in ${fanout.seconds} s is timed on the events it published in that time (the JSON gives how many).` : '') +
       ` Encoding: p50 per event. Not reading: ${slow.subscribers} subscribers, every ${slow.every}th of which stops reading,` +
       ` ${slow.events} events of ${slow.bytes / 1024} KiB, ${slow.perTick} every ${slow.intervalMs} ms; the server's memory after` +
       ' GC before the first event (first), once half are published (half-way) and once the others have them all (last).' +

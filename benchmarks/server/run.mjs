@@ -10,7 +10,7 @@
 //              1,000 and 10,000 subscribers, after GC, against the memory before them
 //   fanout     2,000 events of 60 bytes to 1,000 subscribers, one per tick and 20 per tick: deliveries
 //              per second, from the first publish to the last event received by every subscriber,
-//              after 20 events of warm-up. A server slower than 2,000 events in --seconds (5) is timed
+//              after 20 events of warm-up. A server slower than 2,000 events in --seconds (3) is timed
 //              on the events it published in that time (the JSON says how many): one sample of hono at
 //              20 per tick, or of most servers at one per tick, takes 20 s to over a minute otherwise
 //   slow       10 % of 50 subscribers stop reading (socket.pause()) after their first event; 640 events
@@ -20,9 +20,12 @@
 //
 //   npm run bench:server
 //   node benchmarks/server/run.mjs [--processes 3] [--servers ours,bare] [--scenarios idle,fanout]
-//                                  [--counts 1000,10000] [--seconds 5] [--json path] [--note text]
+//                                  [--counts 1000,10000] [--seconds 3] [--json path] [--note text]
 //   node benchmarks/server/run.mjs --quick      one process per server and scenario, 2 s of fan-out
 //   npx -y node@24 benchmarks/server/run.mjs   any supported Node: writes results/server-<node>.json
+//
+// Time: about 6 minutes on the 2-core machine of the published runs, quiet (a third of it the
+// 10,000 connections of the idle scenario); --quick about 2. The JSON records each scenario's.
 //
 // Targets (./targets.mjs): printed for this Node, and in the report (../report/server.mjs).
 //
@@ -51,7 +54,7 @@ const note = option('--note', quick ? 'quick run' : null)
 
 const CONFIG = {
   idle: { counts: option('--counts', '1000,10000').split(',').map(Number), warmup: 20 },
-  fanout: { subscribers: 1000, events: 2000, perTick: [1, 20], seconds: Number(option('--seconds', quick ? '2' : '5')), warmup: 20, dataBytes: FANOUT_DATA_BYTES },
+  fanout: { subscribers: 1000, events: 2000, perTick: [1, 20], seconds: Number(option('--seconds', quick ? '2' : '3')), warmup: 20, dataBytes: FANOUT_DATA_BYTES },
   slow: { subscribers: 50, every: 10, events: 640, perTick: 8, intervalMs: 20, bytes: SLOW_DATA_BYTES }
 }
 
@@ -103,8 +106,13 @@ async function rounds (sample, describe) {
 }
 
 const results = {}
+// Seconds each scenario took, and the whole run (in the JSON).
+const elapsed = {}
+const started = performance.now()
+const lap = (name, since) => { elapsed[name] = Math.round((performance.now() - since) / 100) / 10 }
 
 if (scenarios.includes('idle')) {
+  const since = performance.now()
   const { counts, warmup } = CONFIG.idle
   console.log(`idle subscribers: ${counts.join(', ')} (their head and one event each)`)
   const raw = await rounds((id) => idleSample(id, { counts, warmup }),
@@ -125,10 +133,12 @@ if (scenarios.includes('idle')) {
       }
     }
   }
+  lap('idle', since)
   console.log('')
 }
 
 if (scenarios.includes('fanout')) {
+  const since = performance.now()
   const { subscribers, events, perTick: modes, seconds, warmup } = CONFIG.fanout
   results.fanout = {}
   for (const perTick of modes) {
@@ -151,9 +161,11 @@ if (scenarios.includes('fanout')) {
     }
     console.log('')
   }
+  lap('fanout', since)
 }
 
 if (scenarios.includes('slow')) {
+  const since = performance.now()
   const { subscribers, every, events, perTick, intervalMs, bytes } = CONFIG.slow
   console.log(`not reading: every ${every}th of ${subscribers} subscribers, ${events} events of ${bytes / 1024} KiB, ${perTick} every ${intervalMs} ms`)
   const growth = (r, pick) => pick(r.samples.at(-1).usage) - pick(r.samples[0].usage)
@@ -181,10 +193,12 @@ if (scenarios.includes('slow')) {
       samples: samples.map(({ round, samples, paused, dropped }) => ({ round, paused, dropped, samples }))
     }
   }
+  lap('slow', since)
   console.log('')
 }
 
 if (scenarios.includes('encode')) {
+  const since = performance.now()
   const encoders = availableEncoders()
   console.log(`encoding: ${encoders.map((id) => ENCODERS[id].label).join('; ')}`)
   const script = fileURLToPath(new URL('encode.bench.mjs', import.meta.url))
@@ -209,6 +223,7 @@ if (scenarios.includes('encode')) {
       samples
     }
   }
+  lap('encode', since)
   console.log('')
 }
 
@@ -265,6 +280,8 @@ if (results.encode) {
   console.log('')
 }
 
+lap('all', started)
+console.log(`elapsed: ${Object.entries(elapsed).map(([name, s]) => `${name} ${s} s`).join(', ')}`)
 const output = {
   benchmark: 'server',
   command: 'npm run bench:server',
@@ -277,6 +294,7 @@ const output = {
   notMeasured: skipped,
   processes,
   config: CONFIG,
+  elapsedSeconds: elapsed,
   verifiedAll,
   ...results
 }
