@@ -17,7 +17,13 @@ const SHORT = {
   hono: 'hono',
   'fastify-sse': '@fastify/sse'
 }
-const ENCODER_PEERS = ['bare', 'better-sse', 'fastify-sse', 'hono']
+// The encoders compared with ours' encodeEvent (../server/encoders.mjs), and their names there.
+const ENCODER_PEERS = {
+  bare: 'bare (template literal, Buffer.from())',
+  'better-sse': 'better-sse',
+  'fastify-sse': '@fastify/sse',
+  hono: 'hono'
+}
 
 const fmtMiB = (bytes) => `${(bytes / 1024 / 1024).toFixed(2)} MiB`
 const fmtNs = (x) => `${x.toFixed(0)} ns`
@@ -94,8 +100,8 @@ export function serverSection (runs) {
   if (runs.some((run) => run.json.encode)) {
     const e = (json) => json.encode
     body.push(rows(runs, 'encoding: ours\' encodeEvent, per event', (json) => e(json) && cell(e(json)['ours-encode'], (r) => spread(r.p50Ns, fmtNs))))
-    for (const id of ENCODER_PEERS) {
-      body.push(rows(runs, `encoding: ours' encodeEvent ÷ ${SHORT[id]}`, (json) => e(json) && cell(e(json)[id],
+    for (const [id, name] of Object.entries(ENCODER_PEERS)) {
+      body.push(rows(runs, `encoding: ours' encodeEvent ÷ ${name}`, (json) => e(json) && cell(e(json)[id],
         (r) => ratio(e(json)['ours-encode'], r, 'p50Ns', (s) => s.p50Ns))))
     }
     body.push(rows(runs, 'encoding: ours\' encodeEvents, 20 a call, per event ÷ encodeEvent', (json) => e(json) && cell(e(json)['ours-batch'],
