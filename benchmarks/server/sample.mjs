@@ -48,7 +48,12 @@ class Child {
         child.#waiting.clear()
       })
     })
-    child.ready = await bounded(ready, 60_000, `${what} to start`)
+    try {
+      child.ready = await bounded(ready, 60_000, `${what} to start`)
+    } catch (err) {
+      child.kill()
+      throw err
+    }
     return child
   }
 
