@@ -39,6 +39,9 @@ const FORBIDDEN_HEADERS = new Set([
   'connection', 'transfer-encoding', 'keep-alive', 'upgrade', 'proxy-connection', 'content-length'
 ])
 
+// What one tick's events may add up to before they are written at once (see #queue).
+const PENDING_HIGH_WATER_MARK = 64 * 1024
+
 const HEARTBEAT = /* @__PURE__ */ utf8Bytes(':\n\n')
 
 const OPEN = 0
@@ -119,6 +122,7 @@ function defineEventStreamWriter ({ createSinkFor }) {
     #lastEventId
     // Bytes sent in this tick, not yet written; null when none.
     #pending = null
+    #pendingBytes = 0
     // The last write was not taken at once: the client has yet to read (#unread bytes since).
     #full = false
     #unread = 0
@@ -252,19 +256,24 @@ function defineEventStreamWriter ({ createSinkFor }) {
     #queue (bytes) {
       if (this.#pending === null) {
         this.#pending = bytes
+        this.#pendingBytes = bytes.length
         if (dirty.length === 0) resolved.then(flushDirty)
         dirty.push(this, flushWriter)
-      } else if (Array.isArray(this.#pending)) {
-        this.#pending.push(bytes)
-      } else {
-        this.#pending = [this.#pending, bytes]
+        return
       }
+      if (Array.isArray(this.#pending)) this.#pending.push(bytes)
+      else this.#pending = [this.#pending, bytes]
+      // A loop that sends without awaiting anything never reaches the end of its tick: past a high-water mark,
+      // what it sent is written now, so that send() can say the client has not read it (and maxBufferedBytes
+      // bounds what it keeps sending), rather than gather it all here.
+      if ((this.#pendingBytes += bytes.length) >= PENDING_HIGH_WATER_MARK) this.#flush()
     }
 
     #flush () {
       const pending = this.#pending
       if (pending === null) return
       this.#pending = null
+      this.#pendingBytes = 0
       if (this.#state === CLOSED) return
       this.#write(Array.isArray(pending) ? concatBytes(pending) : pending)
     }
