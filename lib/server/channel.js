@@ -141,9 +141,10 @@ function defineChannel (EventStreamWriter) {
         const seq = lastEventId === null ? undefined : this.#ids.get(lastEventId)
         if (seq === undefined || seq > this.#flushedSeq) {
           // Not in the history (older than it, or never this channel's): what was missed cannot be resumed. The
-          // gap event carries the newest id, so that the client's next reconnection resumes from here.
+          // gap event carries the newest id, so that the client's next reconnection resumes from here; before the
+          // first event, an empty one, which resets the client's (else every reconnection would get a gap).
           if (this.#gap !== null) {
-            const newest = this.#flushedSeq < this.#firstSeq ? undefined : this.#entry(this.#flushedSeq).id
+            const newest = this.#flushedSeq < this.#firstSeq ? '' : this.#entry(this.#flushedSeq).id
             writeNow(writer, encodeEvent({ event: this.#gap, id: newest, data: '' }))
           }
         } else {

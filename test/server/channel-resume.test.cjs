@@ -118,7 +118,8 @@ t.test('the gap event: none with gapEvent null; a type of one\'s own; no id befo
   const { channel: own, srv: ownSrv } = await channelServer(t, { gapEvent: 'reset' })
   const empty = await rawGet(t, ownSrv.port, { headers: { 'Last-Event-ID': 'unknown' } })
   await empty.until((r) => r.chunks.length > 0, 'the gap')
-  t.equal(empty.text, 'event: reset\ndata: \n\n', 'a channel with no event yet: a gap without an id')
+  t.equal(empty.text, 'event: reset\nid: \ndata: \n\n',
+    'a channel with no event yet: a gap with an empty id, which resets the client\'s (no gap at its next reconnection)')
   own.publish({ data: 'x' })
 })
 
