@@ -31,7 +31,7 @@ const resolved = /* @__PURE__ */ Promise.resolve()
  */
 function defineChannel (EventStreamWriter) {
   const {
-    writeNow, attachChannel, isFull, isOpen, cut: cutWriter, cork, uncork
+    writeNow, attachChannel, isFull, isOpen, cut: cutWriter
   } = writerInternals(EventStreamWriter)
 
   class Channel {
@@ -170,9 +170,8 @@ function defineChannel (EventStreamWriter) {
       return this.#entries[this.#head + seq - this.#firstSeq]
     }
 
-    // Writes the events after `cursor` that live subscribers have had, the history's own bytes (no copy) corked
-    // into one socket write, then takes the writer among them; or leaves it behind at the last event written, once
-    // the client stops taking them. One write past that would be the socket's to keep instead of the history's: a
+    // Writes the events after `cursor` that live subscribers have had, the history's own bytes (no copy), then
+    // takes the writer among them; or leaves it behind at the last event written, once the client stops taking them. One write past that would be the socket's to keep instead of the history's: a
     // backlog written at once made a client that reads slowly pass maxBufferedBytes (cut, for what it was never
     // given the time to read), and then, closed in the middle of the loop, be put back among the subscribers
     // behind, counted and kept for good. A write the client takes cannot close it, so the writer is open when the
@@ -180,9 +179,9 @@ function defineChannel (EventStreamWriter) {
     #catchUp (writer, cursor) {
       this.#behind.delete(writer)
       let seq = cursor
-      cork(writer)
+      // Not corked: on Node 22 and later a corked response whose write() says false never emits 'drain', and the
+      // subscriber would wait behind for good.
       while (seq < this.#flushedSeq && !isFull(writer)) writeNow(writer, this.#entry(++seq).bytes)
-      uncork(writer)
       if (seq === this.#flushedSeq && !isFull(writer)) this.#live.add(writer)
       else this.#behind.set(writer, seq)
     }

@@ -108,7 +108,7 @@ function deferred () {
  */
 function defineEventStreamWriter ({ createSinkFor }) {
   // The writer's internals: functions rather than methods, so that the public surface stays the documented one.
-  let flushWriter, writeNow, drained, ended, attachChannel, isFull, isOpen, cut, cork, uncork
+  let flushWriter, writeNow, drained, ended, attachChannel, isFull, isOpen, cut
   const writeHeartbeat = (writer) => writeNow(writer, HEARTBEAT)
   /**
    * An event stream to one client.
@@ -332,9 +332,6 @@ function defineEventStreamWriter ({ createSinkFor }) {
       writeNow = (writer, bytes) => writer.#state === OPEN && writer.#write(bytes)
       isFull = (writer) => writer.#full
       isOpen = (writer) => writer.#state === OPEN
-      // Writes between cork() and uncork() go to the socket together (node:http and node:http2 responses).
-      cork = (writer) => writer.#target.cork?.()
-      uncork = (writer) => writer.#target.uncork?.()
       cut = (writer, reason) => writer.#end(reason, 'cut')
       drained = (writer) => writer.#drained()
       ended = (writer, why) => writer.#end(new ERR_EVENTSOURCE_WRITER_CLOSED(why), 'gone')
@@ -352,7 +349,7 @@ function defineEventStreamWriter ({ createSinkFor }) {
     value: 'EventStreamWriter', configurable: true
   })
   const sinkFor = createSinkFor({ drained, ended })
-  internalsOf.set(EventStreamWriter, { writeNow, attachChannel, isFull, isOpen, cut, cork, uncork })
+  internalsOf.set(EventStreamWriter, { writeNow, attachChannel, isFull, isOpen, cut })
   return EventStreamWriter
 }
 

@@ -39,6 +39,20 @@ t.test('this package\'s EventSource resumes from a stored id (init.lastEventId) 
   t.same(rec.types, ['open', 'message', 'message', 'message', 'message', 'error', 'open', 'message'])
 })
 
+t.test('a resumption of more than the socket takes at once: the client reads, the catch-up goes on to the end', async (t) => {
+  // 300 events of 16 KiB: many times a response's high-water mark. The catch-up stops where the client has not
+  // read, and goes on at each 'drain' (a corked response never emitted one on Node 22 and later).
+  const { channel, srv } = await channelServer(t, { historyBytes: 8 * 1024 * 1024 })
+  const data = 'r'.repeat(16 * 1024)
+  const ids = Array.from({ length: 300 }, () => channel.publish({ data }))
+  await new Promise((resolve) => setImmediate(resolve))
+  const client = await rawGet(t, srv.port, { headers: { 'Last-Event-ID': ids[0] } })
+  await client.until((r) => r.text.includes(`id: ${ids[299]}\n`), 'the 299 missed events')
+  const events = eventsOf(client)
+  t.equal(events.length, 299, 'every missed event')
+  t.same(events.map(([, , id]) => id), ids.slice(1), 'in order, none twice')
+})
+
 t.test('events published in the tick of the subscription: each once, after the missed ones', async (t) => {
   const ids = []
   const { channel, srv } = await channelServer(t, {}, (channel, req, res, i) => {

@@ -190,7 +190,7 @@ t.test('the browser and worker entry (server.browser.js): WHATWG bodies only', a
   channel.close()
   let text = ''
   for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) text += decoder.decode(chunk.value)
-  t.equal(text, `event: gap\ndata: \n\nid: ${id}\ndata: x\n\n`, 'a gap, the event, the end')
+  t.equal(text, `event: gap\nid: \ndata: \n\nid: ${id}\ndata: x\n\n`, 'a gap (its empty id resets the client\'s), the event, the end')
   // A Node response is no target here.
   const { ServerResponse, IncomingMessage } = http
   const res = new ServerResponse(new IncomingMessage(null))
