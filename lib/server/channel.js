@@ -33,6 +33,7 @@ function defineChannel (EventStreamWriter) {
   const {
     writeNow, attachChannel, isFull, isOpen, close: closeWriter, cork, uncork
   } = writerInternals(EventStreamWriter)
+  let internals
 
   class Channel {
     // Subscribers that have read all they were written; subscribers behind, each with the seq of the last event
@@ -55,6 +56,11 @@ function defineChannel (EventStreamWriter) {
     #gap
     #writerOptions
     #closed = false
+    // A backplane's (./redis-channel.js), called instead of the gap event for a subscriber whose Last-Event-ID
+    // is not in the history: missed(writer, lastEventId). The channel writes that subscriber nothing until the
+    // backplane resumes it (resumeAfter) or gives up (resumeWithGap): the events older than this history may be
+    // in the backplane's log, and a process behind the others may be about to receive it.
+    #missed = null
     // What its subscribers' writers tell the channel: one object per channel.
     #hooks = {
       drained: (writer) => this.#drained(writer),
@@ -136,21 +142,13 @@ function defineChannel (EventStreamWriter) {
           : { ...this.#writerOptions, ...options })
       if (!attachChannel(writer, this.#hooks)) return writer
       const lastEventId = writer.lastEventId
-      let cursor = this.#flushedSeq
-      if (lastEventId !== '') {
-        const seq = lastEventId === null ? undefined : this.#ids.get(lastEventId)
-        if (seq === undefined || seq > this.#flushedSeq) {
-          // Not in the history (older than it, or never this channel's): what was missed cannot be resumed. The
-          // gap event carries the newest id, so that the client's next reconnection resumes from here.
-          if (this.#gap !== null) {
-            const newest = this.#flushedSeq < this.#firstSeq ? undefined : this.#entry(this.#flushedSeq).id
-            writeNow(writer, encodeEvent({ event: this.#gap, id: newest, data: '' }))
-          }
-        } else {
-          cursor = seq
-        }
+      if (lastEventId === '') {
+        this.#catchUp(writer, this.#flushedSeq)
+      } else if (lastEventId === null || !this.#resumeAfter(writer, lastEventId)) {
+        // Not in the history. A backplane may find it elsewhere (an id too long to be one is not looked for).
+        if (this.#missed !== null && lastEventId !== null) this.#missed(writer, lastEventId)
+        else this.#resumeWithGap(writer)
       }
-      this.#catchUp(writer, cursor)
       return writer
     }
 
@@ -167,6 +165,25 @@ function defineChannel (EventStreamWriter) {
 
     #entry (seq) {
       return this.#entries[this.#head + seq - this.#firstSeq]
+    }
+
+    // Resumes a subscriber after the event `id` if the history has it and live subscribers have been written it
+    // (a subscriber resumed after an event of this tick would be written it again by the flush); false if not.
+    #resumeAfter (writer, id) {
+      const seq = this.#ids.get(id)
+      if (seq === undefined || seq > this.#flushedSeq) return false
+      this.#catchUp(writer, seq)
+      return true
+    }
+
+    // What the subscriber missed cannot be resumed (older than the history, or never this channel's). The gap
+    // event carries the newest id, so that the client's next reconnection resumes from here.
+    #resumeWithGap (writer) {
+      if (this.#gap !== null) {
+        const newest = this.#flushedSeq < this.#firstSeq ? undefined : this.#entry(this.#flushedSeq).id
+        writeNow(writer, encodeEvent({ event: this.#gap, id: newest, data: '' }))
+      }
+      this.#catchUp(writer, this.#flushedSeq)
     }
 
     // Writes the events after `cursor` that live subscribers have had, the history's own bytes one after the
@@ -240,10 +257,32 @@ function defineChannel (EventStreamWriter) {
       this.#live.delete(writer)
       this.#behind.delete(writer)
     }
+
+    static {
+      internals = {
+        setMissed: (channel, missed) => { channel.#missed = missed },
+        resumeAfter: (channel, writer, id) => channel.#resumeAfter(writer, id),
+        resumeWithGap: (channel, writer) => channel.#resumeWithGap(writer)
+      }
+    }
   }
 
   Object.defineProperty(Channel.prototype, Symbol.toStringTag, { value: 'Channel', configurable: true })
+  internalsOf.set(Channel, internals)
   return Channel
 }
 
-export { defineChannel }
+// Each Channel class's seam for a backplane, which feeds a channel from a shared log (./redis-channel.js):
+// functions rather than methods, so that the public surface stays the documented one (as ./writer.js does).
+const internalsOf = new WeakMap()
+
+/**
+ * The backplane seam of a class defineChannel() made: `setMissed(channel, missed)`, `resumeAfter(channel,
+ * writer, id)` (false when the history has not that id, or not yet written it to live subscribers) and
+ * `resumeWithGap(channel, writer)`.
+ */
+function channelInternals (Channel) {
+  return internalsOf.get(Channel)
+}
+
+export { defineChannel, channelInternals, DEFAULT_HISTORY }
