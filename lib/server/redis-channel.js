@@ -48,6 +48,8 @@ const RANGE_COUNT = 500
 // After Redis refused a read (not a lost connection, which the client retries itself): wait, then read again.
 const RETRY_READ_MS = 1000
 
+const resolved = /* @__PURE__ */ Promise.resolve()
+
 // A stream entry ID as Redis writes them: milliseconds and a sequence number, both 64-bit.
 const ENTRY_ID = /^(\d{1,20})-(\d{1,20})$/
 
@@ -299,11 +301,14 @@ function defineRedisChannel ({ Channel, EventStreamWriter, createClient, ErrorRe
 
     // The newest events of the stream, as many as the local history keeps, into the local channel: a process that
     // just started resumes the clients of one that died from its own history, as the others do. Then the writers
-    // subscribed meanwhile, which have been written nothing yet.
+    // subscribed meanwhile, which have been written nothing yet: once the channel has flushed those events (in a
+    // promise job queued as they were published), which would otherwise reach them as new.
     async #load () {
       const newest = await this.#reader.xRevRange(this.#stream, '+', '-', { COUNT: this.#preload })
       if (this.#closed) return
       this.#deliver(newest.reverse())
+      await resolved
+      if (this.#closed) return
       const waiting = this.#waiting
       this.#waiting = null
       for (const writer of waiting) this.#channel.subscribe(writer)
@@ -347,7 +352,7 @@ function defineRedisChannel ({ Channel, EventStreamWriter, createClient, ErrorRe
       }
       // After the channel's flush of these events (queued as they were published): a subscriber resumed after one
       // of them must not be written it again by that flush.
-      if (entries.length > 0 && this.#wakers.length > 0) Promise.resolve().then(() => this.#wake())
+      if (entries.length > 0 && this.#wakers.length > 0) resolved.then(() => this.#wake())
     }
 
     #wake () {
@@ -399,11 +404,15 @@ function defineRedisChannel ({ Channel, EventStreamWriter, createClient, ErrorRe
             next = 1
           }
           if (next === page.length) {
-            // The stream has nothing after `last` yet. This process has not delivered it (its reader is behind the
-            // process the client left): until it has. Or it could not (an entry that is not an event): until the
-            // next entry.
-            if (compareIds(this.#lastId, last) >= 0) await this.#nextDelivery()
+            // The stream has nothing after `last` yet: the local history takes over once it has `last`. This
+            // process may not have delivered it yet (its reader is behind the process the client left): until it
+            // has, and the channel has flushed it.
             while (!this.#closed && compareIds(this.#lastId, last) < 0) await this.#nextDelivery()
+            await resolved
+            if (this.#closed || !isOpen(writer) || resumeAfter(this.#channel, writer, last)) return
+            // Delivered, and not in the history: not an event (skipped), or trimmed from it already. What follows
+            // is read from the stream once there is more.
+            await this.#nextDelivery()
             continue
           }
         }
