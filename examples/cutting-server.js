@@ -5,6 +5,8 @@
 // changes networks cuts them. While it has cuts left, each response carries a random number of whole
 // events and then either ends cleanly or stops in the middle of the next event and drops the socket.
 
+const { encodeEvent } = require('../lib/entries/server.js')
+
 /**
  * A small seeded generator (mulberry32), so that a run can be repeated exactly.
  * @param {number} seed
@@ -36,32 +38,35 @@ class Cutter {
   }
 
   /**
-   * Writes `frames` (serialized events, in order) to `res`, whose head is written. With cuts left: the
-   * first `whole` frames, then a random number of the others, then a clean end or part of the next frame
-   * and a dropped socket. Without: every frame, then the end.
+   * Sends `events` with `writer`, made for `res`. With cuts left: the first `whole` events, then a random
+   * number of the others, then a clean end or part of the next event and a dropped socket. Without: every
+   * event, then the end.
    * @param {import('node:http').ServerResponse} res
-   * @param {string[]} frames
-   * @param {{ whole?: number }} [options] frames always sent in full before a cut (a priming event)
-   * @returns {number} how many frames went out in full
+   * @param {import('../types/server').EventStreamWriter} writer
+   * @param {import('../types/server').ServerSentEvent[]} events
+   * @param {{ whole?: number }} [options] events always sent in full before a cut (a priming event)
+   * @returns {number} how many events went out in full
    */
-  send (res, frames, { whole = 0 } = {}) {
-    if (this.#left === 0 || frames.length <= whole) {
-      res.end(frames.join(''))
-      return frames.length
+  send (res, writer, events, { whole = 0 } = {}) {
+    if (this.#left === 0 || events.length <= whole) {
+      writer.send(events)
+      writer.close()
+      return events.length
     }
     this.#left--
-    const sent = whole + Math.floor(this.#random() * (Math.min(frames.length - whole, 4) + 1))
-    const head = frames.slice(0, sent).join('')
-    const next = frames[sent]
+    const sent = whole + Math.floor(this.#random() * (Math.min(events.length - whole, 4) + 1))
+    writer.send(events.slice(0, sent))
+    const next = events[sent]
     if (next === undefined || this.#random() < 0.3) {
-      res.end(head)
+      writer.close()
       return sent
     }
-    // Part of the next frame, then the socket goes, once the bytes have been handed to it: a socket
-    // destroyed at once could lose the whole events written before.
-    const part = Buffer.from(next).subarray(0, 1 + Math.floor(this.#random() * (Buffer.byteLength(next) - 1)))
-    res.write(head)
-    res.write(part, () => res.socket?.destroy())
+    // Part of the next event, which no writer would send: what a cut leaves. After the writer's write (at the
+    // end of this tick), and then the socket goes, once the bytes have been handed to it: a socket destroyed
+    // at once could lose the whole events written before.
+    const bytes = encodeEvent(next)
+    const part = bytes.subarray(0, 1 + Math.floor(this.#random() * (bytes.length - 1)))
+    setImmediate(() => res.write(part, () => res.socket?.destroy()))
     return sent
   }
 }

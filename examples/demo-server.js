@@ -2,8 +2,11 @@
 
 // A small SSE server for the demo: a numbered "tick" every 200 ms, each with an id; it drops the
 // connection after every third event, and resumes after the id the client sends in Last-Event-ID.
+// Events are written by an EventStreamWriter (whatwg-eventsource/server, docs/server.md), which
+// encodes them and sends the head, heartbeats and the end.
 
 const http = require('node:http')
+const { EventStreamWriter } = require('../lib/entries/server.js')
 
 /**
  * @param {{ total?: number, interval?: number, dropEvery?: number }} [options]
@@ -11,26 +14,25 @@ const http = require('node:http')
  */
 async function startDemoServer ({ total = 7, interval = 200, dropEvery = 3 } = {}) {
   const server = http.createServer((req, res) => {
-    const resumeFrom = Number(req.headers['last-event-id'] ?? 0)
-    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' })
+    const writer = new EventStreamWriter(res)
+    // The id of the last event the client had, or '' on its first connection.
+    const resumeFrom = Number(writer.lastEventId || 0)
     // A short reconnection time, so the demo does not wait the default 3 s.
-    res.write(`: resuming after ${resumeFrom}\nretry: 500\n\n`)
+    writer.send({ comment: `resuming after ${resumeFrom}`, retry: 500 })
     let next = resumeFrom + 1
     const timer = setInterval(() => {
       if (next > total) {
-        res.write('event: done\ndata: that was all\n\n')
+        writer.send({ event: 'done', data: 'that was all' })
         clearInterval(timer)
         return
       }
-      res.write(`id: ${next}\nevent: tick\ndata: tick ${next} of ${total}\n\n`)
-      if (next % dropEvery === 0) {
-        clearInterval(timer)
-        // end(), not destroy(): destroy() could drop the event just written before it is flushed.
-        res.end()
-      }
+      writer.send({ id: `${next}`, event: 'tick', data: `tick ${next} of ${total}` })
+      // close() writes what was sent, then ends the response.
+      if (next % dropEvery === 0) writer.close()
       next++
     }, interval)
-    res.on('close', () => clearInterval(timer))
+    // Closed whoever closed it: the client, close() above, or the server.
+    writer.closed.then(() => clearInterval(timer))
   })
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
   return {

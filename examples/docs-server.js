@@ -31,11 +31,13 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { once } = require('node:events')
 
-const TLS_DIR = path.join(__dirname, '..', 'test', 'fixtures', 'tls')
-const SSE = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' }
+const { EventStreamWriter, encodeEvents } = require('../lib/entries/server.js')
 
-const event = ({ id, type, data, retry }) =>
-  `${retry === undefined ? '' : `retry: ${retry}\n`}${id === undefined ? '' : `id: ${id}\n`}${type ? `event: ${type}\n` : ''}data: ${data}\n\n`
+const TLS_DIR = path.join(__dirname, '..', 'test', 'fixtures', 'tls')
+
+// Every event stream is written by an EventStreamWriter (docs/server.md): it sends the head at once, encodes
+// each event (a value's newline cannot start a field of its own) and ends the response on close().
+const eventStream = (res, options) => new EventStreamWriter(res, options)
 
 function readBody (req) {
   return new Promise((resolve, reject) => {
@@ -48,18 +50,22 @@ function readBody (req) {
 
 const routes = {
   '/events' (req, res) {
-    res.writeHead(200, SSE)
-    res.write(event({ id: 1, data: 'hello' }))
-    res.write(event({ id: 2, type: 'price', data: '{"symbol":"ACME","price":42}' }))
-    res.write(event({ id: 3, data: 'done' }))
+    eventStream(res).send([
+      { id: '1', data: 'hello' },
+      { id: '2', event: 'price', data: '{"symbol":"ACME","price":42}' },
+      { id: '3', data: 'done' }
+    ])
   },
 
   '/flaky' (req, res) {
-    const after = Number(req.headers['last-event-id'] ?? 0)
-    res.writeHead(200, SSE)
-    if (after >= 4) return res.write(event({ id: 5, data: 'done' }))
-    res.write(event({ id: after + 1, data: `tick ${after + 1}`, retry: 50 }))
-    res.end(event({ id: after + 2, data: `tick ${after + 2}` }))
+    const writer = eventStream(res)
+    const after = Number(writer.lastEventId || 0)
+    if (after >= 4) return writer.send({ id: '5', data: 'done' })
+    writer.send([
+      { id: `${after + 1}`, data: `tick ${after + 1}`, retry: 50 },
+      { id: `${after + 2}`, data: `tick ${after + 2}` }
+    ])
+    writer.close()
   },
 
   async '/chat' (req, res) {
@@ -72,58 +78,68 @@ const routes = {
       res.writeHead(400, { 'content-type': 'application/json' })
       return res.end(JSON.stringify({ error: { message: "'prompt' is required", type: 'invalid_request_error' } }))
     }
-    res.writeHead(200, SSE)
     const then = new URL(req.url, 'http://localhost').searchParams.get('then')
-    const chunks = `You said: ${prompt}`.split(/(?= )/).map((token) => event({ data: JSON.stringify({ choices: [{ delta: { content: token } }] }) }))
+    const chunks = `You said: ${prompt}`.split(/(?= )/).map((token) => ({ data: JSON.stringify({ choices: [{ delta: { content: token } }] }) }))
+    if (then === 'no-blank-line') {
+      // A stream no writer sends: its last event without the blank line that ends it.
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' })
+      return res.end(encodeEvents(chunks).subarray(0, -1))
+    }
+    const writer = eventStream(res)
     if (then === 'cut') {
-      res.write(chunks[0] + chunks[1])
+      writer.send(chunks.slice(0, 2))
+      // After the writer's write (at the end of this tick): the connection reset.
       return setImmediate(() => res.destroy())
     }
-    if (then === 'stall') return res.write(chunks[0])
-    if (then === 'no-blank-line') return res.end(chunks.join('').slice(0, -1))
-    for (const chunk of chunks) res.write(chunk)
-    res.end(event({ data: '[DONE]' }))
+    if (then === 'stall') return writer.send(chunks[0])
+    writer.send([...chunks, { data: '[DONE]' }])
+    writer.close()
   },
 
   async '/resume' (req, res) {
-    res.writeHead(200, SSE)
+    const writer = eventStream(res)
     if (req.method === 'POST') {
       await readBody(req)
-      res.write(event({ id: 1, data: 'working', retry: 50 }))
-      return res.end(event({ id: 2, data: 'still working' }))
+      writer.send([{ id: '1', data: 'working', retry: 50 }, { id: '2', data: 'still working' }])
+      return writer.close()
     }
-    if (req.headers['last-event-id'] !== '2') return res.end(event({ data: 'error: resume after event 2' }))
-    res.write(event({ id: 3, data: '{"result":42}' }))
-    res.write(event({ id: 4, data: 'done' }))
+    if (writer.lastEventId !== '2') {
+      writer.send({ data: 'error: resume after event 2' })
+      return writer.close()
+    }
+    writer.send([{ id: '3', data: '{"result":42}' }, { id: '4', data: 'done' }])
   },
 
   async '/subscribe' (req, res) {
     const { query } = JSON.parse(await readBody(req))
-    const after = Number(req.headers['last-event-id'] ?? 0)
-    res.writeHead(200, SSE)
-    if (after >= 4) return res.write(event({ type: 'complete', data: 'done' }))
+    const writer = eventStream(res)
+    const after = Number(writer.lastEventId || 0)
+    if (after >= 4) return writer.send({ event: 'complete', data: 'done' })
     for (const id of [after + 1, after + 2]) {
-      res.write(event({ id, type: 'next', data: JSON.stringify({ data: { tick: id, query } }), retry: 50 }))
+      writer.send({ id: `${id}`, event: 'next', data: JSON.stringify({ data: { tick: id, query } }), retry: 50 })
     }
-    res.end()
+    writer.close()
   },
 
   '/log' (req, res, url) {
     const offset = Number(url.searchParams.get('offset') ?? 0)
-    res.writeHead(200, SSE)
-    if (offset >= 4) return res.write(event({ id: offset, data: 'done' }))
-    res.write(event({ id: offset + 1, data: `line ${offset}`, retry: 50 }))
-    res.end(event({ id: offset + 2, data: `line ${offset + 1}` }))
+    const writer = eventStream(res)
+    if (offset >= 4) return writer.send({ id: `${offset}`, data: 'done' })
+    writer.send([
+      { id: `${offset + 1}`, data: `line ${offset}`, retry: 50 },
+      { id: `${offset + 2}`, data: `line ${offset + 1}` }
+    ])
+    writer.close()
   },
 
   '/part/1' (req, res) {
-    res.writeHead(200, { ...SSE, 'stream-next-url': '/part/2' })
-    res.end(event({ data: 'part 1', retry: 50 }))
+    const writer = eventStream(res, { headers: { 'stream-next-url': '/part/2' } })
+    writer.send({ data: 'part 1', retry: 50 })
+    writer.close()
   },
 
   '/part/2' (req, res) {
-    res.writeHead(200, SSE)
-    res.write(event({ data: 'done' }))
+    eventStream(res).send({ data: 'done' })
   }
 }
 

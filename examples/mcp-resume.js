@@ -9,6 +9,7 @@
 
 const http = require('node:http')
 const { EventSource } = require('..')
+const { EventStreamWriter } = require('../lib/entries/server.js')
 const { Cutter, listenLocally } = require('./cutting-server')
 
 /**
@@ -59,37 +60,35 @@ function callTool (endpoint, sessionId, call, onProgress) {
 async function startMcpServer ({ steps, cuts, seed, retry = 250 }) {
   const cutter = new Cutter({ cuts, seed })
   const requests = { post: 0, get: 0, resumedWithoutId: 0 }
-  // The events of the one call's stream, serialized; each ID is the stream's and the event's position.
-  let frames = null
+  // The events of the one call's stream; each ID is the stream's and the event's position.
+  let events = null
   const server = http.createServer((req, res) => {
     if (req.method === 'POST') {
       requests.post++
       let body = ''
       req.setEncoding('utf8').on('data', (chunk) => { body += chunk }).on('end', () => {
         const call = JSON.parse(body)
-        frames = [`id: call-${call.id}/0\nretry: ${retry}\ndata:\n\n`]
+        events = [{ id: `call-${call.id}/0`, retry, data: '' }]
         for (let step = 1; step <= steps; step++) {
           const progress = { jsonrpc: '2.0', method: 'notifications/progress', params: { progress: step, total: steps } }
-          frames.push(`id: call-${call.id}/${step}\ndata: ${JSON.stringify(progress)}\n\n`)
+          events.push({ id: `call-${call.id}/${step}`, data: JSON.stringify(progress) })
         }
         const result = { jsonrpc: '2.0', id: call.id, result: { content: [{ type: 'text', text: `counted to ${steps}` }] } }
-        frames.push(`id: call-${call.id}/${steps + 1}\ndata: ${JSON.stringify(result)}\n\n`)
-        res.writeHead(200, { 'content-type': 'text/event-stream' })
-        cutter.send(res, frames, { whole: 1 })
+        events.push({ id: `call-${call.id}/${steps + 1}`, data: JSON.stringify(result) })
+        cutter.send(res, new EventStreamWriter(res), events, { whole: 1 })
       })
       return
     }
     // GET: a resumption, from the event after Last-Event-ID.
     requests.get++
     const id = req.headers['last-event-id']
-    const position = id === undefined || frames === null ? -1 : Number(id.slice(id.indexOf('/') + 1))
+    const position = id === undefined || events === null ? -1 : Number(id.slice(id.indexOf('/') + 1))
     if (!(position >= 0)) {
       requests.resumedWithoutId++
       res.writeHead(405).end()
       return
     }
-    res.writeHead(200, { 'content-type': 'text/event-stream' })
-    cutter.send(res, frames.slice(position + 1))
+    cutter.send(res, new EventStreamWriter(res), events.slice(position + 1))
   })
   const { origin, close } = await listenLocally(server)
   return { endpoint: `${origin}/mcp`, requests, cutter, close }

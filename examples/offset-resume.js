@@ -9,6 +9,7 @@
 
 const http = require('node:http')
 const { EventSource } = require('..')
+const { EventStreamWriter } = require('../lib/entries/server.js')
 const { Cutter, listenLocally } = require('./cutting-server')
 
 /**
@@ -49,14 +50,12 @@ async function startLogServer ({ count, cuts, seed, retry = 250 }) {
   const log = Array.from({ length: count }, (_, i) => `entry ${i + 1}${i % 3 === 0 ? '\nsecond line' : ''}`)
   // Offsets are opaque to the client: here the position, zero-padded.
   const offset = (position) => String(position).padStart(8, '0')
-  const frames = log.map((entry, i) => `id: ${offset(i + 1)}\ndata: ${entry.replace(/\n/g, '\ndata: ')}\n\n`)
+  const events = log.map((entry, i) => ({ id: offset(i + 1), data: entry }))
   const offsets = []
   const server = http.createServer((req, res) => {
     const from = Number(new URL(req.url, 'http://localhost').searchParams.get('offset'))
     offsets.push(from)
-    res.writeHead(200, { 'content-type': 'text/event-stream' })
-    res.write(`retry: ${retry}\n\n`)
-    cutter.send(res, frames.slice(from))
+    cutter.send(res, new EventStreamWriter(res, { retry }), events.slice(from))
   })
   const { origin, close } = await listenLocally(server)
   return { url: `${origin}/log`, log, offsets, cutter, close }

@@ -538,6 +538,9 @@ export type ErrorCode =
   | 'ERR_EVENTSOURCE_PUBLISH_UNCONFIRMED'
   | 'ERR_INVALID_HTTP_TOKEN'
   | 'ERR_INVALID_CHAR'
+  | 'ERR_EVENTSOURCE_WRITER_CLOSED'
+  | 'ERR_EVENTSOURCE_CLIENT_TOO_SLOW'
+  | 'ERR_EVENTSOURCE_CHANNEL_CLOSED'
 
 /** The messages of the diagnostics channels (types/diagnostics.d.ts). */
 export * from './diagnostics'

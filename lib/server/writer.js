@@ -353,7 +353,8 @@ function eventStreamHeaders (extra) {
   const headers = { ...EVENT_STREAM_HEADERS }
   if (extra === undefined) return headers
   validateObject(extra, 'options.headers')
-  const entries = typeof extra.entries === 'function' && !Array.isArray(extra) ? extra.entries() : Object.entries(extra)
+  // Headers, a Map and an array of [name, value] pairs are iterables of entries; an object is a record.
+  const entries = typeof extra[Symbol.iterator] === 'function' ? extra : Object.entries(extra)
   for (const [name, value] of entries) {
     const key = `${name}`.toLowerCase()
     if (FORBIDDEN_HEADERS.has(key)) {

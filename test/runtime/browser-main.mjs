@@ -12,13 +12,14 @@ import * as main from 'whatwg-eventsource'
 import { EventSource } from 'whatwg-eventsource/extensions'
 import { runSuite } from './suite.mjs'
 
-// The drop-in entry points, each imported by the test that needs it (bundled into this file: esbuild
+// The drop-in entry points and the server's, each imported by the test that needs it (bundled into this file: esbuild
 // inlines a dynamic import without code splitting). An entry that does not bundle for this target is
 // replaced by test/runtime/run.mjs with a module whose `unavailable` says why, and its test is skipped.
 const ENTRIES = {
   eventsource: () => import('whatwg-eventsource/eventsource'),
   parser: () => import('whatwg-eventsource/parser'),
-  'parser/stream': () => import('whatwg-eventsource/parser/stream')
+  'parser/stream': () => import('whatwg-eventsource/parser/stream'),
+  server: () => import('whatwg-eventsource/server')
 }
 
 const inWorker = typeof document === 'undefined'

@@ -12,8 +12,9 @@
 // of a temporary directory (its dependency, undici, linked from this checkout's node_modules), and the
 // suite imports `whatwg-eventsource` from there. Each run is a separate process (Node, Bun, Deno) or
 // page (Chromium: a page, and a dedicated worker, each loading an esbuild bundle made with the `browser`
-// or the `worker` condition, the drop-in entry points included, each imported by its test; one that does
-// not bundle for a browser is left out of the bundle, and its test skipped there, said so). Runs:
+// or the `worker` condition, the drop-in entry points and whatwg-eventsource/server included, each imported by
+// its test; one that does not bundle for a browser is left out of the bundle, and its test skipped there, said
+// so; the server's must bundle, from lib/entries/server.browser.js). Runs:
 //   Node (each): the Dispatcher transport; the first Node also with `fetch` in the init (the fetch transport)
 //   Bun: the fetch transport (Bun's `undici` has no Dispatcher); Deno: undici's Dispatcher through Deno's
 //   Node compatibility, and the fetch transport with `fetch` in the init
@@ -112,8 +113,8 @@ const esbuild = require('esbuild')
 // has them.
 const { NODE_ONLY } = require('../helpers/bundle.cjs')
 const PACKAGE = 'node_modules/whatwg-eventsource/'
-// The drop-in entry points the suite imports.
-const DROP_INS = ['whatwg-eventsource/eventsource', 'whatwg-eventsource/parser', 'whatwg-eventsource/parser/stream']
+// The drop-in entry points and the server's, which the suite imports.
+const DROP_INS = ['whatwg-eventsource/eventsource', 'whatwg-eventsource/parser', 'whatwg-eventsource/parser/stream', 'whatwg-eventsource/server']
 
 // Why each drop-in entry that does not bundle with these options does not: the page and the worker get a
 // module that says so in its place, and the suite skips its test there (the other entries still run).
@@ -158,6 +159,11 @@ async function bundle (options, entry = 'browser-main.mjs') {
   const leaked = inputs.filter((input) => NODE_ONLY.test(shown(input)))
   if (leaked.length !== 0) throw new Error(`the bundle holds Node-only modules: ${leaked.join(', ')}`)
   if (!inputs.includes(`${PACKAGE}lib/entries/browser.js`)) throw new Error('the bundle does not start from lib/entries/browser.js')
+  // whatwg-eventsource/server under `browser` and `worker`: its own entry, with the web sink alone (NODE_ONLY has
+  // the Node entry and sinks).
+  if (entry === 'browser-main.mjs' && !inputs.includes(`${PACKAGE}lib/entries/server.browser.js`)) {
+    throw new Error(`${entry}: the bundle does not take whatwg-eventsource/server from lib/entries/server.browser.js`)
+  }
   const extensions = EXTENSION_MODULES.filter((file) => inputs.includes(`${PACKAGE}${file}`))
   const expected = entry === 'browser-main.mjs' ? EXTENSION_MODULES : []
   if (extensions.join() !== expected.join()) throw new Error(`${entry}: the bundle holds ${extensions.join(', ') || 'none'} of the extensions' modules`)

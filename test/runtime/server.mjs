@@ -7,10 +7,18 @@
 // the server saw: GET <base>/control/requests?key=<key>&wait=<n> answers once n requests (not counting
 // CORS preflights) have come, GET <base>/control/closed?key=<key> once the `hold` stream's connection has
 // closed. Both answer within WAIT_MS whatever happens, so that a client that waits on them is bounded.
-// GET <base>/control/cut?key=<key> drops the connection of the `cut` stream.
+// GET <base>/control/cut?key=<key> drops the connection of the `cut` stream (or of the key's last `channel`
+// subscriber).
+//
+// Most streams are written byte by byte, as the tests of a client need them. Two are written by this package's
+// server side (whatwg-eventsource/server, lib/ of this checkout), for the suite's tests of serving with other
+// clients (Chromium's and Deno's own EventSource): `writer`, an EventStreamWriter, and `channel`, a subscriber of
+// the key's Channel, to which GET <base>/control/publish?key=<key>&data=<data>... publishes (with `cut=1`,
+// after dropping the last subscriber's connection, so that its client misses those events and resumes).
 
 import http from 'node:http'
 import zlib from 'node:zlib'
+import { EventStreamWriter, Channel } from '../../lib/entries/server.js'
 
 const WAIT_MS = 5000
 const SSE_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-store' }
@@ -22,6 +30,8 @@ class KeyState {
   closed = false
   // The response of the `cut` route, until GET /control/cut drops its connection.
   held = null
+  // The `channel` route's Channel, made by its first request.
+  channel = null
   #waiters = new Set()
 
   changed () {
@@ -154,6 +164,24 @@ const routes = {
     const body = 'data: zipped\n\n'
     res.write(gzip ? zlib.gzipSync(body) : body)
   },
+  // Written by an EventStreamWriter: values a template would turn into fields of their own, line ends of every
+  // kind, a named event and ids; it stays open.
+  writer (req, res) {
+    const writer = new EventStreamWriter(res, { retry: 60000, headers: { 'x-served-by': 'EventStreamWriter' } })
+    writer.send([
+      { id: 'w1', data: 'hello' },
+      { id: 'w2', event: 'note', data: 'Ada\nevent: admin' },
+      { id: 'w3', data: 'a\revent: evil\rb', comment: 'not an event' },
+      { id: 'w4', data: ' one\r\ntwo\rthree\n' },
+      { id: 'é 5', event: 'done', data: 'café 😀' }
+    ])
+  },
+  // A subscriber of the key's Channel; clients reconnect after 50 ms and resume from their Last-Event-ID.
+  channel (req, res, n, { state }) {
+    state.channel ??= new Channel({ retry: 50 })
+    state.held = res
+    state.channel.subscribe(res)
+  },
   redirect (req, res, n, { key }) {
     res.writeHead(302, { location: `/sse/basic?key=${encodeURIComponent(key)}` })
     res.end()
@@ -190,6 +218,12 @@ export async function startServers ({ assets }) {
       state.held?.socket.destroy()
       res.writeHead(200, { 'content-type': 'application/json' })
       res.end(JSON.stringify({ cut: state.held !== null }))
+    } else if (url.pathname === '/control/publish') {
+      state.channel ??= new Channel({ retry: 50 })
+      if (url.searchParams.get('cut') === '1') state.held?.socket.destroy()
+      const ids = url.searchParams.getAll('data').map((data) => state.channel.publish({ data }))
+      res.writeHead(200, { 'content-type': 'application/json' })
+      res.end(JSON.stringify({ ids }))
     } else if (url.pathname === '/control/closed') {
       await state.until(() => state.closed)
       res.writeHead(200, { 'content-type': 'application/json' })
@@ -255,6 +289,7 @@ export async function startServers ({ assets }) {
     base: origins[0],
     cross: origins[1],
     async close () {
+      for (const state of states.values()) state.channel?.close()
       for (const server of servers) {
         server.closeAllConnections()
         await new Promise((resolve) => server.close(resolve))

@@ -1,13 +1,16 @@
 // The runtime suite: one set of tests of the package as each runtime loads it (Node, Bun, Deno through
 // test/runtime/main.mjs; a page and a worker in Chromium through test/runtime/browser-main.mjs, bundled
-// with the `browser` or `worker` condition). It uses nothing but what every one of them has (fetch,
-// EventTarget, TextEncoder, setTimeout), against the loopback servers of test/runtime/server.mjs.
+// with the `browser` or `worker` condition). It uses nothing but what every one of them has (fetch, Request,
+// EventTarget, TextEncoder, setTimeout), against the loopback servers of test/runtime/server.mjs; the tests of
+// serving also get the runtime's own servers from main.mjs (none in a page or a worker).
 // test/runtime/run.mjs runs it everywhere; test/README.md says how.
 //
 // Framework-free: a test is an async function; every wait is for an event or a server's answer, and is
 // bounded (within()); nothing sleeps. Each test prints `ok - name` or `not ok - name: why`.
 
 const WAIT_MS = 5000
+// The runtime's own EventSource (Chromium's, Deno's), as it was before the polyfill's test could define ours.
+const NATIVE_EVENT_SOURCE = globalThis.EventSource
 
 // ---- assertions and bounded waits ----
 
@@ -586,6 +589,262 @@ test('fromReadableStream on a fetched body: the application\'s request, the stan
   }
 }, STANDARD)
 
+// ---- serving: whatwg-eventsource/server ----
+
+// The server entry as this runtime loads it: lib/entries/server.js on Node, Bun and Deno; in a page and a worker,
+// the bundle's, which test/runtime/run.mjs checks is lib/entries/server.browser.js.
+const serverEntry = (env) => dropIn(env, 'server')
+
+// What the package's parser makes of some chunks: [type, data, lastEventId] per event.
+function parseAll (pkg, chunks, onRetry = () => {}) {
+  const events = []
+  const parser = new pkg.EventSourceParser({ onEvent: (type, data, id) => events.push([type, data, id]), onRetry })
+  for (const chunk of chunks) parser.write(chunk)
+  parser.end()
+  return events
+}
+
+// Every chunk of a body, to its end.
+async function readAll (body) {
+  const chunks = []
+  const reader = body.getReader()
+  for (;;) {
+    const { value, done } = await reader.read()
+    if (done) return chunks
+    chunks.push(value)
+  }
+}
+
+const codeOf = (promise) => promise.then(() => 'resolved', (err) => err?.code)
+
+test('server: the encoder\'s bytes, read back by the parser; what the format cannot carry is refused', async ({ env, pkg }) => {
+  const { encodeEvent, encodeEvents, formatEvent } = await serverEntry(env)
+  const events = [
+    { data: 'hello' },
+    { event: 'note', id: '1', data: 'Ada\nevent: admin' },
+    { data: 'a\revent: evil\rb', comment: 'not\nan event' },
+    { data: ' one\r\ntwo\rthree\n', retry: 1500 },
+    { id: 'é 2', event: 'done', data: 'café 😀' },
+    { id: '', data: '' }
+  ]
+  const bytes = encodeEvents(events)
+  assert(bytes instanceof Uint8Array, 'encodeEvents() gives bytes')
+  const retries = []
+  const parsed = parseAll(pkg, [bytes], (ms) => retries.push(ms))
+  same(parsed, [
+    ['message', 'hello', ''],
+    ['note', 'Ada\nevent: admin', '1'],
+    ['message', 'a\nevent: evil\nb', '1'],
+    ['message', ' one\ntwo\nthree\n', '1'],
+    ['done', 'café 😀', 'é 2'],
+    ['message', '', '']
+  ], 'events: every value whole, its line ends as LF; an empty id resets')
+  same(retries, [1500], 'retry')
+  same(parseAll(pkg, [...bytes].map((byte) => new Uint8Array([byte]))), parsed, 'the same bytes one at a time')
+  equal(events.map(formatEvent).join(''), new TextDecoder().decode(bytes), 'formatEvent(): the same text')
+  equal(new TextDecoder().decode(encodeEvent(events[0])), 'data: hello\n\n', 'encodeEvent()')
+  for (const event of [{ id: '1\n\ndata: injected' }, { event: 'a\rb' }, { id: '7\0' }, {}]) {
+    let thrown
+    try {
+      encodeEvent(event)
+    } catch (err) {
+      thrown = err
+    }
+    same([thrown?.name, thrown?.code], ['TypeError', 'ERR_INVALID_ARG_VALUE'], `refused: ${JSON.stringify(event)}`)
+  }
+})
+
+test('server: a writer for a Request: its Response read as a client reads it; close(); a client that leaves', async ({ env, pkg }) => {
+  const { EventStreamWriter } = await serverEntry(env)
+  const writer = new EventStreamWriter(new Request('http://127.0.0.1/events', { headers: { 'last-event-id': 'w2' } }),
+    { retry: 1000, heartbeat: 0, headers: { 'x-served-by': 'EventStreamWriter' } })
+  equal(writer.lastEventId, 'w2', 'lastEventId: the request\'s Last-Event-ID')
+  const response = writer.response({ headers: { 'x-more': 'yes' } })
+  same(['content-type', 'cache-control', 'x-accel-buffering', 'x-served-by', 'x-more'].map((name) => response.headers.get(name)),
+    ['text/event-stream', 'no-cache', 'no', 'EventStreamWriter', 'yes'], 'the head')
+  equal(response.status, 200, 'status')
+  equal(writer.send([{ id: 'w3', data: 'three' }, { data: 'a\nb' }]), true, 'send(): true while the client keeps up')
+  writer.comment('bye')
+  writer.close()
+  equal(writer.send({ data: 'too late' }), false, 'send() after close()')
+  const chunks = await within(readAll(response.body), WAIT_MS, 'the end of the body')
+  equal(chunks.length, 1, 'chunks: what was sent in one tick, in one')
+  const retries = []
+  same(parseAll(pkg, chunks, (ms) => retries.push(ms)), [['message', 'three', 'w3'], ['message', 'a\nb', 'w3']], 'events')
+  same(retries, [1000], 'retry, first')
+  await within(writer.closed, WAIT_MS, 'closed')
+  same([writer.signal.aborted, writer.signal.reason?.code, await codeOf(writer.ready)],
+    [true, 'ERR_EVENTSOURCE_WRITER_CLOSED', 'ERR_EVENTSOURCE_WRITER_CLOSED'], 'signal, reason, ready')
+
+  // A client that leaves: the body cancelled, or the request's signal aborted.
+  const cancelled = new EventStreamWriter(new Request('http://127.0.0.1/events'), { heartbeat: 0 })
+  equal(cancelled.lastEventId, '', 'lastEventId without Last-Event-ID')
+  const source = pkg.EventSource.fromReadableStream(cancelled.response().body)
+  cancelled.send({ data: 'hi' })
+  equal((await record(source, ['message']).wait('message')).data, 'hi', 'read by EventSource.fromReadableStream()')
+  source.close()
+  await within(cancelled.closed, WAIT_MS, 'closed, once the body is cancelled')
+  equal(cancelled.signal.reason?.code, 'ERR_EVENTSOURCE_WRITER_CLOSED', 'reason')
+  const controller = new AbortController()
+  const aborted = new EventStreamWriter(new Request('http://127.0.0.1/events', { signal: controller.signal }), { heartbeat: 0 })
+  controller.abort()
+  await within(aborted.closed, WAIT_MS, 'closed, once the request\'s signal aborts')
+  equal(aborted.send({ data: 'x' }), false, 'send() once the client left')
+})
+
+// A writer's stream, served by a server, read by the package's EventSource: two events, the end (the first time),
+// a reconnection with Last-Event-ID, two more; the server sees the client leave.
+async function servedAndResumed ({ open, origin, writers }) {
+  const source = open(`${origin}/events`)
+  const events = record(source, ['open', 'message', 'error'])
+  await events.wait('message', 4)
+  same(events.of('message').map((e) => [e.data, e.lastEventId]), [['event 1', '1'], ['event 2', '2'], ['event 3', '3'], ['event 4', '4']],
+    'messages: data, lastEventId')
+  same(events.types(), ['open', 'message', 'message', 'error', 'open', 'message', 'message'], 'events: the end, the reconnection')
+  source.close()
+  await within(Promise.all(writers.map((writer) => writer.closed)), WAIT_MS, 'both writers to close')
+  same(writers.map((writer) => [writer.lastEventId, writer.signal.reason?.code]),
+    [['', 'ERR_EVENTSOURCE_WRITER_CLOSED'], ['2', 'ERR_EVENTSOURCE_WRITER_CLOSED']], 'the writers: Last-Event-ID, why closed')
+}
+
+// The events of servedAndResumed(), from a writer.
+function sendTwo (writer) {
+  const after = Number(writer.lastEventId || 0)
+  writer.send([{ id: `${after + 1}`, data: `event ${after + 1}` }, { id: `${after + 2}`, data: `event ${after + 2}` }])
+  if (after === 0) writer.close()
+}
+
+test('server: a writer for a Request, its Response served by the runtime\'s own server', async ({ open, env }) => {
+  if (env.serve === undefined) throw new Skip('no server in a page or a worker: the test before reads the Response itself')
+  const { EventStreamWriter } = await serverEntry(env)
+  const writers = []
+  const server = await env.serve((request) => {
+    const writer = new EventStreamWriter(request, { retry: 20 })
+    writers.push(writer)
+    sendTwo(writer)
+    return writer.response()
+  })
+  env.note(`served by ${server.name}`)
+  try {
+    // The head, as fetch sees it.
+    const response = await fetch(`${server.origin}/events`)
+    same(['content-type', 'cache-control', 'x-accel-buffering'].map((name) => response.headers.get(name)),
+      ['text/event-stream', 'no-cache', 'no'], 'the head')
+    same(parseAll(env.pkg, await within(readAll(response.body), WAIT_MS, 'the body')), [['message', 'event 1', '1'], ['message', 'event 2', '2']],
+      'the body, read by the parser')
+    writers.length = 0
+    await servedAndResumed({ open, origin: server.origin, writers })
+  } finally {
+    await server.close()
+  }
+})
+
+test('server: a writer for a node:http response of the runtime (Bun\'s and Deno\'s node:http too), gzip', async ({ open, env }) => {
+  if (env.serveNode === undefined) throw new Skip('node:http is Node\'s, Bun\'s and Deno\'s')
+  const { EventStreamWriter } = await serverEntry(env)
+  const writers = []
+  const server = await env.serveNode((req, res) => {
+    const writer = new EventStreamWriter(res, { retry: 20, compress: true })
+    writers.push(writer)
+    sendTwo(writer)
+  })
+  try {
+    // fetch asks for gzip, and decodes it.
+    const response = await fetch(`${server.origin}/events`)
+    same(['content-type', 'content-encoding'].map((name) => response.headers.get(name)), ['text/event-stream', 'gzip'], 'the head')
+    same(parseAll(env.pkg, await within(readAll(response.body), WAIT_MS, 'the body')), [['message', 'event 1', '1'], ['message', 'event 2', '2']],
+      'the body, read by the parser')
+    writers.length = 0
+    await servedAndResumed({ open, origin: server.origin, writers })
+  } finally {
+    await server.close()
+  }
+})
+
+test('server: a channel with two subscribers; resumption from Last-Event-ID; the gap event; leaving', async ({ env, pkg }) => {
+  const { Channel } = await serverEntry(env)
+  const channel = new Channel({ heartbeat: 0 })
+  const sources = []
+  // A subscriber for a request with these headers, read by the package's EventSource.
+  const subscribe = (headers = {}) => {
+    const writer = channel.subscribe(new Request('http://127.0.0.1/channel', { headers }))
+    const source = pkg.EventSource.fromReadableStream(writer.response().body)
+    sources.push(source)
+    return { writer, source, events: record(source, ['message', 'gap']) }
+  }
+  const messages = (subscriber) => subscriber.events.of('message').map((e) => [e.data, e.lastEventId])
+  try {
+    const a = subscribe()
+    const b = subscribe()
+    equal(channel.size, 2, 'size')
+    const ids = ['one', 'two', 'three'].map((data) => channel.publish({ data }))
+    equal(channel.lastEventId, ids[2], 'lastEventId')
+    await Promise.all([a.events.wait('message', 3), b.events.wait('message', 3)])
+    const expected = [['one', ids[0]], ['two', ids[1]], ['three', ids[2]]]
+    same([messages(a), messages(b)], [expected, expected], 'both subscribers: every event, its id')
+    // Back with the first event's ID: the two after it, then the next event published (an id of its own).
+    const c = subscribe({ 'last-event-id': ids[0] })
+    channel.publish({ data: 'four', id: 'own-4' })
+    await c.events.wait('message', 3)
+    same(messages(c), [['two', ids[1]], ['three', ids[2]], ['four', 'own-4']], 'resumed: what it missed, then the next')
+    // An ID the history does not hold: a gap, whose ID is the newest event's, then the next events.
+    const d = subscribe({ 'last-event-id': 'from-another-process' })
+    const gap = await d.events.wait('gap')
+    same([gap.data, gap.lastEventId], ['', 'own-4'], 'the gap event: data, lastEventId')
+    channel.publish({ data: 'five' })
+    equal((await d.events.wait('message')).data, 'five', 'after the gap')
+    // A subscriber whose client leaves (the body cancelled) leaves the channel.
+    a.source.close()
+    await within(a.writer.closed, WAIT_MS, 'the subscriber to leave')
+    equal(channel.size, 3, 'size, one left')
+    channel.close()
+    await within(Promise.all([b, c, d].map((subscriber) => subscriber.writer.closed)), WAIT_MS, 'the others to be closed')
+    equal(channel.size, 0, 'size, closed')
+    let thrown
+    try {
+      channel.publish({ data: 'late' })
+    } catch (err) {
+      thrown = err
+    }
+    equal(thrown?.code, 'ERR_EVENTSOURCE_CHANNEL_CLOSED', 'publish() after close()')
+  } finally {
+    for (const source of sources) source.close()
+    channel.close()
+  }
+})
+
+test('server: a Node server\'s writer and channel, read by the runtime\'s own EventSource; resumed after a cut', async ({ open, url, requests, publish, env, pkg }) => {
+  const Native = NATIVE_EVENT_SOURCE
+  env.note(`EventSource: ${Native === undefined ? 'this package\'s EventSource (the runtime has none)' : 'the runtime\'s own EventSource'}`)
+  const Client = Native ?? pkg.EventSource
+  // The writer: values a template would turn into fields, line ends of every kind.
+  const written = record(open(url('writer'), {}, Client), ['message', 'note', 'done', 'admin', 'evil'])
+  await written.wait('done')
+  same(written.events.map((e) => [e.type, e.data, e.lastEventId]), [
+    ['message', 'hello', 'w1'],
+    ['note', 'Ada\nevent: admin', 'w2'],
+    ['message', 'a\nevent: evil\nb', 'w3'],
+    ['message', ' one\ntwo\nthree\n', 'w4'],
+    ['done', 'café 😀', 'é 5']
+  ], 'events: type, data, lastEventId')
+  // The channel: two events, the connection cut and two published meanwhile, the reconnection resumes with them.
+  const source = open(url('channel'), {}, Client)
+  const events = record(source, ['open', 'message', 'error'])
+  await events.wait('open')
+  const first = await publish(['one', 'two'])
+  await events.wait('message', 2)
+  const missed = await publish(['three', 'four'], { cut: true })
+  await events.wait('message', 4)
+  const last = await publish(['five'])
+  await events.wait('message', 5)
+  const ids = [...first.ids, ...missed.ids, ...last.ids]
+  same(events.of('message').map((e) => [e.data, e.lastEventId]), ['one', 'two', 'three', 'four', 'five'].map((data, i) => [data, ids[i]]),
+    'messages: every one once, in order, with its id')
+  same(events.types(), ['open', 'message', 'message', 'error', 'open', 'message', 'message', 'message'], 'events: the cut, the reconnection')
+  const seen = (await requests(3)).requests.filter((r) => r.route === 'channel').map((r) => r.lastEventId ?? null)
+  same(seen, [null, ids[1]], 'Last-Event-ID of the two requests')
+})
+
 // ---- the runner ----
 
 const testsOf = (standardBuild) => tests.filter((t) => standardBuild ? t.builds !== FULL : t.builds !== STANDARD_ONLY)
@@ -599,8 +858,13 @@ export const standardTestNames = testsOf(true).map((t) => t.name)
  * @param {object} options
  * @param {object} options.pkg the package's exports, as the runtime loaded them
  * @param {() => Promise<unknown>} options.loadPolyfill imports whatwg-eventsource/polyfill
- * @param {(name: 'eventsource' | 'parser' | 'parser/stream') => Promise<object>} options.loadEntry imports
+ * @param {(name: 'eventsource' | 'parser' | 'parser/stream' | 'server') => Promise<object>} options.loadEntry imports
  *   whatwg-eventsource/<name> (in a browser, a module with `unavailable`, why, where it does not bundle)
+ * @param {(handler: (request: Request) => Response | Promise<Response>) => Promise<{ origin: string, name: string,
+ *   close: () => Promise<void> }>} [options.serve] serves a handler with the runtime's own server, on 127.0.0.1
+ *   (none in a page or a worker)
+ * @param {(handler: (req: object, res: object) => void) => Promise<{ origin: string, close: () => Promise<void> }>}
+ *   [options.serveNode] the same with the runtime's node:http (none in a page or a worker)
  * @param {string} options.base the origin of the page and of same-origin streams
  * @param {string} options.cross another origin, with CORS
  * @param {string} options.keyPrefix unique to this run: the server keeps state per key
@@ -611,11 +875,11 @@ export const standardTestNames = testsOf(true).map((t) => t.name)
  * @param {(line: string) => void} options.log
  * @returns {Promise<{ passed: number, failed: number, skipped: number }>}
  */
-export async function runSuite ({ pkg, loadPolyfill, loadEntry, base, cross, keyPrefix, transport, passFetch, browser, standardBuild = false, log }) {
+export async function runSuite ({ pkg, loadPolyfill, loadEntry, serve, serveNode, base, cross, keyPrefix, transport, passFetch, browser, standardBuild = false, log }) {
   let passed = 0
   let failed = 0
   let skipped = 0
-  const env = { base, cross, transport, browser, standardBuild, loadPolyfill, loadEntry, note: (text) => log(`# ${text}`) }
+  const env = { base, cross, transport, browser, standardBuild, loadPolyfill, loadEntry, serve, serveNode, pkg, note: (text) => log(`# ${text}`) }
   for (const [index, { name, fn }] of testsOf(standardBuild).entries()) {
     const key = `${keyPrefix}-${index}`
     const sources = []
@@ -634,6 +898,8 @@ export async function runSuite ({ pkg, loadPolyfill, loadEntry, base, cross, key
       requests: (n) => control(`requests?wait=${n}`),
       closed: () => control('closed?'),
       cut: () => control('cut?'),
+      // Publishes to the key's channel (test/runtime/server.mjs), after cutting its last subscriber's connection.
+      publish: (data, { cut = false } = {}) => control(`publish?${data.map((d) => `data=${encodeURIComponent(d)}`).join('&')}${cut ? '&cut=1' : ''}`),
       same,
       equal
     }
