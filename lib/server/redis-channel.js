@@ -83,7 +83,7 @@ function withCause (error, cause) {
  */
 function defineRedisChannel ({ Channel, EventStreamWriter, createClient, ErrorReply }) {
   const { setMissed, resumeAfter, resumeWithGap } = channelInternals(Channel)
-  const { writeNow, isOpen, isFull, close: closeWriter, cork, uncork } = writerInternals(EventStreamWriter)
+  const { writeNow, isOpen, isFull, close: closeWriter } = writerInternals(EventStreamWriter)
 
   /**
    * A channel shared by every process that makes one on the same Redis stream.
@@ -417,7 +417,8 @@ function defineRedisChannel ({ Channel, EventStreamWriter, createClient, ErrorRe
           }
         }
         // The page, until the client has as much as it takes at once, or the local history has the last one written.
-        cork(writer)
+        // Not corked: on Node 22 and later a node:http response whose write() said false while corked emits no
+        // 'drain' once uncorking hands it all to the socket, and the client would wait for ever.
         let resumed = false
         while (next < page.length && !isFull(writer) && isOpen(writer)) {
           if ((resumed = resumeAfter(this.#channel, writer, last))) break
@@ -431,7 +432,6 @@ function defineRedisChannel ({ Channel, EventStreamWriter, createClient, ErrorRe
           if (bytes !== null) writeNow(writer, bytes)
           last = entry.id
         }
-        uncork(writer)
         if (resumed) return
         if (isFull(writer)) await writer.ready.catch(() => {})
       }
