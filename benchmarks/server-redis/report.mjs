@@ -23,8 +23,13 @@ const lines = [
 for (const run of runs) {
   for (const [name, figures] of [['one process, a Channel', run.channel], ['three processes, a RedisChannel', run.redis3]]) {
     const { latency, throughput } = figures
+    const range = (part, key) => {
+      const values = (figures.rounds ?? []).map((round) => round[part][key])
+      return values.length > 1 ? ` (${format(Math.min(...values))}–${format(Math.max(...values))})` : ''
+    }
     lines.push(`| ${run.node} | ${name} | ${latency.p50Ms} / ${latency.p99Ms} ms | ` +
-      `${format(throughput.deliveriesPerSecond)} | ${throughput.p50Ms} / ${throughput.p99Ms} ms |`)
+      `${format(throughput.deliveriesPerSecond)}${range('throughput', 'deliveriesPerSecond')} | ` +
+      `${throughput.p50Ms} / ${throughput.p99Ms} ms |`)
   }
 }
 lines.push('', '| Node | Redis | data per event | Redis memory per entry (used_memory) | MEMORY USAGE per entry |',

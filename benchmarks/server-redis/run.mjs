@@ -3,13 +3,14 @@
 // machine; and the Redis memory an event of the stream takes. Results: results/server-redis-<node>.json.
 //
 //   node benchmarks/server-redis/run.mjs [--subscribers 3000] [--latency-events 200] [--every-ms 25]
-//                                        [--burst-events 1000]
+//                                        [--burst-events 1000] [--rounds 3]
 //
 // Needs redis-server (it starts its own on a free port, nothing on disk). The subscribers are raw sockets in one
 // client process (./clients.mjs); the publisher is the first server process (./server.mjs). Latency: one event
 // every 25 ms (120,000 deliveries/s, under what either set-up can do here); throughput: events 20 at a time, the next 20 in the next macrotask, deliveries/s from the first
 // publish to the last subscriber's last event. Everything runs on this machine at once (servers, Redis, the
-// clients): the figures compare the two set-ups under the same load, not what separate machines would do.
+// clients): the figures compare the two set-ups under the same load, not what separate machines would do. The
+// set-ups alternate, --rounds times each; a figure is the median of its rounds.
 
 import { fork, spawn } from 'node:child_process'
 import { once } from 'node:events'
@@ -26,9 +27,11 @@ const { values } = parseArgs({
     subscribers: { type: 'string', default: '3000' },
     'latency-events': { type: 'string', default: '200' },
     'every-ms': { type: 'string', default: '25' },
-    'burst-events': { type: 'string', default: '1000' }
+    'burst-events': { type: 'string', default: '1000' },
+    rounds: { type: 'string', default: '3' }
   }
 })
+const ROUNDS = Number(values.rounds)
 const SUBSCRIBERS = Number(values.subscribers)
 const LATENCY_EVENTS = Number(values['latency-events'])
 const EVERY_MS = Number(values['every-ms'])
@@ -116,6 +119,29 @@ async function measure (mode, redis) {
   }
 }
 
+// The two set-ups one after the other, ROUNDS times (A, B, A, B...), so that a change of the machine's load hits
+// both alike; each figure is the median of the rounds, with every round's figures beside it.
+async function interleaved (redis) {
+  const rounds = { channel: [], redis3: [] }
+  for (let i = 0; i < ROUNDS; i++) {
+    rounds.channel.push(await measure('channel', redis))
+    rounds.redis3.push(await measure('redis', redis))
+  }
+  const median = (values) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]
+  const summary = (runs) => {
+    const pick = (part) => Object.fromEntries(Object.keys(runs[0][part]).map((key) =>
+      [key, median(runs.map((run) => run[part][key]))]))
+    return {
+      processes: runs[0].processes,
+      subscribers: runs[0].subscribers,
+      latency: pick('latency'),
+      throughput: pick('throughput'),
+      rounds: runs
+    }
+  }
+  return { rounds: ROUNDS, channel: summary(rounds.channel), redis3: summary(rounds.redis3) }
+}
+
 // Redis memory per entry: used_memory before and after 100,000 XADDs (pipelined), and MEMORY USAGE of the key.
 async function redisMemory (redis, dataBytes) {
   const client = createClient({ url: redis.url })
@@ -155,9 +181,8 @@ try {
       version.on('exit', () => resolve(/v=(\S+)/.exec(text)?.[1] ?? text.trim()))
     })),
     command: `node benchmarks/server-redis/run.mjs --subscribers ${SUBSCRIBERS} --latency-events ${LATENCY_EVENTS} ` +
-      `--every-ms ${EVERY_MS} --burst-events ${BURST_EVENTS}`,
-    channel: await measure('channel', redis),
-    redis3: await measure('redis', redis),
+      `--every-ms ${EVERY_MS} --burst-events ${BURST_EVENTS} --rounds ${ROUNDS}`,
+    ...await interleaved(redis),
     memory: [await redisMemory(redis, 60), await redisMemory(redis, 600)]
   }
   const file = path.join(here, '..', 'results', `server-redis-${process.version}.json`)
