@@ -19,6 +19,7 @@ import { startupSection } from './report/startup.mjs'
 import { tlsSection } from './report/tls.mjs'
 import { DOC_FILES, docBlocks, repositoryRaw } from './report/docs.mjs'
 import { sizeSection } from './report/size.mjs'
+import { serverSection } from './report/server.mjs'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 export const RESULTS_DIR = `${root}benchmarks/results`
@@ -28,15 +29,16 @@ export const FILES = {
 }
 
 // e2eTls and memoryTls: the same runners with --tls (results/e2e-tls-<node>.json, memory-tls-<node>.json).
-// size: results/size.json (`npm run size`), one file whatever the Node version.
-const KINDS = ['e2e', 'memory', 'parser', 'startup', 'e2eTls', 'memoryTls', 'size']
+// size: results/size.json (`npm run size`), one file whatever the Node version. server:
+// results/server-<node>.json (`npm run bench:server`).
+const KINDS = ['e2e', 'memory', 'parser', 'startup', 'server', 'e2eTls', 'memoryTls', 'size']
 
 /** { kind: [{ file, version, json }] }, each list sorted by Node version, oldest first. */
 export function loadResults (dir = RESULTS_DIR) {
   const out = Object.fromEntries(KINDS.map((k) => [k, []]))
   for (const file of readdirSync(dir)) {
     if (file === 'size.json') out.size.push({ file, version: null, json: JSON.parse(readFileSync(`${dir}/${file}`, 'utf8')) })
-    const m = /^(e2e|memory|parser|startup)-(tls-)?(v\d+\.\d+\.\d+)\.json$/.exec(file)
+    const m = /^(e2e|memory|parser|startup|server)-(tls-)?(v\d+\.\d+\.\d+)\.json$/.exec(file)
     if (m === null || (m[2] && m[1] !== 'e2e' && m[1] !== 'memory')) continue
     out[m[2] ? `${m[1]}Tls` : m[1]].push({ file, version: m[3], json: JSON.parse(readFileSync(`${dir}/${file}`, 'utf8')) })
   }
@@ -56,7 +58,8 @@ export function renderBlocks (results, dir = RESULTS_DIR) {
       startup: startupSection(results.startup),
       floor: floorTable(results.e2e),
       tls: tlsSection(results.memoryTls, results.e2eTls),
-      size: sizeSection(results.size)
+      size: sizeSection(results.size),
+      server: serverSection(results.server)
     }
   }
 }

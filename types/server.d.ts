@@ -62,7 +62,7 @@ export interface EventStreamWriterOptions {
   retry?: number | undefined
   /** gzip when the request accepts it, flushed after each write (node:http and node:http2 responses only). Default false. */
   compress?: boolean | undefined
-  /** More response headers. Connection, Transfer-Encoding, Keep-Alive, Upgrade and Content-Length are refused. */
+  /** More response headers. Connection, Transfer-Encoding, Keep-Alive, Upgrade and Content-Length are refused, and so is a value with CR, LF or NUL. */
   headers?: Record<string, string> | Iterable<[string, string]> | undefined
   /** The request's Last-Event-ID, where the target does not have it (an http2 stream of the core API). */
   lastEventId?: string | undefined

@@ -31,7 +31,7 @@ const resolved = /* @__PURE__ */ Promise.resolve()
  */
 function defineChannel (EventStreamWriter) {
   const {
-    writeNow, attachChannel, isFull, isOpen, close: closeWriter, cork, uncork
+    writeNow, attachChannel, isFull, isOpen, cut: cutWriter, cork, uncork
   } = writerInternals(EventStreamWriter)
   let internals
 
@@ -186,18 +186,19 @@ function defineChannel (EventStreamWriter) {
       this.#catchUp(writer, this.#flushedSeq)
     }
 
-    // Writes the events after `cursor` that live subscribers have had, the history's own bytes one after the
-    // other (no copy), until the client has as much as it takes at once: then it stays behind, at the last event
-    // written, until it reads. Once it has them all, it is live.
+    // Writes the events after `cursor` that live subscribers have had, the history's own bytes (no copy) corked
+    // into one socket write, then takes the writer among them; or leaves it behind at the last event written, once
+    // the client stops taking them. One write past that would be the socket's to keep instead of the history's: a
+    // backlog written at once made a client that reads slowly pass maxBufferedBytes (cut, for what it was never
+    // given the time to read), and then, closed in the middle of the loop, be put back among the subscribers
+    // behind, counted and kept for good. A write the client takes cannot close it, so the writer is open when the
+    // loop ends.
     #catchUp (writer, cursor) {
       this.#behind.delete(writer)
       let seq = cursor
       cork(writer)
-      let taken = true
-      while (taken && seq < this.#flushedSeq) taken = writeNow(writer, this.#entry(++seq).bytes)
+      while (seq < this.#flushedSeq && !isFull(writer)) writeNow(writer, this.#entry(++seq).bytes)
       uncork(writer)
-      // A write may have closed it (maxBufferedBytes): it has left already.
-      if (!isOpen(writer)) return
       if (seq === this.#flushedSeq && !isFull(writer)) this.#live.add(writer)
       else this.#behind.set(writer, seq)
     }
@@ -243,7 +244,7 @@ function defineChannel (EventStreamWriter) {
       }
       for (const [writer, cursor] of this.#behind) {
         if (cursor + 1 < this.#firstSeq) {
-          closeWriter(writer, new ERR_EVENTSOURCE_CLIENT_TOO_SLOW('it fell behind the channel\'s history'))
+          cutWriter(writer, new ERR_EVENTSOURCE_CLIENT_TOO_SLOW('it fell behind the channel\'s history'))
         }
       }
     }

@@ -33,59 +33,67 @@ const COMMENT = [COLON, SPACE]
 /**
  * Checks an event, and returns the length of its encoding in bytes.
  * @param {import('../../types/server').ServerSentEvent} event
- * @param {string} name what the event is called in an error message ("event", "events[3]")
+ * @param {number} index the event's in a batch, -1 for one event: what an error calls it ("events[3]", "event")
  */
-function measure (event, name) {
-  if (event === null || typeof event !== 'object') throw new ERR_INVALID_ARG_TYPE(name, 'of type object', event)
+function measure (event, index) {
+  if (event === null || typeof event !== 'object') {
+    throw new ERR_INVALID_ARG_TYPE(nameOf(index, ''), 'of type object', event)
+  }
   const { data, event: type, id, retry, comment } = event
   let size = 1 // the blank line
   let fields = 0
   if (comment !== undefined) {
-    size += multiline(comment, `${name}.comment`, COMMENT.length)
+    size += multiline(comment, index, '.comment', COMMENT.length)
     fields++
   }
   if (type !== undefined) {
-    size += singleLine(type, `${name}.event`, EVENT.length, false)
+    size += singleLine(type, index, '.event', EVENT.length, false)
     fields++
   }
   if (id !== undefined) {
-    size += singleLine(id, `${name}.id`, ID.length, true)
+    size += singleLine(id, index, '.id', ID.length, true)
     fields++
   }
   if (retry !== undefined) {
-    if (typeof retry !== 'number') throw new ERR_INVALID_ARG_TYPE(`${name}.retry`, 'of type number', retry)
+    if (typeof retry !== 'number') throw new ERR_INVALID_ARG_TYPE(nameOf(index, '.retry'), 'of type number', retry)
     if (!Number.isSafeInteger(retry) || retry < 0) {
-      throw new ERR_OUT_OF_RANGE(`${name}.retry`, 'a non-negative integer (milliseconds)', retry)
+      throw new ERR_OUT_OF_RANGE(nameOf(index, '.retry'), 'a non-negative integer (milliseconds)', retry)
     }
     size += RETRY.length + `${retry}`.length + 1
     fields++
   }
   if (data !== undefined) {
-    size += multiline(data, `${name}.data`, DATA.length)
+    size += multiline(data, index, '.data', DATA.length)
     fields++
   }
   if (fields === 0) {
-    throw new ERR_INVALID_ARG_VALUE(name, event, 'has none of data, event, id, retry and comment')
+    throw new ERR_INVALID_ARG_VALUE(nameOf(index, ''), event, 'has none of data, event, id, retry and comment')
   }
   return size
 }
 
+// What an error calls a field: `event.id`, `events[3].id`; built only for an error, not per event.
+function nameOf (index, field) {
+  return index === -1 ? `event${field}` : `events[${index}]${field}`
+}
+
 // The bytes of a one-line field: prefix, value, LF.
-function singleLine (value, name, prefix, isId) {
-  if (typeof value !== 'string') throw new ERR_INVALID_ARG_TYPE(name, 'of type string', value)
+function singleLine (value, index, field, prefix, isId) {
+  if (typeof value !== 'string') throw new ERR_INVALID_ARG_TYPE(nameOf(index, field), 'of type string', value)
   if (hasLineEnd(value)) {
-    throw new ERR_INVALID_ARG_VALUE(name, value, 'must not contain a line end (CR or LF): it would start another field')
+    throw new ERR_INVALID_ARG_VALUE(nameOf(index, field), value,
+      'must not contain a line end (CR or LF): it would start another field')
   }
   if (isId && value.includes('\0')) {
-    throw new ERR_INVALID_ARG_VALUE(name, value, 'must not contain NUL: a client ignores such an id')
+    throw new ERR_INVALID_ARG_VALUE(nameOf(index, field), value, 'must not contain NUL: a client ignores such an id')
   }
   return prefix + utf8Length(value) + 1
 }
 
 // The bytes of a value split into lines: per line its prefix and LF; the line ends of the value are not written.
 // Each indexOf only moves forward, so a long value costs one pass whatever its line ends.
-function multiline (value, name, prefix) {
-  if (typeof value !== 'string') throw new ERR_INVALID_ARG_TYPE(name, 'of type string', value)
+function multiline (value, index, field, prefix) {
+  if (typeof value !== 'string') throw new ERR_INVALID_ARG_TYPE(nameOf(index, field), 'of type string', value)
   let lines = 1
   let ends = 0
   let lf = value.indexOf('\n')
@@ -160,7 +168,7 @@ function write (buffer, offset, event, size) {
   if (comment !== undefined) {
     // The comment's lines end where the fields after it start: measured again, as the event is short of a
     // second table of sizes.
-    offset = writeLines(buffer, offset, offset + multiline(comment, '', COMMENT.length), COMMENT, comment)
+    offset = writeLines(buffer, offset, offset + multiline(comment, -1, '', COMMENT.length), COMMENT, comment)
   }
   if (type !== undefined) offset = writeLine(buffer, offset, EVENT, type)
   if (id !== undefined) offset = writeLine(buffer, offset, ID, id)
@@ -176,7 +184,7 @@ function write (buffer, offset, event, size) {
  * @returns {Uint8Array} a Buffer on Node
  */
 function encodeEvent (event) {
-  const size = measure(event, 'event')
+  const size = measure(event, -1)
   const buffer = allocUnsafe(size)
   write(buffer, 0, event, size)
   return buffer
@@ -191,7 +199,7 @@ function encodeEvents (events) {
   const list = Array.isArray(events) ? events : toList(events)
   const sizes = new Array(list.length)
   let total = 0
-  for (let i = 0; i < list.length; i++) total += sizes[i] = measure(list[i], `events[${i}]`)
+  for (let i = 0; i < list.length; i++) total += sizes[i] = measure(list[i], i)
   const buffer = allocUnsafe(total)
   let offset = 0
   for (let i = 0; i < list.length; i++) offset = write(buffer, offset, list[i], sizes[i])
@@ -210,7 +218,7 @@ function toList (events) {
  * @param {import('../../types/server').ServerSentEvent} event
  */
 function formatEvent (event) {
-  measure(event, 'event')
+  measure(event, -1)
   const { data, event: type, id, retry, comment } = event
   let text = ''
   if (comment !== undefined) text += `: ${comment.split(LINE_END).join('\n: ')}\n`

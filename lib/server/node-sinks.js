@@ -10,6 +10,9 @@ const { ERR_INVALID_ARG_VALUE } = argumentCodes
 const zlib = process.getBuiltinModule('node:zlib')
 
 const kWriter = Symbol('kWriter')
+// RST_STREAM's code for a stream cut (RFC 9113 7): destroy() alone resets with NO_ERROR, which says the response
+// was whole.
+const NGHTTP2_CANCEL = 0x8
 
 /**
  * @param {{ drained: (writer: object) => void, ended: (writer: object, why: string) => void }} hooks the writer
@@ -26,11 +29,15 @@ function createNodeSinkFor (hooks) {
     hooks.drained(this[kWriter])
   }
 
-  function watch (emitter, writer) {
+  // Before the head is written: a response that has sent one has another writer, or none of ours.
+  function checkUnused (emitter) {
     if (emitter.headersSent) {
       throw new ERR_INVALID_ARG_VALUE('target', emitter.constructor?.name,
         'has sent its head already: one writer per response')
     }
+  }
+
+  function watch (emitter, writer) {
     emitter[kWriter] = writer
     emitter.once('close', onClose)
   }
@@ -39,8 +46,11 @@ function createNodeSinkFor (hooks) {
   const response = {
     lastEventId: (res) => lastEventIdOf(res.req?.headers),
     open (res, writer, headers) {
-      watch(res, writer)
+      // Watched once Node has taken the head: writeHead() throws for a header it refuses (a CR or LF in a
+      // value of options.headers), and a writer that was never made must not be ended by the response's close.
+      checkUnused(res)
       res.writeHead(200, headers)
+      watch(res, writer)
       // The head now, not with the first event: a client's `open` must not wait for the first event.
       res.flushHeaders()
       return res
@@ -50,9 +60,13 @@ function createNodeSinkFor (hooks) {
     waitForDrain (res) {
       res.once('drain', onDrain)
     },
-    close (res, endResponse) {
+    // how: 'end', 'cut' (destroyed: what the client has not read is dropped with its connection) or 'gone'
+    // (./writer.js).
+    close (res, how) {
       res.off('drain', onDrain)
-      if (endResponse) res.end()
+      if (how === 'end') res.end()
+      else if (how === 'cut' && res.stream !== undefined) res.stream.close(NGHTTP2_CANCEL)
+      else if (how === 'cut') res.destroy()
     },
     readable: notWeb,
     response: notWeb
@@ -63,8 +77,10 @@ function createNodeSinkFor (hooks) {
   const stream = {
     lastEventId: () => undefined,
     open (h2stream, writer, headers) {
-      watch(h2stream, writer)
+      // As a response's: watched once respond() has taken the head.
+      checkUnused(h2stream)
       h2stream.respond({ ':status': 200, ...headers })
+      watch(h2stream, writer)
       return h2stream
     },
     gone: (h2stream) => h2stream.destroyed,
@@ -72,9 +88,10 @@ function createNodeSinkFor (hooks) {
     waitForDrain (h2stream) {
       h2stream.once('drain', onDrain)
     },
-    close (h2stream, endResponse) {
+    close (h2stream, how) {
       h2stream.off('drain', onDrain)
-      if (endResponse) h2stream.end()
+      if (how === 'end') h2stream.end()
+      else if (how === 'cut') h2stream.close(NGHTTP2_CANCEL)
     },
     readable: notWeb,
     response: notWeb
@@ -98,13 +115,17 @@ function createNodeSinkFor (hooks) {
       waitForDrain (target) {
         target.gzip.once('drain', onDrain)
       },
-      close (target, endResponse) {
+      close (target, how) {
         if (target.gzip === null) return
         target.gzip.off('drain', onDrain)
         // end() writes gzip's trailer and ends the response through pipe(); a response that has ended already
-        // has nothing to take it.
-        if (endResponse) target.gzip.end()
-        else target.gzip.destroy()
+        // (or is cut) has nothing to take it.
+        if (how === 'end') {
+          target.gzip.end()
+        } else {
+          target.gzip.destroy()
+          if (how === 'cut') sink.close(target.output, how)
+        }
       },
       readable: notWeb,
       response: notWeb
@@ -135,7 +156,9 @@ function acceptsGzip (headers) {
   const accepted = headers?.['accept-encoding']
   if (typeof accepted !== 'string') return false
   for (const item of accepted.split(',')) {
-    const [coding, ...parameters] = item.trim().toLowerCase().split(';')
+    const [name, ...parameters] = item.toLowerCase().split(';')
+    // OWS is allowed on either side of the ';' (weight = OWS ";" OWS "q=" qvalue): 'gzip ; q=1' is gzip.
+    const coding = name.trim()
     if (coding !== 'gzip' && coding !== 'x-gzip') continue
     const q = parameters.map((p) => p.trim()).find((p) => p.startsWith('q='))
     return q === undefined || Number(q.slice(2)) > 0

@@ -83,7 +83,7 @@ function withCause (error, cause) {
  */
 function defineRedisChannel ({ Channel, EventStreamWriter, createClient, ErrorReply }) {
   const { setMissed, resumeAfter, resumeWithGap } = channelInternals(Channel)
-  const { writeNow, isOpen, isFull, close: closeWriter } = writerInternals(EventStreamWriter)
+  const { writeNow, isOpen, isFull, cut: cutWriter } = writerInternals(EventStreamWriter)
 
   /**
    * A channel shared by every process that makes one on the same Redis stream.
@@ -376,7 +376,7 @@ function defineRedisChannel ({ Channel, EventStreamWriter, createClient, ErrorRe
       this.#resuming.add(writer)
       this.#resumeFromStream(writer, lastEventId).then(null, (error) => {
         this.#report(error)
-        closeWriter(writer, withCause(new ERR_EVENTSOURCE_REDIS_UNAVAILABLE('the subscriber could not be resumed'),
+        cutWriter(writer, withCause(new ERR_EVENTSOURCE_REDIS_UNAVAILABLE('the subscriber could not be resumed'),
           error))
       }).finally(() => this.#resuming.delete(writer))
     }

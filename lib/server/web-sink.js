@@ -31,7 +31,10 @@ function createWebSinkFor (hooks) {
           hooks.ended(writer, 'the client left')
         }
       }, strategy)
-      request?.signal?.addEventListener('abort', () => hooks.ended(writer, 'the client left'), { once: true })
+      // A request whose client left before the writer was made (a handler that awaited something first) has a
+      // signal that will not fire again: the writer is closed at once, or it would beat into a body nobody reads.
+      if (request?.signal?.aborted) hooks.ended(writer, 'the client left')
+      else request?.signal?.addEventListener('abort', () => hooks.ended(writer, 'the client left'), { once: true })
       return state
     },
     gone: (state) => state.gone,
@@ -41,10 +44,13 @@ function createWebSinkFor (hooks) {
     },
     // pull() is called once there is room again.
     waitForDrain () {},
-    close (state, endResponse) {
-      if (!endResponse) return
+    // how: 'end', 'cut' (errored: the runtime aborts the response and the queue is dropped) or 'gone'
+    // (./writer.js).
+    close (state, how, reason) {
+      if (how === 'gone') return
       try {
-        state.controller.close()
+        if (how === 'end') state.controller.close()
+        else state.controller.error(reason)
       } catch {
         // cancelled meanwhile: nothing to close
       }

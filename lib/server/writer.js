@@ -39,6 +39,9 @@ const FORBIDDEN_HEADERS = new Set([
   'connection', 'transfer-encoding', 'keep-alive', 'upgrade', 'proxy-connection', 'content-length'
 ])
 
+// What one tick's events may add up to before they are written at once (see #queue).
+const PENDING_HIGH_WATER_MARK = 64 * 1024
+
 const HEARTBEAT = /* @__PURE__ */ utf8Bytes(':\n\n')
 
 const OPEN = 0
@@ -105,7 +108,7 @@ function deferred () {
  */
 function defineEventStreamWriter ({ createSinkFor }) {
   // The writer's internals: functions rather than methods, so that the public surface stays the documented one.
-  let flushWriter, writeNow, drained, ended, attachChannel, isFull, isOpen, close, cork, uncork
+  let flushWriter, writeNow, drained, ended, attachChannel, isFull, isOpen, cut, cork, uncork
   const writeHeartbeat = (writer) => writeNow(writer, HEARTBEAT)
   /**
    * An event stream to one client.
@@ -119,11 +122,13 @@ function defineEventStreamWriter ({ createSinkFor }) {
     #lastEventId
     // Bytes sent in this tick, not yet written; null when none.
     #pending = null
+    #pendingBytes = 0
     // The last write was not taken at once: the client has yet to read (#unread bytes since).
     #full = false
     #unread = 0
     #maxBufferedBytes
-    #heartbeat
+    // The interval of the heartbeat this writer beats at; 0 for none (also while it is being made).
+    #heartbeat = 0
     // The channel this writer is a subscriber of (./channel.js), told when the client reads again or leaves.
     #channel = null
     // Made when asked for: an idle client keeps none of them.
@@ -142,8 +147,11 @@ function defineEventStreamWriter ({ createSinkFor }) {
       validateLimit(heartbeat, 'options.heartbeat')
       const maxBufferedBytes = options?.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES
       validateLimit(maxBufferedBytes, 'options.maxBufferedBytes', { allowInfinity: true })
-      // The retry field, checked before anything is written.
-      const retry = options?.retry === undefined ? null : encodeEvent({ retry: options.retry })
+      // Encoded now, before the head is sent: a bad value throws while the caller can still answer otherwise,
+      // and leaves no response half-made behind it.
+      const retry = options?.retry
+      if (retry !== undefined) validateLimit(retry, 'options.retry')
+      const retryBytes = retry === undefined ? null : encodeEvent({ retry })
       const compress = options?.compress ?? false
       if (typeof compress !== 'boolean') throw new ERR_INVALID_ARG_TYPE('options.compress', 'of type boolean', compress)
       const headers = eventStreamHeaders(options?.headers)
@@ -151,19 +159,22 @@ function defineEventStreamWriter ({ createSinkFor }) {
       if (lastEventId !== undefined) validateString(lastEventId, 'options.lastEventId')
       // (sinkFor is made below, before any writer: the class's hooks are its arguments.)
       const sink = sinkFor(target, compress)
-      lastEventId ??= sink.lastEventId(target) ?? ''
+      lastEventId ??= idFromHeader(sink.lastEventId(target))
       this.#lastEventId = lastEventId.length > MAX_LAST_EVENT_ID ? null : lastEventId
       this.#sink = sink
       this.#maxBufferedBytes = maxBufferedBytes
-      this.#heartbeat = heartbeat
       this.#target = sink.open(target, this, headers)
       // A client that left before the writer was made: its response will not say so again.
       if (sink.gone(this.#target)) {
-        this.#end(new ERR_EVENTSOURCE_WRITER_CLOSED('the client left'), false)
+        this.#end(new ERR_EVENTSOURCE_WRITER_CLOSED('the client left'), 'gone')
         return
       }
-      if (retry !== null) this.#queue(retry)
-      if (heartbeat !== 0) startHeartbeat(this, heartbeat, writeHeartbeat)
+      if (retryBytes !== null && this.#state === OPEN) this.#queue(retryBytes)
+      // A sink may have closed it already (a request aborted before it was made): then no timer, and none to stop.
+      if (heartbeat !== 0 && this.#state === OPEN) {
+        startHeartbeat(this, heartbeat, writeHeartbeat)
+        this.#heartbeat = heartbeat
+      }
     }
 
     /**
@@ -239,25 +250,30 @@ function defineEventStreamWriter ({ createSinkFor }) {
     close () {
       if (this.#state === CLOSED) return
       this.#flush()
-      this.#end(new ERR_EVENTSOURCE_WRITER_CLOSED('closed by the server'), true)
+      this.#end(new ERR_EVENTSOURCE_WRITER_CLOSED('closed by the server'), 'end')
     }
 
     #queue (bytes) {
       if (this.#pending === null) {
         this.#pending = bytes
+        this.#pendingBytes = bytes.length
         if (dirty.length === 0) resolved.then(flushDirty)
         dirty.push(this, flushWriter)
-      } else if (Array.isArray(this.#pending)) {
-        this.#pending.push(bytes)
-      } else {
-        this.#pending = [this.#pending, bytes]
+        return
       }
+      if (Array.isArray(this.#pending)) this.#pending.push(bytes)
+      else this.#pending = [this.#pending, bytes]
+      // A loop that sends without awaiting anything never reaches the end of its tick: past a high-water mark,
+      // what it sent is written now, so that send() can say the client has not read it (and maxBufferedBytes
+      // bounds what it keeps sending), rather than gather it all here.
+      if ((this.#pendingBytes += bytes.length) >= PENDING_HIGH_WATER_MARK) this.#flush()
     }
 
     #flush () {
       const pending = this.#pending
       if (pending === null) return
       this.#pending = null
+      this.#pendingBytes = 0
       if (this.#state === CLOSED) return
       this.#write(Array.isArray(pending) ? concatBytes(pending) : pending)
     }
@@ -266,7 +282,7 @@ function defineEventStreamWriter ({ createSinkFor }) {
       if (this.#full) {
         this.#unread += bytes.length
         if (this.#unread > this.#maxBufferedBytes) {
-          this.#end(new ERR_EVENTSOURCE_CLIENT_TOO_SLOW(`more than ${this.#maxBufferedBytes} bytes unread`), true)
+          this.#end(new ERR_EVENTSOURCE_CLIENT_TOO_SLOW(`more than ${this.#maxBufferedBytes} bytes unread`), 'cut')
           return false
         }
       }
@@ -288,14 +304,16 @@ function defineEventStreamWriter ({ createSinkFor }) {
       this.#channel?.drained(this)
     }
 
-    // `endResponse`: false when the response has ended already (the client left, the server closed it).
-    #end (reason, endResponse) {
+    // How the response ends (the sink's close()): 'end', after what was written; 'cut', at once, for a client
+    // too slow (an end would wait behind what it has not read, and keep all of it, and its connection, for as
+    // long as it does not read); 'gone' when it has ended already (the client left, the server closed it).
+    #end (reason, how) {
       if (this.#state === CLOSED) return
       this.#state = CLOSED
       this.#reason = reason
       this.#pending = null
       if (this.#heartbeat !== 0) stopHeartbeat(this, this.#heartbeat)
-      this.#sink.close(this.#target, endResponse)
+      this.#sink.close(this.#target, how, reason)
       this.#channel?.left(this)
       this.#channel = null
       const ready = this.#ready
@@ -317,9 +335,9 @@ function defineEventStreamWriter ({ createSinkFor }) {
       // Writes between cork() and uncork() go to the socket together (node:http and node:http2 responses).
       cork = (writer) => writer.#target.cork?.()
       uncork = (writer) => writer.#target.uncork?.()
-      close = (writer, reason) => writer.#end(reason, true)
+      cut = (writer, reason) => writer.#end(reason, 'cut')
       drained = (writer) => writer.#drained()
-      ended = (writer, why) => writer.#end(new ERR_EVENTSOURCE_WRITER_CLOSED(why), false)
+      ended = (writer, why) => writer.#end(new ERR_EVENTSOURCE_WRITER_CLOSED(why), 'gone')
       attachChannel = (writer, channel) => {
         if (writer.#channel !== null) {
           throw new ERR_INVALID_ARG_VALUE('writer', writer, 'is a subscriber of a channel already')
@@ -334,7 +352,7 @@ function defineEventStreamWriter ({ createSinkFor }) {
     value: 'EventStreamWriter', configurable: true
   })
   const sinkFor = createSinkFor({ drained, ended })
-  internalsOf.set(EventStreamWriter, { writeNow, attachChannel, isFull, isOpen, close, cork, uncork })
+  internalsOf.set(EventStreamWriter, { writeNow, attachChannel, isFull, isOpen, cut, cork, uncork })
   return EventStreamWriter
 }
 
@@ -348,12 +366,25 @@ function writerInternals (EventStreamWriter) {
   return internalsOf.get(EventStreamWriter)
 }
 
+const utf8 = /* @__PURE__ */ new TextDecoder()
+
+// The Last-Event-ID header's value as the id it names. A header comes one character per byte (Node's latin1, a
+// WHATWG ByteString), and a client sends its last event ID as UTF-8 (HTML 9.2.3): read as it came, an id with
+// a character past ASCII (which the encoder writes as UTF-8) would never be found again. A value longer than
+// an id this server looks at is left as it is, undecoded (the constructor sets it aside).
+function idFromHeader (value) {
+  if (value === undefined) return ''
+  if (value.length > MAX_LAST_EVENT_ID || !/[\x80-\xff]/.test(value)) return value
+  return utf8.decode(Uint8Array.from(value, (c) => c.charCodeAt(0)))
+}
+
 // The head: the event stream's headers and the user's (which may not say how the body is framed).
 function eventStreamHeaders (extra) {
   const headers = { ...EVENT_STREAM_HEADERS }
   if (extra === undefined) return headers
   validateObject(extra, 'options.headers')
-  // Headers, a Map and an array of [name, value] pairs are iterables of entries; an object is a record.
+  // Pairs from anything iterable (an array of pairs, a Map, a Headers: each iterates as [name, value]), the
+  // own properties of a record. Not entries(): an array's yields [index, pair].
   const entries = typeof extra[Symbol.iterator] === 'function' ? extra : Object.entries(extra)
   for (const [name, value] of entries) {
     const key = `${name}`.toLowerCase()
@@ -361,7 +392,14 @@ function eventStreamHeaders (extra) {
       throw new ERR_INVALID_ARG_VALUE(`options.headers.${key}`, value,
         'is not allowed: it says how the body is framed, which the server chooses (and HTTP/2 forbids)')
     }
-    headers[key] = `${value}`
+    const text = `${value}`
+    // node:http refuses these, a WHATWG Headers too, but node:http2 sends them: a proxy that hands the response
+    // on over HTTP/1.1 could take a CR or LF for the end of the field, and a client refuses the stream. Refused
+    // here, for every target alike.
+    if (/[\r\n\0]/.test(text)) {
+      throw new ERR_INVALID_ARG_VALUE(`options.headers.${key}`, text, 'must not contain CR, LF or NUL')
+    }
+    headers[key] = text
   }
   return headers
 }

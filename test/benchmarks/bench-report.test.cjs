@@ -85,7 +85,7 @@ t.test('every run is listed under its table, with its note', async (t) => {
   const results = loadResults()
   results.parser[0].json.note = 'a note for the test'
   const blocks = renderBlocks(results)
-  for (const kind of ['parser', 'e2e', 'memory', 'startup']) {
+  for (const kind of ['parser', 'e2e', 'memory', 'startup', 'server']) {
     for (const run of results[kind]) {
       t.match(blocks.benchmarks[kind], `- \`results/${run.file}\`, `, `${kind}: ${run.file} is listed`)
       // (Its paragraph may be cut into lines.)
@@ -120,6 +120,7 @@ t.test('benchmarks/README.md: one summary table per benchmark, a column per Node
     e2e: results.e2e.map((r) => r.json.environment.node),
     memory: results.memory.map((r) => r.json.environment.node),
     startup: results.startup.map((r) => r.json.environment.node),
+    server: results.server.map((r) => r.json.environment.node),
     tls: [...new Set([...results.memoryTls, ...results.e2eTls].map((r) => r.json.environment.node))]
   }
   versions['parser-strings'] = versions.parser
@@ -323,4 +324,29 @@ t.test('the README\'s one table: each measure per client and Node version, media
   const partial = renderBlocks(fewer).readme['readme-summary']
   t.notMatch(partial, /from spawn/)
   t.match(partial, /parser time ÷[^\n]*n\/a/)
+})
+
+t.test('the serving table follows its JSON, with issue 49\'s targets', async (t) => {
+  const { generate, renderBlocks, loadResults } = await report()
+  const changed = (results) => generate({ results }).find((f) => f.path.endsWith('benchmarks/README.md')).changed
+  const results = loadResults()
+  t.ok(results.server.length > 0, 'a committed results/server-<node>.json')
+  const run = results.server[0]
+  const block = renderBlocks(results).benchmarks.server
+  const at = column(block, run.json.environment.node)
+  const { SERVER_TARGETS } = await import('../../benchmarks/server/targets.mjs')
+  for (const target of SERVER_TARGETS) {
+    t.match(row(block, `target: ${target.what}`)?.[at], /^-?\d+\.\d\d(x| KiB| MiB)[^|]*: (met|\*\*MISSED\*\*)$/, target.id)
+  }
+  // The fan-out's 5x over the best peer: ours' rate halved changes that row and the status where it crosses 5x.
+  const fanout = run.json.fanout['20']
+  const best = Math.max(...run.json.peers.map((id) => fanout[id].deliveriesPerSecond.median))
+  fanout.ours.deliveriesPerSecond.median = best * 4
+  const missed = renderBlocks(results).benchmarks.server
+  t.match(row(missed, 'target: 20 per tick: ours ÷ the best peer >= 5x')[at], /^4\.00x vs [^:]+: \*\*MISSED\*\*$/)
+  t.same(changed(results), ['server'])
+  // A failed server reads FAILED in its rows, not a figure.
+  const again = loadResults()
+  again.server[0].json.idle['10000'].hono.verified = false
+  t.equal(row(renderBlocks(again).benchmarks.server, '10,000 idle: ours ÷ hono, heap')[at], 'FAILED')
 })

@@ -122,6 +122,11 @@ t.test('#bytes: strings to bytes, latin1 spellings, views and concatenation', as
   t.equal(nodeBytes.bytesView(memory, 2, 3)[0], 7)
   const scratch = webBytes.allocUnsafe(5)
   t.same([scratch instanceof Uint8Array, scratch.length], [true, 5])
+  for (const list of [[], [new Uint8Array(0)], [Uint8Array.from([1, 2]), new Uint8Array(0), Buffer.from([3])], [view, view]]) {
+    const joined = webBytes.concatBytes(list)
+    t.ok(joined instanceof Uint8Array)
+    t.same(Array.from(joined), Array.from(nodeBytes.concatBytes(list)), `concatBytes of ${list.length}: as Buffer.concat`)
+  }
 })
 
 t.test('#bytes: type checks as node:util/types makes them, across realms too', async (t) => {
