@@ -9,15 +9,7 @@ const codes = declare({
   // A client that does not read: the writer or the channel disconnected it rather than keep its events.
   ERR_EVENTSOURCE_CLIENT_TOO_SLOW: [1, Error, null, (why) =>
     `The client was disconnected because it did not read its events: ${why}`],
-  ERR_EVENTSOURCE_CHANNEL_CLOSED: [0, Error, null, () => 'The channel is closed'],
-  // A RedisChannel's (../server/redis-channel.js) publish() while its client has no connection to Redis:
-  // nothing was sent, so publishing again cannot append the event twice. Also why a subscriber that was
-  // resuming from the stream was disconnected (its client reconnects, and resumes then).
-  ERR_EVENTSOURCE_REDIS_UNAVAILABLE: [1, Error, null, (what) =>
-    `Redis is not reachable: ${what}`],
-  // The connection was lost after the XADD was sent and before Redis answered: it may have been appended.
-  ERR_EVENTSOURCE_PUBLISH_UNCONFIRMED: [0, Error, null, () =>
-    'The connection to Redis was lost before Redis answered: the event may or may not have been appended']
+  ERR_EVENTSOURCE_CHANNEL_CLOSED: [0, Error, null, () => 'The channel is closed']
 })
 
 export { codes }

@@ -27,14 +27,14 @@ import { writerInternals } from './writer.js'
 import { channelInternals, DEFAULT_HISTORY } from './channel.js'
 import { codes as argumentCodes } from '../errors/arguments.js'
 import { codes as serverCodes } from '../errors/server.js'
+import { codes as redisCodes } from '../errors/server-redis.js'
 import {
   validateObject, validateLimit, validateString, validateTime, validateOptionalFunction
 } from '../validators/values.js'
 
 const { ERR_INVALID_ARG_TYPE, ERR_INVALID_ARG_VALUE } = argumentCodes
-const {
-  ERR_EVENTSOURCE_CHANNEL_CLOSED, ERR_EVENTSOURCE_REDIS_UNAVAILABLE, ERR_EVENTSOURCE_PUBLISH_UNCONFIRMED
-} = serverCodes
+const { ERR_EVENTSOURCE_CHANNEL_CLOSED } = serverCodes
+const { ERR_EVENTSOURCE_REDIS_UNAVAILABLE, ERR_EVENTSOURCE_PUBLISH_UNCONFIRMED } = redisCodes
 
 const DEFAULT_RETRY = 1000
 const DEFAULT_RETRY_JITTER = 2000
