@@ -22,6 +22,14 @@ const { ERR_INVALID_ARG_VALUE } = argumentCodes
 const { ERR_EVENTSOURCE_CHANNEL_CLOSED, ERR_EVENTSOURCE_CLIENT_TOO_SLOW } = serverCodes
 
 const DEFAULT_HISTORY = 1000
+// The option by which a backplane that feeds a channel from a shared log (./redis-channel.js) takes over where the
+// history ends: options[kMissed](writer, lastEventId, resume) is called instead of the gap event for a subscriber
+// whose Last-Event-ID is not in the history, and the channel writes it nothing until the backplane calls
+// resume(id), which resumes it after `id` if the history has that event and has written it to live subscribers
+// (else returns false), or resume(null), which writes the gap event. The events older than the history may be in
+// the log, and a process behind the others may be about to receive the one named. A symbol, so that the public
+// options stay the documented ones.
+const kMissed = Symbol('kMissed')
 const DEFAULT_HISTORY_BYTES = 4 * 1024 * 1024
 const resolved = /* @__PURE__ */ Promise.resolve()
 
@@ -33,7 +41,6 @@ function defineChannel (EventStreamWriter) {
   const {
     writeNow, attachChannel, isFull, isOpen, cut: cutWriter, cork, uncork
   } = writerInternals(EventStreamWriter)
-  let internals
 
   class Channel {
     // Subscribers that have read all they were written; subscribers behind, each with the seq of the last event
@@ -56,11 +63,8 @@ function defineChannel (EventStreamWriter) {
     #gap
     #writerOptions
     #closed = false
-    // A backplane's (./redis-channel.js), called instead of the gap event for a subscriber whose Last-Event-ID
-    // is not in the history: missed(writer, lastEventId). The channel writes that subscriber nothing until the
-    // backplane resumes it (resumeAfter) or gives up (resumeWithGap): the events older than this history may be
-    // in the backplane's log, and a process behind the others may be about to receive it.
-    #missed = null
+    // A backplane's options[kMissed] (above), or null.
+    #missed
     // What its subscribers' writers tell the channel: one object per channel.
     #hooks = {
       drained: (writer) => this.#drained(writer),
@@ -84,6 +88,7 @@ function defineChannel (EventStreamWriter) {
         heartbeat: options?.heartbeat, retry: options?.retry, maxBufferedBytes: options?.maxBufferedBytes
       }
       this.#epoch = Math.floor(Math.random() * 2 ** 32).toString(36)
+      this.#missed = options?.[kMissed] ?? null
     }
 
     /** Subscribers, reading or behind. */
@@ -146,8 +151,12 @@ function defineChannel (EventStreamWriter) {
         this.#catchUp(writer, this.#flushedSeq)
       } else if (lastEventId === null || !this.#resumeAfter(writer, lastEventId)) {
         // Not in the history. A backplane may find it elsewhere (an id too long to be one is not looked for).
-        if (this.#missed !== null && lastEventId !== null) this.#missed(writer, lastEventId)
-        else this.#resumeWithGap(writer)
+        if (this.#missed !== null && lastEventId !== null) {
+          this.#missed(writer, lastEventId,
+            (id) => id === null ? this.#resumeWithGap(writer) : this.#resumeAfter(writer, id))
+        } else {
+          this.#resumeWithGap(writer)
+        }
       }
       return writer
     }
@@ -258,32 +267,10 @@ function defineChannel (EventStreamWriter) {
       this.#live.delete(writer)
       this.#behind.delete(writer)
     }
-
-    static {
-      internals = {
-        setMissed: (channel, missed) => { channel.#missed = missed },
-        resumeAfter: (channel, writer, id) => channel.#resumeAfter(writer, id),
-        resumeWithGap: (channel, writer) => channel.#resumeWithGap(writer)
-      }
-    }
   }
 
   Object.defineProperty(Channel.prototype, Symbol.toStringTag, { value: 'Channel', configurable: true })
-  internalsOf.set(Channel, internals)
   return Channel
 }
 
-// Each Channel class's seam for a backplane, which feeds a channel from a shared log (./redis-channel.js):
-// functions rather than methods, so that the public surface stays the documented one (as ./writer.js does).
-const internalsOf = new WeakMap()
-
-/**
- * The backplane seam of a class defineChannel() made: `setMissed(channel, missed)`, `resumeAfter(channel,
- * writer, id)` (false when the history has not that id, or not yet written it to live subscribers) and
- * `resumeWithGap(channel, writer)`.
- */
-function channelInternals (Channel) {
-  return internalsOf.get(Channel)
-}
-
-export { defineChannel, channelInternals, DEFAULT_HISTORY }
+export { defineChannel, kMissed, DEFAULT_HISTORY }

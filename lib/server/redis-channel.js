@@ -24,7 +24,7 @@
 
 import { encodeEvent } from './encoder.js'
 import { writerInternals } from './writer.js'
-import { channelInternals, DEFAULT_HISTORY } from './channel.js'
+import { kMissed, DEFAULT_HISTORY } from './channel.js'
 import { codes as argumentCodes } from '../errors/arguments.js'
 import { codes as serverCodes } from '../errors/server.js'
 import { codes as redisCodes } from '../errors/server-redis.js'
@@ -82,7 +82,6 @@ function withCause (error, cause) {
  *   node-redis's createClient and ErrorReply (an answer of Redis's, as opposed to a lost connection)
  */
 function defineRedisChannel ({ Channel, EventStreamWriter, createClient, ErrorReply }) {
-  const { setMissed, resumeAfter, resumeWithGap } = channelInternals(Channel)
   const { writeNow, isOpen, isFull, cut: cutWriter } = writerInternals(EventStreamWriter)
 
   /**
@@ -152,7 +151,11 @@ function defineRedisChannel ({ Channel, EventStreamWriter, createClient, ErrorRe
       this.#onError = options.onError ?? null
       const history = options.history ?? DEFAULT_HISTORY
       this.#channel = new Channel({
-        history, historyBytes: options.historyBytes, gapEvent: options.gapEvent, heartbeat: options.heartbeat
+        history,
+        historyBytes: options.historyBytes,
+        gapEvent: options.gapEvent,
+        heartbeat: options.heartbeat,
+        [kMissed]: (writer, lastEventId, resume) => this.#missed(writer, lastEventId, resume)
       })
       this.#preload = history
       this.#writerOptions = { heartbeat: options.heartbeat, maxBufferedBytes: options.maxBufferedBytes }
@@ -160,7 +163,6 @@ function defineRedisChannel ({ Channel, EventStreamWriter, createClient, ErrorRe
       if (options.maxBufferedBytes !== undefined) {
         validateLimit(options.maxBufferedBytes, 'options.maxBufferedBytes', { allowInfinity: true })
       }
-      setMissed(this.#channel, (writer, lastEventId) => this.#missed(writer, lastEventId))
       this.#ready = new Promise((resolve) => { this.#readyResolve = resolve })
       this.#run()
     }
@@ -368,13 +370,15 @@ function defineRedisChannel ({ Channel, EventStreamWriter, createClient, ErrorRe
 
     // The local channel has not the subscriber's Last-Event-ID: it may be older than the local history, or newer
     // than what this process has delivered; anything but an entry ID is neither.
-    #missed (writer, lastEventId) {
+    // `resume(id)` resumes the subscriber after `id` from the local history (false if it has not that event);
+    // resume(null) writes the gap event.
+    #missed (writer, lastEventId, resume) {
       if (!ENTRY_ID.test(lastEventId)) {
-        resumeWithGap(this.#channel, writer)
+        resume(null)
         return
       }
       this.#resuming.add(writer)
-      this.#resumeFromStream(writer, lastEventId).then(null, (error) => {
+      this.#resumeFromStream(writer, lastEventId, resume).then(null, (error) => {
         this.#report(error)
         cutWriter(writer, withCause(new ERR_EVENTSOURCE_REDIS_UNAVAILABLE('the subscriber could not be resumed'),
           error))
@@ -383,13 +387,13 @@ function defineRedisChannel ({ Channel, EventStreamWriter, createClient, ErrorRe
 
     // Writes the entries after `from` that the stream has, until the local history has the last one written: the
     // local channel resumes the subscriber from there. What the client has not read yet is waited for, page by page.
-    async #resumeFromStream (writer, from) {
+    async #resumeFromStream (writer, from, resume) {
       let last = from
       let page = []
       let next = 0
       let found = false
       while (!this.#closed && isOpen(writer)) {
-        if (resumeAfter(this.#channel, writer, last)) return
+        if (resume(last)) return
         if (next === page.length) {
           page = await this.#client.xRange(this.#stream, found ? `(${last}` : last, '+', { COUNT: RANGE_COUNT })
           next = 0
@@ -398,7 +402,7 @@ function defineRedisChannel ({ Channel, EventStreamWriter, createClient, ErrorRe
             if (!found) {
               // Trimmed from the stream (or lost with Redis's data), or never one of its entries. The reader may have
               // delivered it meanwhile (a process behind), hence one more look here.
-              if (!resumeAfter(this.#channel, writer, from)) resumeWithGap(this.#channel, writer)
+              if (!resume(from)) resume(null)
               return
             }
             next = 1
@@ -409,7 +413,7 @@ function defineRedisChannel ({ Channel, EventStreamWriter, createClient, ErrorRe
             // has, and the channel has flushed it.
             while (!this.#closed && compareIds(this.#lastId, last) < 0) await this.#nextDelivery()
             await resolved
-            if (this.#closed || !isOpen(writer) || resumeAfter(this.#channel, writer, last)) return
+            if (this.#closed || !isOpen(writer) || resume(last)) return
             // Delivered, and not in the history: not an event (skipped), or trimmed from it already. What follows
             // is read from the stream once there is more.
             await this.#nextDelivery()
@@ -421,7 +425,7 @@ function defineRedisChannel ({ Channel, EventStreamWriter, createClient, ErrorRe
         // 'drain' once uncorking hands it all to the socket, and the client would wait for ever.
         let resumed = false
         while (next < page.length && !isFull(writer) && isOpen(writer)) {
-          if ((resumed = resumeAfter(this.#channel, writer, last))) break
+          if ((resumed = resume(last))) break
           const entry = page[next++]
           let bytes = null
           try {
