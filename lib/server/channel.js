@@ -186,10 +186,11 @@ function defineChannel (EventStreamWriter) {
     }
 
     // What the subscriber missed cannot be resumed (older than the history, or never this channel's). The gap
-    // event carries the newest id, so that the client's next reconnection resumes from here.
+    // event carries the newest id, so that the client's next reconnection resumes from here; before the first
+    // event, an empty one, which resets the client's (else every reconnection would get a gap).
     #resumeWithGap (writer) {
       if (this.#gap !== null) {
-        const newest = this.#flushedSeq < this.#firstSeq ? undefined : this.#entry(this.#flushedSeq).id
+        const newest = this.#flushedSeq < this.#firstSeq ? '' : this.#entry(this.#flushedSeq).id
         writeNow(writer, encodeEvent({ event: this.#gap, id: newest, data: '' }))
       }
       this.#catchUp(writer, this.#flushedSeq)

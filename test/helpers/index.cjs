@@ -7,7 +7,7 @@ module.exports = {
   ...require('./wait.cjs'), // TIMEOUT, bounded, onceBounded, deferred, macrotask
   ...require('./server.cjs'), // SSE_HEADERS, listen, serve, sse, rawServer, closedPort
   ...require('./raw-client.cjs'), // rawGet, RawResponse
-  ...require('./serving.cjs'), // writerServer
+  ...require('./serving.cjs'), // writerServer, channelServer
   ...require('./eventsource.cjs'), // open, closeAtTeardown, reconnectionCycle
   ...require('./recorder.cjs'), // Recorder, record, recordExpected, ChannelRecorder, recordChannels, CHANNELS, TRACING_EVENTS
   ...require('./proxy.cjs'), // proxyServer

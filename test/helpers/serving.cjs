@@ -1,7 +1,8 @@
 'use strict'
 
 // Servers made with whatwg-eventsource/server (lib/server/): a serve() server whose handler makes an
-// EventStreamWriter (or subscribes to a Channel) for each request, and lets the test reach each one.
+// EventStreamWriter (or subscribes to a Channel) for each request, and lets the test reach each one; a Channel
+// with such a server.
 
 const { serve } = require('./server.cjs')
 
@@ -34,4 +35,25 @@ async function writerServer (t, make, serveOptions) {
   })
 }
 
-module.exports = { writerServer }
+/**
+ * A Channel (closed at teardown) and a writerServer() whose every request subscribes to it: `subscribe(channel,
+ * req, res, index)` when given (it returns the writer), else channel.subscribe(res). The responses are kept, in
+ * arrival order, to see what Node holds for each subscriber (`writableLength`).
+ * @param {import('tap').Test} t
+ * @param {object} [options] the Channel's, over { heartbeat: 0 } (the bytes on the wire are the test's own)
+ * @param {Function} [subscribe]
+ */
+async function channelServer (t, options, subscribe) {
+  // Required here: the helpers load in every test, the serving entry only in those that serve.
+  const { Channel } = require('../../lib/entries/server.js')
+  const channel = new Channel({ heartbeat: 0, ...options })
+  t.teardown(() => channel.close())
+  const responses = []
+  const srv = await writerServer(t, (req, res, index) => {
+    responses.push(res)
+    return subscribe === undefined ? channel.subscribe(res) : subscribe(channel, req, res, index)
+  })
+  return { channel, srv, responses }
+}
+
+module.exports = { writerServer, channelServer }

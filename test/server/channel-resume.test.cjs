@@ -6,17 +6,9 @@
 // so that its next reconnection resumes; the history's bounds, in events and in bytes.
 
 const t = require('tap')
-const { Channel } = require('../../lib/entries/server.js')
-const { writerServer, rawGet, parseAll, record, open } = require('../helpers/index.cjs')
+const { channelServer, rawGet, parseAll, record, open } = require('../helpers/index.cjs')
 
 const eventsOf = (response) => parseAll([response.body]).filter(([kind]) => kind === 'event').map(([, ...e]) => e)
-
-async function channelServer (t, options, subscribe = (channel, req, res) => channel.subscribe(res)) {
-  const channel = new Channel({ heartbeat: 0, ...options })
-  t.teardown(() => channel.close())
-  const srv = await writerServer(t, (req, res, i) => subscribe(channel, req, res, i))
-  return { channel, srv }
-}
 
 // Publishes `n` events named by their number; returns their ids.
 const publishAll = (channel, n, from = 1) => Array.from({ length: n }, (_, i) => channel.publish({ data: `${from + i}` }))
@@ -126,7 +118,8 @@ t.test('the gap event: none with gapEvent null; a type of one\'s own; no id befo
   const { channel: own, srv: ownSrv } = await channelServer(t, { gapEvent: 'reset' })
   const empty = await rawGet(t, ownSrv.port, { headers: { 'Last-Event-ID': 'unknown' } })
   await empty.until((r) => r.chunks.length > 0, 'the gap')
-  t.equal(empty.text, 'event: reset\ndata: \n\n', 'a channel with no event yet: a gap without an id')
+  t.equal(empty.text, 'event: reset\nid: \ndata: \n\n',
+    'a channel with no event yet: a gap with an empty id, which resets the client\'s (no gap at its next reconnection)')
   own.publish({ data: 'x' })
 })
 

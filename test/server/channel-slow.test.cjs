@@ -6,26 +6,14 @@
 // disconnected with ERR_EVENTSOURCE_CLIENT_TOO_SLOW. Raw sockets that pause are the slow clients.
 
 const t = require('tap')
-const { Channel, EventStreamWriter } = require('../../lib/entries/server.js')
-const { writerServer, rawGet, parseAll, macrotask } = require('../helpers/index.cjs')
+const { EventStreamWriter } = require('../../lib/entries/server.js')
+const { channelServer, rawGet, parseAll, macrotask } = require('../helpers/index.cjs')
 
 const KiB = 1024
 const MiB = 1024 * KiB
 // Whether a writer waits for its client to read: its `ready` has not settled by the next macrotask.
 const waiting = (writer) => Promise.race([writer.ready.then(() => false), macrotask().then(() => true)])
 const idsOf = (response) => parseAll([response.body]).filter(([kind]) => kind === 'event').map(([, , , id]) => id)
-
-// A channel, a server that subscribes each request to it, and the responses, to see what Node holds for each.
-async function channelServer (t, options) {
-  const channel = new Channel({ heartbeat: 0, ...options })
-  t.teardown(() => channel.close())
-  const responses = []
-  const srv = await writerServer(t, (req, res) => {
-    responses.push(res)
-    return channel.subscribe(res)
-  })
-  return { channel, srv, responses }
-}
 
 t.test('a subscriber that does not read falls back to a cursor, and catches up on reading: nothing lost, nothing twice', async (t) => {
   const { channel, srv, responses } = await channelServer(t, { history: 10_000, historyBytes: 64 * MiB })
@@ -130,9 +118,7 @@ t.test('a subscriber that asks for a long backlog and reads none of it: bounded,
 })
 
 t.test('a subscriber its own writes made full falls behind at the next publish, and catches up', async (t) => {
-  const channel = new Channel({ heartbeat: 0 })
-  t.teardown(() => channel.close())
-  const srv = await writerServer(t, (req, res) => channel.subscribe(new EventStreamWriter(res, { heartbeat: 0 })))
+  const { channel, srv } = await channelServer(t, {}, (channel, req, res) => channel.subscribe(new EventStreamWriter(res, { heartbeat: 0 })))
   const client = await rawGet(t, srv.port, { read: false })
   const writer = await srv.writer(0)
   // The application writes to its subscriber directly, until the client stops taking.

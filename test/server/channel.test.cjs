@@ -8,18 +8,10 @@
 const t = require('tap')
 const { Buffer } = require('node:buffer')
 const { Channel, EventStreamWriter, encodeEvents } = require('../../lib/entries/server.js')
-const { writerServer, rawGet, parseAll, record, bounded, withPatched } = require('../helpers/index.cjs')
+const { channelServer, rawGet, parseAll, record, bounded, withPatched } = require('../helpers/index.cjs')
 
 const hasHead = (r) => r.head !== null
 const eventsOf = (response) => parseAll([response.body]).filter(([kind]) => kind === 'event').map(([, ...e]) => e)
-
-// A channel (closed at teardown) and a server that subscribes each request to it.
-async function channelServer (t, options = { heartbeat: 0 }, subscribe = (channel, req, res) => channel.subscribe(res)) {
-  const channel = new Channel(options)
-  t.teardown(() => channel.close())
-  const srv = await writerServer(t, (req, res, i) => subscribe(channel, req, res, i))
-  return { channel, srv }
-}
 
 async function subscribers (t, srv, n, options) {
   const clients = []
