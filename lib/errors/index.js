@@ -11,5 +11,6 @@ import './reconnect-policy.js'
 import './drop-in.js'
 import './extensions.js'
 import './server.js'
+import './server-redis.js'
 
 export { codes }

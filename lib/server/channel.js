@@ -22,6 +22,14 @@ const { ERR_INVALID_ARG_VALUE } = argumentCodes
 const { ERR_EVENTSOURCE_CHANNEL_CLOSED, ERR_EVENTSOURCE_CLIENT_TOO_SLOW } = serverCodes
 
 const DEFAULT_HISTORY = 1000
+// The option by which a backplane that feeds a channel from a shared log (./redis-channel.js) takes over where the
+// history ends: options[kMissed](writer, lastEventId, resume) is called instead of the gap event for a subscriber
+// whose Last-Event-ID is not in the history, and the channel writes it nothing until the backplane calls
+// resume(id), which resumes it after `id` if the history has that event and has written it to live subscribers
+// (else returns false), or resume(null), which writes the gap event. The events older than the history may be in
+// the log, and a process behind the others may be about to receive the one named. A symbol, so that the public
+// options stay the documented ones.
+const kMissed = Symbol('kMissed')
 const DEFAULT_HISTORY_BYTES = 4 * 1024 * 1024
 const resolved = /* @__PURE__ */ Promise.resolve()
 
@@ -55,6 +63,8 @@ function defineChannel (EventStreamWriter) {
     #gap
     #writerOptions
     #closed = false
+    // A backplane's options[kMissed] (above), or null.
+    #missed
     // What its subscribers' writers tell the channel: one object per channel.
     #hooks = {
       drained: (writer) => this.#drained(writer),
@@ -78,6 +88,7 @@ function defineChannel (EventStreamWriter) {
         heartbeat: options?.heartbeat, retry: options?.retry, maxBufferedBytes: options?.maxBufferedBytes
       }
       this.#epoch = Math.floor(Math.random() * 2 ** 32).toString(36)
+      this.#missed = options?.[kMissed] ?? null
     }
 
     /** Subscribers, reading or behind. */
@@ -136,22 +147,17 @@ function defineChannel (EventStreamWriter) {
           : { ...this.#writerOptions, ...options })
       if (!attachChannel(writer, this.#hooks)) return writer
       const lastEventId = writer.lastEventId
-      let cursor = this.#flushedSeq
-      if (lastEventId !== '') {
-        const seq = lastEventId === null ? undefined : this.#ids.get(lastEventId)
-        if (seq === undefined || seq > this.#flushedSeq) {
-          // Not in the history (older than it, or never this channel's): what was missed cannot be resumed. The
-          // gap event carries the newest id, so that the client's next reconnection resumes from here; before the
-          // first event, an empty one, which resets the client's (else every reconnection would get a gap).
-          if (this.#gap !== null) {
-            const newest = this.#flushedSeq < this.#firstSeq ? '' : this.#entry(this.#flushedSeq).id
-            writeNow(writer, encodeEvent({ event: this.#gap, id: newest, data: '' }))
-          }
+      if (lastEventId === '') {
+        this.#catchUp(writer, this.#flushedSeq)
+      } else if (lastEventId === null || !this.#resumeAfter(writer, lastEventId)) {
+        // Not in the history. A backplane may find it elsewhere (an id too long to be one is not looked for).
+        if (this.#missed !== null && lastEventId !== null) {
+          this.#missed(writer, lastEventId,
+            (id) => id === null ? this.#resumeWithGap(writer) : this.#resumeAfter(writer, id))
         } else {
-          cursor = seq
+          this.#resumeWithGap(writer)
         }
       }
-      this.#catchUp(writer, cursor)
       return writer
     }
 
@@ -170,8 +176,29 @@ function defineChannel (EventStreamWriter) {
       return this.#entries[this.#head + seq - this.#firstSeq]
     }
 
+    // Resumes a subscriber after the event `id` if the history has it and live subscribers have been written it
+    // (a subscriber resumed after an event of this tick would be written it again by the flush); false if not.
+    #resumeAfter (writer, id) {
+      const seq = this.#ids.get(id)
+      if (seq === undefined || seq > this.#flushedSeq) return false
+      this.#catchUp(writer, seq)
+      return true
+    }
+
+    // What the subscriber missed cannot be resumed (older than the history, or never this channel's). The gap
+    // event carries the newest id, so that the client's next reconnection resumes from here; before the first
+    // event, an empty one, which resets the client's (else every reconnection would get a gap).
+    #resumeWithGap (writer) {
+      if (this.#gap !== null) {
+        const newest = this.#flushedSeq < this.#firstSeq ? '' : this.#entry(this.#flushedSeq).id
+        writeNow(writer, encodeEvent({ event: this.#gap, id: newest, data: '' }))
+      }
+      this.#catchUp(writer, this.#flushedSeq)
+    }
+
     // Writes the events after `cursor` that live subscribers have had, the history's own bytes (no copy), then
-    // takes the writer among them; or leaves it behind at the last event written, once the client stops taking them. One write past that would be the socket's to keep instead of the history's: a
+    // takes the writer among them; or leaves it behind at the last event written, once the client stops taking
+    // them. One write past that would be the socket's to keep instead of the history's: a
     // backlog written at once made a client that reads slowly pass maxBufferedBytes (cut, for what it was never
     // given the time to read), and then, closed in the middle of the loop, be put back among the subscribers
     // behind, counted and kept for good. A write the client takes cannot close it, so the writer is open when the
@@ -247,4 +274,4 @@ function defineChannel (EventStreamWriter) {
   return Channel
 }
 
-export { defineChannel }
+export { defineChannel, kMissed, DEFAULT_HISTORY }

@@ -21,6 +21,7 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const { runChild } = require('../helpers/index.cjs')
+const { redisMissing } = require('../helpers/redis.cjs')
 const { ROOT, docPages, codeBlocks } = require('../helpers/docs.cjs')
 const { startDocsServer } = require('../../examples/docs-server')
 
@@ -38,6 +39,8 @@ const blocks = docPages().flatMap((page) => codeBlocks(page))
 const where = (block) => `${block.page}:${block.line}`
 const isModule = (code) => /^\s*(?:import\s+[^\s(]|export\s)/m.test(code)
 const notRun = (block) => block.marker !== null && /^not run:\s*\S/.test(block.marker)
+// A block that starts a redis-server of its own (docs/server-redis.md) runs only where there is one.
+const needsRedis = (block) => block.marker !== null && /^needs redis-server\b/.test(block.marker)
 
 /** The expected stdout of a block: its `// prints: ...` lines, each a pattern for one line of output. */
 function expectedOutput (code) {
@@ -138,8 +141,12 @@ typeCheck.catch(() => {})
 t.test('every JavaScript block runs as written and prints what it says', async (t) => {
   const server = await startDocsServer()
   t.teardown(() => server.close())
-  const runnable = [...files].filter(([block]) => JS.has(block.lang) && !notRun(block))
+  const runnable = [...files].filter(([block]) => JS.has(block.lang) && !notRun(block) &&
+    !(needsRedis(block) && redisMissing() !== null))
   t.ok(runnable.length >= 20, `${runnable.length} runnable blocks`)
+  for (const [block] of files) {
+    if (needsRedis(block) && redisMissing() !== null) t.skip(`${where(block)}: ${redisMissing()}`)
+  }
 
   const run = async ([block, file]) => {
     const dir = path.dirname(file)

@@ -41,7 +41,7 @@ t.test('the table declares every code, each as a constructor named after it', as
 })
 
 t.test('each code is in one table, and lib/errors/index.js holds them all', async (t) => {
-  const tables = ['arguments', 'http', 'parser', 'connection', 'node-transports', 'reconnect-policy', 'drop-in', 'extensions', 'server']
+  const tables = ['arguments', 'http', 'parser', 'connection', 'node-transports', 'reconnect-policy', 'drop-in', 'extensions', 'server', 'server-redis']
     .map((name) => require(`../../lib/errors/${name}`).codes)
   const all = tables.flatMap((table) => Object.keys(table))
   t.equal(new Set(all).size, all.length, 'no code in two tables')

@@ -16,6 +16,8 @@ module.exports = {
   ...require('./dispatcher.cjs'), // countingDispatcher, loopbackLookup
   ...require('./fake-clock.cjs'), // fakeClock, withFakeTimers, stamped, stepThrough
   ...require('./prng.cjs'), // prng
+  ...require('./redis.cjs'), // redisServer, redisMissing, freePort
+  ...require('./relay.cjs'), // tcpRelay
   // toBytes, readableStreamOf, split, splitString, cutSets, everySplit, sizeCuts, randomCuts, randomSplit,
   // describeBytes,
   // describeSizes, quadraticCopies

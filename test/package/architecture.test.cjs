@@ -109,6 +109,36 @@ t.test('only the entry points and the drop-in itself import a drop-in', async (t
   }
 })
 
+// The Redis backplane (issue 50) is the one part of lib/ that needs node-redis, an optional peer dependency: only
+// its entry point imports it, and the backplane, so that nothing else of the package loads the Redis client.
+const REDIS_ENTRY = 'entries/server-redis.js'
+const BACKPLANE = 'server/redis-channel.js'
+
+/** The packages a file of lib/ imports (bare specifiers: not relative, not package.json's "imports"). */
+function packagesOf (file) {
+  const source = fs.readFileSync(path.join(lib, file), 'utf8')
+  const found = []
+  for (const [, spec] of source.matchAll(/^(?:import|export)\b[^'"]*?(?:\bfrom\s*)?'([^']+)'/gms)) {
+    if (!spec.startsWith('.') && !spec.startsWith('#') && !spec.startsWith('node:')) found.push(spec)
+  }
+  // import('x'), require('x') and createRequire(...)('x')
+  for (const [, spec] of source.matchAll(/(?:\bimport|\brequire|\))\(\s*'([^']+)'\s*\)/g)) {
+    if (!spec.startsWith('.') && !spec.startsWith('#') && !spec.startsWith('node:')) found.push(spec)
+  }
+  return found
+}
+
+t.test('only whatwg-eventsource/server/redis loads the Redis client, and the backplane', async (t) => {
+  t.ok(files.includes(REDIS_ENTRY) && files.includes(BACKPLANE), 'both files are there')
+  t.same(packagesOf(REDIS_ENTRY), ['redis'], `${REDIS_ENTRY} imports node-redis`)
+  for (const file of files) {
+    if (file !== REDIS_ENTRY) t.notOk(packagesOf(file).some((spec) => /^(?:@?redis|ioredis)\b/.test(spec)), `${file}`)
+    if (file !== REDIS_ENTRY) t.notOk(requiresOf(file).includes(BACKPLANE), `${file} does not import the backplane`)
+  }
+  t.same(packagesOf('entries/server.js'), [], 'the rule itself: whatwg-eventsource/server imports no package')
+  t.ok(packagesOf('transport/dispatchers.js').includes('undici'), 'and sees undici where a transport requires it')
+})
+
 t.test(`a file of lib/ over ${LONG_FILE} lines says why`, async (t) => {
   for (const file of files) {
     const text = fs.readFileSync(path.join(lib, file), 'utf8')

@@ -18,7 +18,9 @@ const ENTRIES = {
   'whatwg-eventsource/eventsource': ['ErrorEvent', 'EventSource'],
   'whatwg-eventsource/parser': ['ParseError', 'createParser'],
   'whatwg-eventsource/parser/stream': ['EventSourceParserStream', 'ParseError'],
-  'whatwg-eventsource/server': ['Channel', 'EventStreamWriter', 'encodeEvent', 'encodeEvents', 'formatEvent']
+  'whatwg-eventsource/server': ['Channel', 'EventStreamWriter', 'encodeEvent', 'encodeEvents', 'formatEvent'],
+  // Loads node-redis, the `redis` package: an optional peer dependency, a devDependency here.
+  'whatwg-eventsource/server/redis': ['RedisChannel']
 }
 
 // Run from the repository's root, where package.json names the package: `require('whatwg-eventsource')`
