@@ -168,7 +168,10 @@ function defineChannel (EventStreamWriter) {
       this.#flush()
       const writers = [...this.#live, ...this.#behind.keys()]
       for (const writer of writers) writer.close()
-      this.#entries = []
+      // The history goes, but for its newest event, which lastEventId still names.
+      this.#entries = this.#seq < this.#firstSeq ? [] : [this.#entry(this.#seq)]
+      this.#head = 0
+      this.#firstSeq = Math.max(this.#seq, 1)
       this.#ids.clear()
     }
 

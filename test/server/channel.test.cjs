@@ -142,9 +142,11 @@ t.test('size, subscribe() of a writer, close()', async (t) => {
   await bounded((await srv.writer(1)).closed, 'the subscriber that left')
   t.equal(channel.size, 2, 'a subscriber that left is no longer counted')
 
-  channel.publish({ data: 'last' })
+  const lastId = channel.publish({ data: 'last' })
   channel.close()
   t.equal(channel.size, 0)
+  t.equal(channel.lastEventId, lastId, 'lastEventId still names the newest event once closed')
+  t.equal(other.lastEventId, '', 'and is empty for a channel closed before its first event')
   for (const client of [clients[0], clients[2]]) {
     await client.until((r) => r.ended, 'the end of each body')
     t.match(client.text, /data: last\n\n$/, 'what was published before close() is written first')
