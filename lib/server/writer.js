@@ -80,10 +80,10 @@ function startHeartbeat (writer, interval, writeHeartbeat) {
   group.writers.set(writer, writeHeartbeat)
 }
 
-// (A writer whose client had left before it was made never started one.)
+// (Called only for a writer that started one: #heartbeat is set when it does.)
 function stopHeartbeat (writer, interval) {
   const group = heartbeats.get(interval)
-  if (group === undefined || !group.writers.delete(writer)) return
+  group.writers.delete(writer)
   if (group.writers.size === 0) {
     clearInterval(group.timer)
     heartbeats.delete(interval)

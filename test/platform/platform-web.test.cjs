@@ -157,7 +157,7 @@ t.test('#error-messages: the code in words and the values it was made from; the 
   const server = require('../../lib/errors/server').codes
   t.equal(new server.ERR_EVENTSOURCE_CLIENT_TOO_SLOW('it fell behind').message,
     'The client was disconnected because it did not read its events: it fell behind')
-  const fixed = { ...dropIn, ERR_EVENTSOURCE_EXTENSION_NOT_LOADED, ...server }
+  const fixed = { ...dropIn, ERR_EVENTSOURCE_EXTENSION_NOT_LOADED, ...server, ...require('../../lib/errors/server-redis').codes }
   t.same(Object.keys(nodeMessages.MESSAGES).sort(), Object.keys(codes).filter((code) => !Object.hasOwn(fixed, code)).sort(),
     'Node\'s wording for every other code')
   for (const [code, Ctor] of Object.entries(codes)) {

@@ -376,3 +376,17 @@ t.test('a writer for a Node response has no WHATWG body', async (t) => {
   t.equal(Object.prototype.toString.call(writer), '[object EventStreamWriter]')
   writer.close()
 })
+
+t.test('one writer per response: a second is refused before it writes anything', async (t) => {
+  const srv = await writerServer(t, (req, res) => {
+    const first = new EventStreamWriter(res, QUIET)
+    t.throws(() => new EventStreamWriter(res, QUIET),
+      { code: 'ERR_INVALID_ARG_VALUE', message: /has sent its head already: one writer per response/ })
+    return first
+  })
+  const client = await rawGet(t, srv.port)
+  const writer = await srv.writer(0)
+  writer.send({ data: 'one' })
+  await client.until((r) => r.text.includes('data: one\n\n'), 'the first writer\'s event')
+  t.equal(client.text, 'data: one\n\n', 'the first writer alone wrote')
+})
