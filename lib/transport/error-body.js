@@ -10,6 +10,8 @@
 // attempt; the error waits at most `timeout` ms for the body to end, so a server that sends its head and
 // then nothing, or a byte now and then, gets the error sent with what had arrived.
 
+// #bytes: Buffer.concat on Node, its web twin elsewhere.
+import { concatBytes } from '#bytes'
 import { MAX_TIMER_DELAY } from '../constants.js'
 import { mimeCharset } from './response-headers.js'
 
@@ -104,14 +106,7 @@ class ErrorBodyReader {
   // The bytes read, as one array.
   #bytes () {
     const chunks = this.#chunks
-    if (chunks.length === 1) return chunks[0]
-    const bytes = new Uint8Array(this.#length)
-    let offset = 0
-    for (const chunk of chunks) {
-      bytes.set(chunk, offset)
-      offset += chunk.length
-    }
-    return bytes
+    return chunks.length === 1 ? chunks[0] : concatBytes(chunks)
   }
 }
 
