@@ -19,7 +19,8 @@ function createWebSinkFor (hooks) {
   const sink = {
     lastEventId: (request) => request?.headers.get('last-event-id') ?? undefined,
     open (request, writer, headers) {
-      const state = { controller: null, stream: null, headers, gone: request?.signal?.aborted === true }
+      const signal = request?.signal
+      const state = { controller: null, stream: null, headers, gone: signal?.aborted === true, signal, onAbort: null }
       state.stream = new ReadableStream({
         start (controller) {
           state.controller = controller
@@ -33,8 +34,12 @@ function createWebSinkFor (hooks) {
       }, strategy)
       // A request whose client left before the writer was made (a handler that awaited something first) has a
       // signal that will not fire again: the writer is closed at once, or it would beat into a body nobody reads.
-      if (request?.signal?.aborted) hooks.ended(writer, 'the client left')
-      else request?.signal?.addEventListener('abort', () => hooks.ended(writer, 'the client left'), { once: true })
+      if (state.gone) {
+        hooks.ended(writer, 'the client left')
+      } else if (signal) {
+        state.onAbort = () => hooks.ended(writer, 'the client left')
+        signal.addEventListener('abort', state.onAbort, { once: true })
+      }
       return state
     },
     gone: (state) => state.gone,
@@ -47,6 +52,10 @@ function createWebSinkFor (hooks) {
     // how: 'end', 'cut' (errored: the runtime aborts the response and the queue is dropped) or 'gone'
     // (./writer.js).
     close (state, how, reason) {
+      // A request's signal can outlive the stream (the runtime keeps the request until its connection
+      // closes): the listener, which holds the writer, goes with the stream. (No state yet: the request was
+      // aborted before, and open() is closing the writer.)
+      if (state?.onAbort) state.signal.removeEventListener('abort', state.onAbort)
       if (how === 'gone') return
       try {
         if (how === 'end') state.controller.close()

@@ -8,6 +8,7 @@
 
 const t = require('tap')
 const http = require('node:http')
+const { getEventListeners } = require('node:events')
 const { EventStreamWriter } = require('../../lib/entries/server.js')
 const { listen, record, open, bounded, macrotask, fakeClock } = require('../helpers/index.cjs')
 
@@ -106,6 +107,18 @@ t.test('the body cancelled: the writer closes', async (t) => {
   t.match(signal.reason.message, /the client left/)
   t.equal(writer.send({ data: 'x' }), false)
   writer.close()
+})
+
+t.test('closed by the server: its listener leaves the request\'s signal, which may live on', async (t) => {
+  const controller = new AbortController()
+  const req = request({ signal: controller.signal })
+  const before = getEventListeners(req.signal, 'abort').length
+  const writer = new EventStreamWriter(req, { heartbeat: 0 })
+  t.equal(getEventListeners(req.signal, 'abort').length, before + 1, 'the writer listens while it is open')
+  writer.close()
+  t.equal(getEventListeners(req.signal, 'abort').length, before, 'and no longer once closed')
+  controller.abort()
+  t.match(writer.signal.reason.message, /closed by the server/, 'the abort after the close changes nothing')
 })
 
 t.test('the request aborted: the writer closes, also when it was aborted before', async (t) => {
