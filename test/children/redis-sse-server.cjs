@@ -83,12 +83,18 @@ async function main () {
     res.statusCode = 404
     res.end()
   })
-  // SIGTERM: a clean exit (which writes the coverage of this process, when it is measured).
-  process.once('SIGTERM', () => {
+  // SIGTERM: a clean exit (which writes the coverage of this process, when it is measured). The end of stdin,
+  // a pipe from the test: the test process is gone (tap killed it past its timeout), so this one goes too.
+  let closing = false
+  const shutdown = () => {
+    if (closing) return
+    closing = true
     server.closeAllConnections()
     server.close()
     Promise.all([channel.close(), client.close()]).then(() => process.exit(0))
-  })
+  }
+  process.once('SIGTERM', shutdown)
+  process.stdin.once('end', shutdown).resume()
   await channel.ready
   server.listen(0, '127.0.0.1')
   await once(server, 'listening')

@@ -32,7 +32,7 @@ async function redisDeployment (t, {
   const config = JSON.stringify({ url: redis.url, stream, maxLength, history, retry, retryJitter })
   const servers = []
   for (let i = 0; i < processes; i++) {
-    const child = runChild(t, [CHILD, config], { cwd: root, isolate: true })
+    const child = runChild(t, [CHILD, config], { cwd: root, isolate: true, stdin: 'pipe' })
     servers.push({ child, alive: true, port: 0, index: i })
   }
   // Stopped with SIGTERM at teardown, before runChild's SIGKILL: a child that exits on its own writes its coverage.

@@ -5,6 +5,10 @@
 // persistence unless a test asks for it (`persist`: an append-only file written at every command, so that a
 // restart, graceful or not, finds every entry acknowledged before it). A machine without redis-server skips
 // those tests with a message that says how to get it (`redisMissing()`).
+//
+// A test process that dies before its teardown (tap's timeout kills it) must not leave a redis-server
+// behind: each server has a watchdog, a shell that reads a pipe from the test process and kills the server
+// when the pipe ends, which the kernel does however the test process dies.
 
 const { spawn, execFileSync } = require('node:child_process')
 const { once } = require('node:events')
@@ -86,7 +90,19 @@ async function redisServer (t, { persist = false } = {}) {
       return false
     }
     child = proc
+    watch(proc)
     return true
+  }
+
+  // The watchdog of a started server; gone with the server.
+  function watch (proc) {
+    const watchdog = spawn('sh', ['-c', 'read -r _; kill -9 "$1" 2>/dev/null', 'watchdog', String(proc.pid)], {
+      stdio: ['pipe', 'ignore', 'ignore']
+    })
+    watchdog.unref()
+    watchdog.stdin.unref()
+    watchdog.stdin.on('error', () => {})
+    proc.once('exit', () => watchdog.kill('SIGKILL'))
   }
 
   async function start () {

@@ -8,8 +8,10 @@
 
 const t = require('tap')
 const http = require('node:http')
+const net = require('node:net')
+const path = require('node:path')
 const { createClient } = require('redis')
-const { serve, bounded, deferred, onceBounded } = require('../helpers/index.cjs')
+const { serve, bounded, deferred, onceBounded, runChild } = require('../helpers/index.cjs')
 const { redisServer, redisMissing } = require('../helpers/redis.cjs')
 const { tcpRelay } = require('../helpers/relay.cjs')
 
@@ -451,6 +453,22 @@ if (redisMissing()) {
       await a.errorMatching(/Socket closed unexpectedly|ECONNRESET/, 2)
       await a.channel.close()
       t.pass('the reader stopped')
+    })
+
+    t.test('the tests\' redis-server does not outlive a test process killed before its teardown', async (t) => {
+      // What tap does to a test file past its timeout: the process dies, its teardowns never run.
+      const code = `require('./test/helpers/redis.cjs').redisServer({ teardown () {} })
+        .then((redis) => console.log(JSON.stringify({ port: redis.port })))`
+      const child = runChild(t, ['-e', code], { cwd: path.join(__dirname, '..', '..'), isolate: true, coverage: false })
+      const [, port] = await child.whileAlive(child.waitFor('stdout', /\{"port":(\d+)\}/))
+      const socket = net.connect(Number(port), '127.0.0.1')
+      socket.on('error', () => {})
+      await onceBounded(socket, 'connect')
+      child.child.kill('SIGKILL')
+      await onceBounded(socket, 'close')
+      const again = net.connect(Number(port), '127.0.0.1')
+      const [error] = await onceBounded(again, 'error')
+      t.equal(error.code, 'ECONNREFUSED', 'nothing listens on its port any more')
     })
 
     t.test('a URL where nothing listens: the channel says why, and never gets ready', async (t) => {
