@@ -272,9 +272,9 @@ function defineEventStreamWriter ({ createSinkFor }) {
     #flush () {
       const pending = this.#pending
       if (pending === null) return
+      // (Never closed here: #end() drops what was pending.)
       this.#pending = null
       this.#pendingBytes = 0
-      if (this.#state === CLOSED) return
       this.#write(Array.isArray(pending) ? concatBytes(pending) : pending)
     }
 

@@ -10,7 +10,7 @@ const http = require('node:http')
 const zlib = require('node:zlib')
 const { once } = require('node:events')
 const { EventStreamWriter } = require('../../lib/entries/server.js')
-const { writerServer, rawGet, prng, bounded, macrotask, onceBounded, TIMEOUT } = require('../helpers/index.cjs')
+const { serve, writerServer, rawGet, prng, bounded, deferred, macrotask, onceBounded, TIMEOUT } = require('../helpers/index.cjs')
 
 const KiB = 1024
 
@@ -94,6 +94,28 @@ t.test('the client leaves: the compressor goes with the response', async (t) => 
   await bounded(writer.closed, 'closed')
   t.equal(writer.signal.reason.code, 'ERR_EVENTSOURCE_WRITER_CLOSED')
   t.equal(writer.send({ data: 'more' }), false)
+})
+
+t.test('a client gone before the writer was made: closed at once, no compressor made', async (t) => {
+  const made = deferred()
+  const srv = await serve(t, (req, res) => {
+    // A handler that awaited something first, while its client left.
+    res.once('close', () => {
+      const writer = new EventStreamWriter(res, { heartbeat: 1000, compress: true })
+      made.resolve({ writer, piped: res.listenerCount('unpipe') })
+    })
+  })
+  const req = http.get({ host: '127.0.0.1', port: srv.port, path: '/', headers: { 'accept-encoding': 'gzip' } })
+  req.on('error', () => {})
+  await srv.request(0)
+  req.destroy()
+  const { writer, piped } = await bounded(made.promise, 'the writer')
+  t.ok(writer.signal.aborted, 'closed at once')
+  t.match(writer.signal.reason.message, /the client left/)
+  t.equal(piped, 0, 'no gzip stream piped into the response')
+  t.equal(writer.send({ data: 'x' }), false)
+  writer.close()
+  await bounded(writer.closed, 'closed')
 })
 
 // Events a compressor cannot shrink much: random letters.
