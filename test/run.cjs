@@ -1,18 +1,20 @@
 'use strict'
 
-// Runs tap test files the way tap documents as its simplest mode: each file with plain `node`, a few
-// at a time, passing when the file exits 0 after printing its plan. CI uses it for the Node versions
-// that run without coverage. Started through tap's runner, each file would also load tap's hooks
-// (ts-node, the mock loader, processinfo): about 1 s of CPU per file on Node 24 and 2 s on Node 20,
-// which on Node 20 doubles what the suite costs. The coverage run (npm test) keeps tap's runner.
+// The suite's runner: each test file with plain `node`, a few at a time, passing when the file exits 0
+// after printing its plan (tap documents this as its simplest mode). `npm test` runs it under c8, and CI
+// without coverage on the other Node versions. tap's own runner would also load its hooks into every file
+// (ts-node, the mock loader, processinfo): about 1 s of CPU per file on Node 24 and 2 s on Node 20, which
+// doubled what the suite cost. One file alone: `npx tap --disable-coverage test/<folder>/<file>.test.cjs`.
 //
-//   node .ci/run-test-files.cjs [--jobs n] [--order <dir of .tap files>] [--durations <file>] [files...]
+//   node test/run.cjs [--jobs n] [--order <file>] [--durations <file>] [--exclude <regexp>] [files...]
 //
-// Files default to every test/**/*.test.cjs (the folders mirror lib/'s layers; package.json's "tap"
-// include). --order: a directory of tap's results (.tap/test-results) from an earlier run; files start
-// longest first by the times found there, so that a long file does not start last. At the end it prints
-// the failed files' output and the slowest files' wall times (all of them to --durations), and exits 1
-// if any failed.
+// --jobs: how many files at once; by default the number of cores, plus one, as the files also wait on
+// sockets, timers and child processes. Files default to every test/**/*.test.cjs (the folders mirror lib/'s layers). --order: the durations
+// written by an earlier run; files start longest first by them, so that a long file does not start last.
+// --exclude: leaves out the files whose path (test/...) the regular expression matches.
+// --durations: where this run writes each file's wall time. Both default to .tap/durations.txt, so that a
+// run is ordered by the one before it. At the end it prints the failed files' output and the slowest
+// files' wall times, and exits 1 if any failed.
 
 const { spawn } = require('node:child_process')
 const { mkdirSync, readdirSync, readFileSync, writeFileSync } = require('node:fs')
@@ -26,13 +28,16 @@ const HARD_LIMIT = 10 * 60_000
 // a file run with plain node reads it from TAP_TIMEOUT, else keeps tap's 30 s.
 const TAP_TIMEOUT = String(require('../package.json').tap?.timeout ?? 30)
 
+const DURATIONS = path.join(ROOT, '.tap', 'durations.txt')
+
 function parseArgs (argv) {
-  const options = { jobs: availableParallelism(), order: null, durations: null, files: [] }
+  const options = { jobs: availableParallelism() + 1, order: DURATIONS, durations: DURATIONS, exclude: null, files: [] }
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]
     if (arg === '--jobs') options.jobs = Number(argv[++i])
     else if (arg === '--order') options.order = argv[++i]
     else if (arg === '--durations') options.durations = argv[++i]
+    else if (arg === '--exclude') options.exclude = new RegExp(argv[++i])
     else if (arg.startsWith('--')) throw new Error(`unknown option ${arg}`)
     else options.files.push(arg)
   }
@@ -43,22 +48,22 @@ function parseArgs (argv) {
       .map((f) => `test/${f.split(path.sep).join('/')}`)
       .sort()
   }
+  if (options.exclude !== null) options.files = options.files.filter((file) => !options.exclude.test(file))
   return options
 }
 
-/** The time tap recorded for each file of an earlier run (`# time=` on the last line of its results). */
-function earlierTimes (dir) {
+/** Each file's wall time in an earlier run's durations (lines of `<seconds> s  [FAILED ]<file>`). */
+function earlierTimes (file) {
   const times = new Map()
-  let names = []
+  let text = ''
   try {
-    names = readdirSync(dir, { recursive: true })
+    text = readFileSync(file, 'utf8')
   } catch {
     return times
   }
-  for (const name of names) {
-    if (!name.endsWith('.tap')) continue
-    const match = /^# time=([\d.]+)ms$/m.exec(readFileSync(path.join(dir, name), 'utf8').split('\n').filter(Boolean).at(-1) ?? '')
-    if (match) times.set(name.slice(0, -'.tap'.length).split(path.sep).join('/'), Number(match[1]))
+  for (const line of text.split('\n')) {
+    const match = /^\s*([\d.]+) s {2}(?:FAILED )?(\S+)$/.exec(line)
+    if (match) times.set(match[2], Number(match[1]))
   }
   return times
 }
@@ -88,7 +93,7 @@ function runFile (file) {
 
 async function main () {
   const options = parseArgs(process.argv.slice(2))
-  const times = options.order ? earlierTimes(options.order) : new Map()
+  const times = earlierTimes(options.order)
   const queue = [...options.files].sort((a, b) => (times.get(b) ?? 0) - (times.get(a) ?? 0))
   const results = []
   const started = performance.now()
@@ -106,10 +111,8 @@ async function main () {
   for (const { file, text } of failed) process.stdout.write(`\n--- ${file} ---\n${text}\n`)
   const byTime = [...results].sort((a, b) => b.ms - a.ms)
   const lines = byTime.map((r) => `${(r.ms / 1000).toFixed(2).padStart(7)} s  ${r.ok ? '' : 'FAILED '}${r.file}`)
-  if (options.durations) {
-    mkdirSync(path.dirname(options.durations), { recursive: true })
-    writeFileSync(options.durations, `${lines.join('\n')}\n`)
-  }
+  mkdirSync(path.dirname(options.durations), { recursive: true })
+  writeFileSync(options.durations, `${lines.join('\n')}\n`)
   const sum = results.reduce((total, r) => total + r.ms, 0) / 1000
   process.stdout.write(`# slowest files (wall time each, ${options.jobs} at a time):\n${lines.slice(0, 12).join('\n')}\n`)
   process.stdout.write(`# ${results.length} files, ${failed.length} failed, in ${wall.toFixed(1)} s (${sum.toFixed(1)} s of file time)\n`)
