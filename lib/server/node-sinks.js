@@ -10,6 +10,9 @@ const { ERR_INVALID_ARG_VALUE } = argumentCodes
 const zlib = process.getBuiltinModule('node:zlib')
 
 const kWriter = Symbol('kWriter')
+// Set when the last write went to the response's socket and it said to wait (see writeResponse()).
+const kSocketFull = Symbol('kSocketFull')
+const CRLF = '\r\n'
 // RST_STREAM's code for a stream cut (RFC 9113 7): destroy() alone resets with NO_ERROR, which says the response
 // was whole.
 const NGHTTP2_CANCEL = 0x8
@@ -42,6 +45,37 @@ function createNodeSinkFor (hooks) {
     emitter.once('close', onClose)
   }
 
+  // node:http writes each write() of a chunked response as its own chunk, through the response's machinery: the
+  // size line, the bytes and CRLF, corked until the next tick. A channel writes the same buffer to each of its
+  // subscribers, one after the other, and that machinery is then most of what a subscriber costs. So a buffer
+  // written to a second response is framed once as a chunk, and the chunk written to each socket in one write.
+  // Only while node:http holds nothing of the response's own (its head on the socket, nothing queued), so that
+  // the bytes keep their order; anything else goes through write(): HTTP/2, an HTTP/1.0 body (not chunked), a
+  // response not yet on its socket (pipelined), a writer's own bytes (written once). Bun and Deno implement
+  // node:http differently: their responses go through write().
+  let lastBytes = null
+  let lastChunk = null
+  const framesChunks = typeof process.versions.bun !== 'string' && typeof process.versions.deno !== 'string'
+
+  function writeResponse (res, bytes) {
+    if (bytes !== lastBytes) {
+      lastBytes = bytes
+      lastChunk = null
+      return res.write(bytes)
+    }
+    const socket = res.socket
+    // (An empty chunk would end the body.)
+    if (!framesChunks || bytes.length === 0 || res.chunkedEncoding !== true || socket == null ||
+      res.writableLength !== socket.writableLength) {
+      return res.write(bytes)
+    }
+    lastChunk ??= chunkOf(bytes)
+    if (socket.write(lastChunk)) return true
+    // node:http says 'drain' only after a write() of its own that said false: the socket's is the one to wait for.
+    res[kSocketFull] = true
+    return false
+  }
+
   // node:http's ServerResponse and node:http2's Http2ServerResponse.
   const response = {
     lastEventId: (res) => lastEventIdOf(res.req?.headers),
@@ -56,14 +90,21 @@ function createNodeSinkFor (hooks) {
       return res
     },
     gone: (res) => res.destroyed,
-    write: (res, bytes) => res.write(bytes),
+    write: writeResponse,
     waitForDrain (res) {
-      res.once('drain', onDrain)
+      if (res[kSocketFull] === true) {
+        res[kSocketFull] = false
+        res.socket[kWriter] = res[kWriter]
+        res.socket.once('drain', onDrain)
+      } else {
+        res.once('drain', onDrain)
+      }
     },
     // how: 'end', 'cut' (destroyed: what the client has not read is dropped with its connection) or 'gone'
     // (./writer.js).
     close (res, how) {
       res.off('drain', onDrain)
+      res.socket?.off('drain', onDrain)
       if (how === 'end') res.end()
       else if (how === 'cut' && res.stream !== undefined) res.stream.close(NGHTTP2_CANCEL)
       else if (how === 'cut') res.destroy()
@@ -144,6 +185,16 @@ function createNodeSinkFor (hooks) {
     }
     return null
   }
+}
+
+// `bytes` as one chunk of a chunked body (RFC 9112 7.1): its size in hexadecimal, CRLF, the bytes, CRLF.
+function chunkOf (bytes) {
+  const size = bytes.length.toString(16)
+  const chunk = Buffer.allocUnsafe(size.length + bytes.length + 4)
+  chunk.latin1Write(size + CRLF, 0)
+  chunk.set(bytes, size.length + 2)
+  chunk.latin1Write(CRLF, size.length + 2 + bytes.length)
+  return chunk
 }
 
 function lastEventIdOf (headers) {

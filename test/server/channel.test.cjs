@@ -42,6 +42,41 @@ t.test('fan-out: every subscriber gets every event in order, once; a tick\'s eve
   t.equal(channel.lastEventId, ids[4])
 })
 
+t.test('the same bytes to every kind of subscriber, in order with what each writer sends itself', async (t) => {
+  // node:http frames a chunked body; the channel frames a tick's buffer once for every subscriber it goes to
+  // (lib/server/node-sinks.js). An HTTP/1.0 client's body is not chunked, and a writer's own bytes (its
+  // retry, a send()) are its alone: each must keep its place among the channel's.
+  const { channel, srv } = await channelServer(t, { retry: 1500 })
+  const clients = [
+    ...await subscribers(t, srv, 3),
+    ...await subscribers(t, srv, 2, { version: '1.0' }),
+    ...await subscribers(t, srv, 3)
+  ]
+  const writers = await Promise.all(clients.map((_, i) => srv.writer(i)))
+  // Written in the tick's order: these writers' own bytes first, then the channel's.
+  writers[4].send({ data: 'own to 4' })
+  writers[6].send({ data: 'own to 6' })
+  const ids = [channel.publish({ data: 'one' }), channel.publish({ data: 'two' })]
+  await Promise.all(clients.map((client) => client.until((r) => r.body.includes('data: two'), 'the first tick')))
+  // Past 64 KiB a writer writes at once, in a promise job here (after an await): more than the socket takes,
+  // so the channel's next tick waits for this subscriber to read (it falls back to its cursor).
+  await null
+  const large = 'x'.repeat(70 * 1024)
+  writers[7].send({ data: large })
+  ids.push(channel.publish({ data: 'three' }))
+  await Promise.all(clients.map((client) => client.until((r) => r.body.includes('data: three'), 'the second tick')))
+  for (const [i, client] of clients.entries()) {
+    const own = i === 4 || i === 6 ? [`own to ${i}`] : []
+    const ownLarge = i === 7 ? [large] : []
+    t.same(eventsOf(client).map(([, data]) => data), [...own, 'one', 'two', ...ownLarge, 'three'],
+      `subscriber ${i}: every event, in order`)
+    t.same(client.header('transfer-encoding'), i === 3 || i === 4 ? [] : ['chunked'], `subscriber ${i}: its framing`)
+    t.equal(client.body.toString().match(/^retry: 1500$/gm)?.length, 1, `subscriber ${i}: its retry, once, first`)
+    t.ok(client.body.toString().startsWith('retry: 1500\n\n'))
+  }
+  t.equal(clients[0].chunks.length, 3, 'a chunked subscriber: its retry, then one chunk per tick')
+})
+
 t.test('an event is encoded once, whatever the number of subscribers', async (t) => {
   const allocations = async (n) => {
     const { channel, srv } = await channelServer(t)
