@@ -20,27 +20,31 @@ import { tlsSection } from './report/tls.mjs'
 import { DOC_FILES, docBlocks, repositoryRaw } from './report/docs.mjs'
 import { sizeSection } from './report/size.mjs'
 import { serverSection } from './report/server.mjs'
+import { serverRedisSection } from './report/server-redis.mjs'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 export const RESULTS_DIR = `${root}benchmarks/results`
 export const FILES = {
   ...Object.fromEntries(Object.entries(DOC_FILES).map(([key, path]) => [key, `${root}${path}`])),
-  benchmarks: `${root}benchmarks/README.md`
+  benchmarks: `${root}benchmarks/README.md`,
+  serverRedis: `${root}benchmarks/server-redis/README.md`
 }
 
 // e2eTls and memoryTls: the same runners with --tls (results/e2e-tls-<node>.json, memory-tls-<node>.json).
 // size: results/size.json (`npm run size`), one file whatever the Node version. server:
-// results/server-<node>.json (`npm run bench:server`).
-const KINDS = ['e2e', 'memory', 'parser', 'startup', 'server', 'e2eTls', 'memoryTls', 'size']
+// results/server-<node>.json (`npm run bench:server`); serverRedis: results/server-redis-<node>.json
+// (benchmarks/server-redis/run.mjs).
+const KINDS = ['e2e', 'memory', 'parser', 'startup', 'server', 'serverRedis', 'e2eTls', 'memoryTls', 'size']
 
 /** { kind: [{ file, version, json }] }, each list sorted by Node version, oldest first. */
 export function loadResults (dir = RESULTS_DIR) {
   const out = Object.fromEntries(KINDS.map((k) => [k, []]))
   for (const file of readdirSync(dir)) {
     if (file === 'size.json') out.size.push({ file, version: null, json: JSON.parse(readFileSync(`${dir}/${file}`, 'utf8')) })
-    const m = /^(e2e|memory|parser|startup|server)-(tls-)?(v\d+\.\d+\.\d+)\.json$/.exec(file)
+    const m = /^(e2e|memory|parser|startup|server-redis|server)-(tls-)?(v\d+\.\d+\.\d+)\.json$/.exec(file)
     if (m === null || (m[2] && m[1] !== 'e2e' && m[1] !== 'memory')) continue
-    out[m[2] ? `${m[1]}Tls` : m[1]].push({ file, version: m[3], json: JSON.parse(readFileSync(`${dir}/${file}`, 'utf8')) })
+    const kind = m[1] === 'server-redis' ? 'serverRedis' : m[1]
+    out[m[2] ? `${kind}Tls` : kind].push({ file, version: m[3], json: JSON.parse(readFileSync(`${dir}/${file}`, 'utf8')) })
   }
   for (const k of KINDS) out[k].sort((a, b) => compareVersions(a.version, b.version))
   return out
@@ -60,6 +64,9 @@ export function renderBlocks (results, dir = RESULTS_DIR) {
       tls: tlsSection(results.memoryTls, results.e2eTls),
       size: sizeSection(results.size),
       server: serverSection(results.server)
+    },
+    serverRedis: {
+      'server-redis': serverRedisSection(results.serverRedis)
     }
   }
 }

@@ -99,6 +99,23 @@ t.test('every run is listed under its table, with its note', async (t) => {
   t.match(blocks.performance['readme-parser'], `> Note (Node ${results.parser[0].json.node}): a note for the test.`)
 })
 
+t.test('the Redis backplane\'s tables follow its runs', async (t) => {
+  const { loadResults, renderBlocks } = await report()
+  const results = loadResults()
+  t.ok(results.serverRedis.length > 0, 'a committed run of benchmarks/server-redis/run.mjs')
+  const before = renderBlocks(results).serverRedis['server-redis']
+  for (const run of results.serverRedis) t.match(before, `- \`results/${run.file}\`, `, `${run.file} is listed`)
+  const run = results.serverRedis[0].json
+  t.match(before, `| ${run.node} | three processes, a RedisChannel |`)
+  run.redis3.throughput.deliveriesPerSecond *= 2
+  const after = renderBlocks(results).serverRedis['server-redis']
+  const ratioRow = (block) => block.split('\n').find((line) => /^\| v[\d.]+ \| [\d.]+x/.test(line))
+  t.not(ratioRow(after), ratioRow(before), 'the ratio to one process follows the deliveries')
+  const files = await generated({ results })
+  t.same(files.serverRedis.changed, ['server-redis'])
+  t.same(files.benchmarks.changed, [], 'benchmarks/README.md has no Redis figure')
+})
+
 // The cells of one row of a generated table, by the start of its first cell: [label, ...one per column].
 function row (block, label) {
   const line = block.split('\n').find((l) => l.startsWith(`| ${label}`))
