@@ -10,8 +10,10 @@ const { ERR_INVALID_ARG_VALUE } = argumentCodes
 const zlib = process.getBuiltinModule('node:zlib')
 
 const kWriter = Symbol('kWriter')
-// Set when the last write went to the response's socket and it said to wait (see writeResponse()).
+// Set when the last write went to the response's socket and it said to wait (see writeResponse()); then the
+// socket whose 'drain' is waited for.
 const kSocketFull = Symbol('kSocketFull')
+const kDrainSocket = Symbol('kDrainSocket')
 const CRLF = '\r\n'
 // RST_STREAM's code for a stream cut (RFC 9113 7): destroy() alone resets with NO_ERROR, which says the response
 // was whole.
@@ -94,8 +96,10 @@ function createNodeSinkFor (hooks) {
     waitForDrain (res) {
       if (res[kSocketFull] === true) {
         res[kSocketFull] = false
-        res.socket[kWriter] = res[kWriter]
-        res.socket.once('drain', onDrain)
+        const socket = res.socket
+        socket[kWriter] = res[kWriter]
+        res[kDrainSocket] = socket
+        socket.once('drain', onDrain)
       } else {
         res.once('drain', onDrain)
       }
@@ -104,7 +108,8 @@ function createNodeSinkFor (hooks) {
     // (./writer.js).
     close (res, how) {
       res.off('drain', onDrain)
-      res.socket?.off('drain', onDrain)
+      // (Not res.socket: an HTTP/2 response's throws once its session is gone.)
+      res[kDrainSocket]?.off('drain', onDrain)
       if (how === 'end') res.end()
       else if (how === 'cut' && res.stream !== undefined) res.stream.close(NGHTTP2_CANCEL)
       else if (how === 'cut') res.destroy()

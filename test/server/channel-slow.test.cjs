@@ -46,6 +46,26 @@ t.test('a subscriber that does not read falls back to a cursor, and catches up o
   t.equal(writer.signal.aborted, false, 'not disconnected')
 })
 
+t.test('a subscriber closed while it waits for its socket: the socket keeps no listener of it', async (t) => {
+  // The channel's bytes go to a subscriber's socket (one chunk for every subscriber, lib/server/node-sinks.js),
+  // so a subscriber that does not read waits for its socket's 'drain', not its response's.
+  const { channel, srv, responses } = await channelServer(t)
+  await rawGet(t, srv.port)
+  await rawGet(t, srv.port, { read: false })
+  const writer = await srv.writer(1)
+  const socket = responses[1].socket
+  const before = socket.listenerCount('drain')
+  const data = 'x'.repeat(32 * KiB)
+  for (let i = 0; i < 400 && !(await waiting(writer)); i++) {
+    channel.publish({ data })
+    await macrotask()
+  }
+  t.equal(await waiting(writer), true, 'the subscriber that does not read is behind')
+  t.equal(socket.listenerCount('drain'), before + 1, 'waiting for its socket to drain')
+  writer.close()
+  t.equal(socket.listenerCount('drain'), before, 'and no longer once closed')
+})
+
 t.test('catching up follows the client\'s pace: a backlog larger than maxBufferedBytes is not a reason to cut', async (t) => {
   const { channel, srv } = await channelServer(t, { history: 10_000, historyBytes: 64 * MiB, maxBufferedBytes: 256 * KiB })
   const slow = await rawGet(t, srv.port, { read: false })
