@@ -8,13 +8,16 @@
 //
 //   node test/run.cjs [--jobs n] [--order <file>] [--durations <file>] [--exclude <regexp>] [files...]
 //
+// Files default to every test/**/*.test.cjs (the folders mirror lib/'s layers).
 // --jobs: how many files at once; by default the number of cores, plus one, as the files also wait on
-// sockets, timers and child processes. Files default to every test/**/*.test.cjs (the folders mirror lib/'s layers). --order: the durations
-// written by an earlier run; files start longest first by them, so that a long file does not start last.
+//   sockets, timers and child processes.
+// --order: the durations written by an earlier run; files start longest first by them, so that a long
+//   file does not start last.
+// --durations: where this run writes each file's wall time. It and --order default to
+//   .tap/durations.txt, so that a run is ordered by the one before it.
 // --exclude: leaves out the files whose path (test/...) the regular expression matches.
-// --durations: where this run writes each file's wall time. Both default to .tap/durations.txt, so that a
-// run is ordered by the one before it. At the end it prints the failed files' output and the slowest
-// files' wall times, and exits 1 if any failed.
+// At the end it prints the failed files' output and the slowest files' wall times, and exits 1 if any
+// failed.
 
 const { spawn } = require('node:child_process')
 const { mkdirSync, readdirSync, readFileSync, writeFileSync } = require('node:fs')
