@@ -63,19 +63,26 @@ function createNodeSinkFor (hooks) {
     if (bytes !== lastBytes) {
       lastBytes = bytes
       lastChunk = null
-      return res.write(bytes)
+      return writeThrough(res, bytes)
     }
     const socket = res.socket
     // (An empty chunk would end the body.)
     if (!framesChunks || bytes.length === 0 || res.chunkedEncoding !== true || socket == null ||
       res.writableLength !== socket.writableLength) {
-      return res.write(bytes)
+      return writeThrough(res, bytes)
     }
     lastChunk ??= chunkOf(bytes)
     if (socket.write(lastChunk)) return true
     // node:http says 'drain' only after a write() of its own that said false: the socket's is the one to wait for.
     res[kSocketFull] = true
     return false
+  }
+
+  // Through node:http: a wait that follows is for the response's 'drain', which may come before the socket
+  // needs one (Node 26 keeps a tick's chunks in the response).
+  function writeThrough (res, bytes) {
+    if (res[kSocketFull] === true) res[kSocketFull] = false
+    return res.write(bytes)
   }
 
   // node:http's ServerResponse and node:http2's Http2ServerResponse.
