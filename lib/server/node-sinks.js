@@ -10,9 +10,7 @@ const { ERR_INVALID_ARG_VALUE } = argumentCodes
 const zlib = process.getBuiltinModule('node:zlib')
 
 const kWriter = Symbol('kWriter')
-// Set when the last write went to the response's socket and it said to wait (see writeResponse()); then the
-// socket whose 'drain' is waited for.
-const kSocketFull = Symbol('kSocketFull')
+// The socket whose 'drain' a writer waits for, when its response's socket said to wait (see writeResponse()).
 const kDrainSocket = Symbol('kDrainSocket')
 const CRLF = '\r\n'
 // RST_STREAM's code for a stream cut (RFC 9113 7): destroy() alone resets with NO_ERROR, which says the response
@@ -63,26 +61,16 @@ function createNodeSinkFor (hooks) {
     if (bytes !== lastBytes) {
       lastBytes = bytes
       lastChunk = null
-      return writeThrough(res, bytes)
+      return res.write(bytes)
     }
     const socket = res.socket
     // (An empty chunk would end the body.)
     if (!framesChunks || bytes.length === 0 || res.chunkedEncoding !== true || socket == null ||
       res.writableLength !== socket.writableLength) {
-      return writeThrough(res, bytes)
+      return res.write(bytes)
     }
     lastChunk ??= chunkOf(bytes)
-    if (socket.write(lastChunk)) return true
-    // node:http says 'drain' only after a write() of its own that said false: the socket's is the one to wait for.
-    res[kSocketFull] = true
-    return false
-  }
-
-  // Through node:http: a wait that follows is for the response's 'drain', which may come before the socket
-  // needs one (Node 26 keeps a tick's chunks in the response).
-  function writeThrough (res, bytes) {
-    if (res[kSocketFull] === true) res[kSocketFull] = false
-    return res.write(bytes)
+    return socket.write(lastChunk)
   }
 
   // node:http's ServerResponse and node:http2's Http2ServerResponse.
@@ -101,9 +89,11 @@ function createNodeSinkFor (hooks) {
     gone: (res) => res.destroyed,
     write: writeResponse,
     waitForDrain (res) {
-      if (res[kSocketFull] === true) {
-        res[kSocketFull] = false
-        const socket = res.socket
+      // node:http says 'drain' only after a write() of its own said false (writableNeedDrain); a false from the
+      // socket, written to by writeResponse(), is the socket's to end. (Node 26 keeps a tick's chunks in the
+      // response: its write() may say false while the socket needs no drain.)
+      const socket = res.socket
+      if (res.chunkedEncoding === true && !res.writableNeedDrain && socket != null) {
         socket[kWriter] = res[kWriter]
         res[kDrainSocket] = socket
         socket.once('drain', onDrain)
