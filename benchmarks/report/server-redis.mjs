@@ -4,6 +4,8 @@
 // one process's Channel (a ratio of medians, with the range of the per-round ratios: round i of each set-up
 // ran one after the other), then the Redis memory an entry of the stream takes.
 
+import { ratioCell } from './format.mjs'
+
 const SETUPS = [['channel', 'one process, a Channel'], ['redis3', 'three processes, a RedisChannel']]
 
 const format = (n) => n.toLocaleString('en-US')
@@ -13,11 +15,10 @@ function range (values, show) {
   return values.length > 1 ? ` (${show(Math.min(...values))}–${show(Math.max(...values))})` : ''
 }
 
-// redis3 ÷ channel of one figure, the median's ratio and the range of the rounds'.
+// redis3 ÷ channel of one figure: the ratio of the medians, and the range of the rounds' ratios.
 function ratio (run, pick) {
-  const median = pick(run.redis3) / pick(run.channel)
   const rounds = run.redis3.rounds.map((round, i) => pick(round) / pick(run.channel.rounds[i]))
-  return `${median.toFixed(2)}x${range(rounds, (x) => `${x.toFixed(2)}x`)}`
+  return ratioCell(pick(run.redis3) / pick(run.channel), rounds, null)
 }
 
 /** @param {{ file: string, version: string, json: object }[]} runs */
@@ -36,8 +37,9 @@ export function serverRedisSection (runs) {
         `${ms(throughput.p50Ms)} / ${ms(throughput.p99Ms)} ms |`)
     }
   }
-  lines.push('', 'Three processes on a RedisChannel ÷ one process\'s Channel (above 1: more deliveries, or a longer latency):',
-    '', '| Node | deliveries/s, bursts | p50 latency, 40 events/s |', '| --- | --- | --- |')
+  lines.push('', 'Three processes on a RedisChannel ÷ one process\'s Channel (above 1: more deliveries, or a longer latency; ' +
+    'in brackets, the range of the rounds\' ratios):',
+  '', '| Node | deliveries/s, bursts | p50 latency, 40 events/s |', '| --- | --- | --- |')
   for (const { json: run } of runs) lines.push(`| ${run.node} | ${ratio(run, deliveries)} | ${ratio(run, latencyP50)} |`)
   lines.push('', '| Node | Redis | data per event | Redis memory per entry (used_memory) | MEMORY USAGE per entry |',
     '| --- | --- | --- | --- | --- |')
