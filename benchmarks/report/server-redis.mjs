@@ -37,9 +37,9 @@ export function serverRedisSection (runs) {
         `${ms(throughput.p50Ms)} / ${ms(throughput.p99Ms)} ms |`)
     }
   }
-  lines.push('', 'Three processes on a RedisChannel ÷ one process\'s Channel (above 1: more deliveries, or a longer latency; ' +
-    'in brackets, the range of the rounds\' ratios):',
-  '', '| Node | deliveries/s, bursts | p50 latency, 40 events/s |', '| --- | --- | --- |')
+  const caption = 'Three processes on a RedisChannel ÷ one process\'s Channel (above 1: more deliveries, or a longer ' +
+    'latency; in brackets, the range of the rounds\' ratios):'
+  lines.push('', caption, '', '| Node | deliveries/s, bursts | p50 latency, 40 events/s |', '| --- | --- | --- |')
   for (const { json: run } of runs) lines.push(`| ${run.node} | ${ratio(run, deliveries)} | ${ratio(run, latencyP50)} |`)
   lines.push('', '| Node | Redis | data per event | Redis memory per entry (used_memory) | MEMORY USAGE per entry |',
     '| --- | --- | --- | --- | --- |')
